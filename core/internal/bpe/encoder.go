@@ -1,0 +1,146 @@
+package bpe
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/tokenfit/tokenfit/core/internal/pretok"
+	"github.com/tokenfit/tokenfit/core/internal/tables"
+)
+
+// Encoder is one encoding: a vocabulary and its pre-tokenizer. Special-token
+// text such as <|endoftext|> is ordinary text to it, as in tiktoken's
+// encode_ordinary. It is safe for concurrent use.
+type Encoder struct {
+	*Vocab
+	Next pretok.Next
+}
+
+// New builds an encoder over a parsed table.
+func New(t *tables.Table) (*Encoder, error) {
+	v, err := NewVocab(t)
+	if err != nil {
+		return nil, err
+	}
+	var next pretok.Next
+	switch t.Pattern {
+	case tables.PatternGPT2:
+		next = pretok.GPT2
+	case tables.PatternCl100k:
+		next = pretok.Cl100k
+	case tables.PatternO200k:
+		next = pretok.O200k
+	default:
+		return nil, fmt.Errorf("%w: unknown pattern %d", tables.ErrFormat, t.Pattern)
+	}
+	return &Encoder{Vocab: v, Next: next}, nil
+}
+
+// Count returns the number of tokens in s. Cost: O(n) to split s; each piece
+// that is a whole token costs one look-up, others a merge (O(k²) for short
+// pieces, O(k log k) for long ones). It does not allocate.
+func (e *Encoder) Count(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		j := e.Next(s, i)
+		n += e.count(s[i:j])
+		i = j
+	}
+	return n
+}
+
+// CountPiece returns the number of tokens of one piece that Next produced.
+func (e *Encoder) CountPiece(p string) int { return e.count(p) }
+
+// WithinLimit counts s until the count passes limit. It returns the count
+// and true when s has at most limit tokens, or a count above limit and false
+// as soon as that is known. Cost: proportional to the text read.
+func (e *Encoder) WithinLimit(s string, limit int) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); {
+		j := e.Next(s, i)
+		n += e.count(s[i:j])
+		if n > limit {
+			return n, false
+		}
+		i = j
+	}
+	return n, true
+}
+
+// AppendEncode appends the ranks of s's tokens to dst. Cost: as Count, plus
+// the output.
+func (e *Encoder) AppendEncode(dst []uint32, s string) []uint32 {
+	for i := 0; i < len(s); {
+		j := e.Next(s, i)
+		dst = e.appendRanks(dst, s[i:j])
+		i = j
+	}
+	return dst
+}
+
+// AppendDecode appends the bytes of ranks to dst. The bytes of a token list
+// cut at an arbitrary point need not be valid UTF-8. It fails on a rank the
+// encoding does not have, naming its index.
+func (e *Encoder) AppendDecode(dst []byte, ranks []int) ([]byte, error) {
+	for i, r := range ranks {
+		tok, ok := e.Token(r)
+		if !ok {
+			return dst, &InvalidTokenError{Index: i, Rank: r}
+		}
+		dst = append(dst, tok...)
+	}
+	return dst, nil
+}
+
+// InvalidTokenError reports a rank that no token of the encoding has.
+type InvalidTokenError struct {
+	Index, Rank int
+}
+
+func (e *InvalidTokenError) Error() string {
+	return fmt.Sprintf("token %d at index %d is not in the vocabulary", e.Rank, e.Index)
+}
+
+// Truncate returns the longest part of s, at its start (or at its end when
+// fromEnd), that ends on one of s's token boundaries and on a character
+// boundary and holds at most max tokens when counted on its own, and that
+// count. Cost: O(n).
+func (e *Encoder) Truncate(s string, max int, fromEnd bool) (string, int) {
+	if max <= 0 || s == "" {
+		return "", 0
+	}
+	if n, ok := e.WithinLimit(s, max); ok {
+		return s, n
+	}
+	// Token boundaries of s, as byte offsets.
+	var ranks []uint32
+	ranks = e.AppendEncode(ranks, s)
+	bounds := make([]int, len(ranks)+1)
+	for i, r := range ranks {
+		bounds[i+1] = bounds[i] + int(e.off[r+1]-e.off[r])
+	}
+	// Cut after max tokens (or before the last max), then move the cut one
+	// token at a time until the part, counted on its own, fits: a piece cut
+	// short or a word cut at its start can tokenize differently.
+	for k := max; k > 0; k-- {
+		var part string
+		if fromEnd {
+			cut := bounds[len(ranks)-k]
+			for cut < len(s) && !utf8.RuneStart(s[cut]) {
+				cut++
+			}
+			part = s[cut:]
+		} else {
+			cut := bounds[k]
+			for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+			part = s[:cut]
+		}
+		if n, ok := e.WithinLimit(part, max); ok {
+			return part, n
+		}
+	}
+	return "", 0
+}

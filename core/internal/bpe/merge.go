@@ -1,0 +1,174 @@
+package bpe
+
+import "sync"
+
+// Byte-pair merging: starting from single bytes, repeatedly join the adjacent
+// pair whose joined bytes have the lowest rank, the leftmost on a tie, until
+// no adjacent pair is a token. This is the official tiktoken's rule; two
+// implementations of it follow, one for short pieces and one for long ones.
+
+// smallPiece is the length up to which the quadratic scan beats the heap: a
+// piece that is not a whole token is usually a rare word of a few bytes.
+const smallPiece = 48
+
+// part is a boundary between tokens during a merge: the token that starts at
+// start, and the rank of it joined with the token after it.
+type part struct {
+	start int32
+	rank  uint32
+}
+
+// splitSmall merges p (2 ≤ len(p) ≤ smallPiece) and returns the token
+// boundaries: parts[i].start for each token, then len(p).
+// Cost: O(len(p)²) rank look-ups in the worst case, without allocating.
+func (v *Vocab) splitSmall(p string, buf *[smallPiece + 1]part) []part {
+	parts := buf[:0]
+	for i := 0; i+1 < len(p); i++ {
+		parts = append(parts, part{int32(i), v.rank(p[i : i+2])})
+	}
+	parts = append(parts, part{int32(len(p) - 1), noRank}, part{int32(len(p)), noRank})
+	pair := func(i int) uint32 {
+		if i+2 < len(parts) {
+			return v.rank(p[parts[i].start:parts[i+2].start])
+		}
+		return noRank
+	}
+	for {
+		best, at := noRank, -1
+		for i, pt := range parts[:len(parts)-1] {
+			if pt.rank < best {
+				best, at = pt.rank, i
+			}
+		}
+		if at < 0 {
+			return parts
+		}
+		parts = append(parts[:at+1], parts[at+2:]...)
+		parts[at].rank = pair(at)
+		if at > 0 {
+			parts[at-1].rank = pair(at - 1)
+		}
+	}
+}
+
+// bigMerge holds the scratch state of a heap merge; pooled so that counting
+// long pieces does not allocate once warm.
+type bigMerge struct {
+	next, prev []int32  // linked list of token starts; next[last] = len(p)
+	pair       []uint32 // pair[i]: rank of the token at i joined with the next
+	heap       []uint64 // rank << 32 | start, a min-heap
+}
+
+var bigPool = sync.Pool{New: func() any { return new(bigMerge) }}
+
+// splitBig merges p with a priority queue of candidate pairs. The tokens
+// are then m.next's list: from 0, each token i ends at m.next[i], up to len(p).
+// Cost: O(n log n) for n = len(p).
+func (v *Vocab) splitBig(p string, m *bigMerge) {
+	n := len(p)
+	m.next = grow(m.next, n)
+	m.prev = grow(m.prev, n)
+	m.pair = grow(m.pair, n)
+	m.heap = m.heap[:0]
+	for i := range n {
+		m.next[i] = int32(i + 1)
+		m.prev[i] = int32(i - 1)
+		m.pair[i] = noRank
+		if i+1 < n {
+			if r := v.rank(p[i : i+2]); r != noRank {
+				m.pair[i] = r
+				m.heap = append(m.heap, uint64(r)<<32|uint64(i))
+			}
+		}
+	}
+	heapify(m.heap)
+	// end returns the end of the pair that starts at token i, or -1.
+	end := func(i int32) int32 {
+		j := m.next[i]
+		if int(j) >= n {
+			return -1
+		}
+		return m.next[j]
+	}
+	rerank := func(i int32) {
+		m.pair[i] = noRank
+		if e := end(i); e >= 0 && int(e-i) <= v.maxLen {
+			if r := v.rank(p[i:e]); r != noRank {
+				m.pair[i] = r
+				m.heap = push(m.heap, uint64(r)<<32|uint64(i))
+			}
+		}
+	}
+	for len(m.heap) > 0 {
+		var top uint64
+		top, m.heap = pop(m.heap)
+		i, r := int32(uint32(top)), uint32(top>>32)
+		if m.pair[i] != r {
+			continue // stale: the token at i changed since this was queued
+		}
+		// Join the token at i with the next one.
+		j := m.next[i]
+		m.next[i] = m.next[j]
+		if int(m.next[j]) < n {
+			m.prev[m.next[j]] = i
+		}
+		m.pair[j] = noRank
+		rerank(i)
+		if pr := m.prev[i]; pr >= 0 {
+			rerank(pr)
+		}
+	}
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+func heapify(h []uint64) {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(h, i)
+	}
+}
+
+func push(h []uint64, x uint64) []uint64 {
+	h = append(h, x)
+	for i := len(h) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if h[parent] <= h[i] {
+			break
+		}
+		h[parent], h[i] = h[i], h[parent]
+		i = parent
+	}
+	return h
+}
+
+func pop(h []uint64) (uint64, []uint64) {
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	down(h, 0)
+	return top, h
+}
+
+func down(h []uint64, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		c := l
+		if r := l + 1; r < len(h) && h[r] < h[l] {
+			c = r
+		}
+		if h[i] <= h[c] {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}

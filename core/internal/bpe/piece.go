@@ -1,0 +1,58 @@
+package bpe
+
+// The three ways to read a piece's tokens. Every piece is first looked up
+// whole: most pieces of prose and code are a single token.
+
+// count returns the number of tokens in piece p.
+func (v *Vocab) count(p string) int {
+	if v.rank(p) != noRank {
+		return 1
+	}
+	if len(p) <= smallPiece {
+		var buf [smallPiece + 1]part
+		return len(v.splitSmall(p, &buf)) - 1
+	}
+	c := 0
+	v.splitLong(p, func(next []int32) {
+		for i := int32(0); int(i) < len(p); i = next[i] {
+			c++
+		}
+	})
+	return c
+}
+
+// splitLong merges a long piece and hands the resulting token list (from 0,
+// each token i ends at next[i]) to use.
+func (v *Vocab) splitLong(p string, use func(next []int32)) {
+	b := bucketPool.Get().(*bucketMerge)
+	defer bucketPool.Put(b)
+	if v.splitBuckets(p, b) {
+		use(b.next)
+		return
+	}
+	m := bigPool.Get().(*bigMerge)
+	defer bigPool.Put(m)
+	v.splitBig(p, m)
+	use(m.next)
+}
+
+// appendRanks appends the ranks of piece p's tokens to dst.
+func (v *Vocab) appendRanks(dst []uint32, p string) []uint32 {
+	if r := v.rank(p); r != noRank {
+		return append(dst, r)
+	}
+	if len(p) <= smallPiece {
+		var buf [smallPiece + 1]part
+		parts := v.splitSmall(p, &buf)
+		for i := 0; i+1 < len(parts); i++ {
+			dst = append(dst, v.rank(p[parts[i].start:parts[i+1].start]))
+		}
+		return dst
+	}
+	v.splitLong(p, func(next []int32) {
+		for i := int32(0); int(i) < len(p); i = next[i] {
+			dst = append(dst, v.rank(p[i:next[i]]))
+		}
+	})
+	return dst
+}

@@ -1,0 +1,3 @@
+package pretok
+
+//go:generate go run gen_classes.go

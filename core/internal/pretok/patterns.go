@@ -1,0 +1,158 @@
+package pretok
+
+// GPT2 splits like r50k_base and p50k_base:
+//
+//	's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+func GPT2(s string, i int) int {
+	if e := contraction(s, i, false); e > i {
+		return e
+	}
+	if s[i] == ' ' && i+1 < len(s) {
+		c, n := classAt(s, i+1)
+		switch {
+		case c&letter != 0:
+			return run(s, i+1+n, letter)
+		case c&number != 0:
+			return run(s, i+1+n, number)
+		case c&notOther == 0:
+			return runOther(s, i+1+n)
+		}
+	}
+	c, n := classAt(s, i)
+	switch {
+	case c&letter != 0:
+		return run(s, i+n, letter)
+	case c&number != 0:
+		return run(s, i+n, number)
+	case c&notOther == 0:
+		return runOther(s, i+n)
+	}
+	return whitespace(s, i, false)
+}
+
+// Cl100k splits like cl100k_base:
+//
+//	(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
+//	 ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+func Cl100k(s string, i int) int {
+	if e := contraction(s, i, true); e > i {
+		return e
+	}
+	c, n := classAt(s, i)
+	if c&letter != 0 {
+		return run(s, i+n, letter)
+	}
+	if c&notPrefix == 0 && i+n < len(s) {
+		if c2, n2 := classAt(s, i+n); c2&letter != 0 {
+			return run(s, i+n+n2, letter)
+		}
+	}
+	if c&number != 0 {
+		return runNumbers(s, i+n, 2)
+	}
+	if s[i] == ' ' && i+1 < len(s) {
+		if c2, n2 := classAt(s, i+1); c2&notOther == 0 {
+			return runBytes(s, runOther(s, i+1+n2), "\r\n")
+		}
+	}
+	if c&notOther == 0 {
+		return runBytes(s, runOther(s, i+n), "\r\n")
+	}
+	return whitespace(s, i, true)
+}
+
+// O200k splits like o200k_base:
+//
+//	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|
+//	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|
+//	\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
+//
+// Marks (\p{M}) may be a prefix and also fill either letter class.
+func O200k(s string, i int) int {
+	c, n := classAt(s, i)
+	prefix := c&notPrefix == 0
+	word := c&(upper|lower) != 0
+	// The first alternative with and then without the optional prefix, then
+	// the second alternative the same way: the order a backtracking engine
+	// tries them in.
+	if prefix {
+		if e := casedWord(s, i+n); e > 0 {
+			return e
+		}
+	}
+	if word {
+		if e := casedWord(s, i); e > 0 {
+			return e
+		}
+	}
+	if prefix {
+		if e := upperWord(s, i+n); e > 0 {
+			return e
+		}
+	}
+	if word {
+		if e := upperWord(s, i); e > 0 {
+			return e
+		}
+	}
+	if c&number != 0 {
+		return runNumbers(s, i+n, 2)
+	}
+	if s[i] == ' ' && i+1 < len(s) {
+		if c2, n2 := classAt(s, i+1); c2&notOther == 0 {
+			return runBytes(s, runOther(s, i+1+n2), "\r\n/")
+		}
+	}
+	if c&notOther == 0 {
+		return runBytes(s, runOther(s, i+n), "\r\n/")
+	}
+	return whitespace(s, i, true)
+}
+
+// casedWord matches [U]*[W]+ and an optional contraction at p, where U is
+// [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] and W is [\p{Ll}\p{Lm}\p{Lo}\p{M}]. It
+// returns 0 when there is no match.
+func casedWord(s string, p int) int {
+	if p >= len(s) {
+		return 0
+	}
+	q := run(s, p, upper)
+	if r := run(s, q, lower); r > q {
+		return contraction(s, r, true)
+	}
+	// [U]* gives back characters until [W]+ can take one: the match ends
+	// after the last character of the U run that is also in W.
+	for k := q; k > p; {
+		k = startOfPrevRune(s, p, k)
+		if c, n := classAt(s, k); c&lower != 0 {
+			return contraction(s, k+n, true)
+		}
+	}
+	return 0
+}
+
+// upperWord matches [U]+[W]* and an optional contraction at p, or returns 0.
+func upperWord(s string, p int) int {
+	if p >= len(s) {
+		return 0
+	}
+	q := run(s, p, upper)
+	if q == p {
+		return 0
+	}
+	return contraction(s, run(s, q, lower), true)
+}
+
+// startOfPrevRune returns the start of the character that ends at k, never
+// going before lo. Invalid bytes count as one character each, as in classAt.
+func startOfPrevRune(s string, lo, k int) int {
+	for j := k - 1; j >= lo && j >= k-4; j-- {
+		if s[j] < 0x80 || s[j] >= 0xC0 {
+			if _, n := classAt(s, j); j+n == k {
+				return j
+			}
+			break
+		}
+	}
+	return k - 1
+}

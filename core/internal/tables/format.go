@@ -1,0 +1,156 @@
+// Package tables holds the compact vocabulary tables of the OpenAI encodings
+// and the code that reads and writes their binary format.
+//
+// A table is the source of truth for one encoding's token bytes. The engine
+// uses it in place: ranks are implied by order, so loading a table costs one
+// pass over its lengths (O(n)) and no per-token allocation.
+//
+// Format, version 1 (all integers little-endian):
+//
+//	offset  size  field
+//	0       4     magic "TKFT"
+//	4       1     version (1)
+//	5       1     pre-tokenizer pattern (see Pattern)
+//	6       1     length of the encoding name, k
+//	7       1     reserved, 0
+//	8       4     n, one past the highest ordinary rank
+//	12      4     number of special tokens, s
+//	16      4     CRC-32 (IEEE) of every byte after the 24-byte header
+//	20      4     total length of the token bytes, b
+//	24      k     encoding name
+//	.       n     token lengths, one byte each (1..255; 0 marks a rank with no
+//	              ordinary token, such as p50k_base's 50256)
+//	.       b     token bytes, concatenated in rank order
+//	.       ...   s special tokens: 4-byte rank, 1-byte length, the text
+package tables
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+)
+
+// Pattern names the pre-tokenizer an encoding was trained with.
+type Pattern uint8
+
+const (
+	PatternGPT2   Pattern = 1 // r50k_base, p50k_base
+	PatternCl100k Pattern = 2 // cl100k_base
+	PatternO200k  Pattern = 3 // o200k_base
+)
+
+// Special is a special token: text such as <|endoftext|> with a rank of its own.
+type Special struct {
+	Rank uint32
+	Text string
+}
+
+// Table is a parsed vocabulary. Its slices alias the bytes it was parsed from.
+type Table struct {
+	Name     string
+	Pattern  Pattern
+	Lengths  []byte // Lengths[rank] is the byte length of token rank, 0 for none
+	Bytes    []byte // all token bytes in rank order
+	Specials []Special
+}
+
+const (
+	magic      = "TKFT"
+	version    = 1
+	headerSize = 24
+)
+
+// ErrFormat reports bytes that are not a valid table.
+var ErrFormat = errors.New("tables: not a valid vocabulary table")
+
+// Marshal encodes a vocabulary. tokens[rank] holds the bytes of each ordinary
+// token, nil for a rank without one; specials must be sorted by rank.
+func Marshal(name string, p Pattern, tokens [][]byte, specials []Special) ([]byte, error) {
+	if len(name) == 0 || len(name) > 255 {
+		return nil, fmt.Errorf("tables: bad encoding name %q", name)
+	}
+	total := 0
+	for rank, t := range tokens {
+		if len(t) > 255 {
+			return nil, fmt.Errorf("tables: token %d has %d bytes; the format holds at most 255", rank, len(t))
+		}
+		total += len(t)
+	}
+	buf := make([]byte, headerSize, headerSize+len(name)+len(tokens)+total+len(specials)*32)
+	copy(buf, magic)
+	buf[4] = version
+	buf[5] = byte(p)
+	buf[6] = byte(len(name))
+	binary.LittleEndian.PutUint32(buf[8:], uint32(len(tokens)))
+	binary.LittleEndian.PutUint32(buf[12:], uint32(len(specials)))
+	binary.LittleEndian.PutUint32(buf[20:], uint32(total))
+	buf = append(buf, name...)
+	for _, t := range tokens {
+		buf = append(buf, byte(len(t)))
+	}
+	for _, t := range tokens {
+		buf = append(buf, t...)
+	}
+	for _, s := range specials {
+		if len(s.Text) == 0 || len(s.Text) > 255 {
+			return nil, fmt.Errorf("tables: bad special token %q", s.Text)
+		}
+		buf = binary.LittleEndian.AppendUint32(buf, s.Rank)
+		buf = append(buf, byte(len(s.Text)))
+		buf = append(buf, s.Text...)
+	}
+	binary.LittleEndian.PutUint32(buf[16:], crc32.ChecksumIEEE(buf[headerSize:]))
+	return buf, nil
+}
+
+// Parse decodes a table without copying it. It checks the structure always and
+// the checksum when verify is true (tables that arrive at run time from a
+// caller), so that a truncated or corrupted table is an error, never a crash.
+// Cost: O(len(data)) with verify, O(n) without.
+func Parse(data []byte, verify bool) (*Table, error) {
+	if len(data) < headerSize || string(data[:4]) != magic {
+		return nil, fmt.Errorf("%w: bad magic", ErrFormat)
+	}
+	if data[4] != version {
+		return nil, fmt.Errorf("%w: version %d, want %d", ErrFormat, data[4], version)
+	}
+	p := Pattern(data[5])
+	if p < PatternGPT2 || p > PatternO200k {
+		return nil, fmt.Errorf("%w: unknown pattern %d", ErrFormat, p)
+	}
+	if verify && crc32.ChecksumIEEE(data[headerSize:]) != binary.LittleEndian.Uint32(data[16:]) {
+		return nil, fmt.Errorf("%w: checksum mismatch", ErrFormat)
+	}
+	k := int(data[6])
+	n := int(binary.LittleEndian.Uint32(data[8:]))
+	s := int(binary.LittleEndian.Uint32(data[12:]))
+	b := int(binary.LittleEndian.Uint32(data[20:]))
+	rest := data[headerSize:]
+	if n <= 256 || n > len(rest) || k+n+b > len(rest) {
+		return nil, fmt.Errorf("%w: truncated", ErrFormat)
+	}
+	t := &Table{Name: string(rest[:k]), Pattern: p}
+	rest = rest[k:]
+	t.Lengths, rest = rest[:n], rest[n:]
+	sum := 0
+	for _, l := range t.Lengths {
+		sum += int(l)
+	}
+	if sum != b {
+		return nil, fmt.Errorf("%w: token lengths add to %d, header says %d", ErrFormat, sum, b)
+	}
+	t.Bytes, rest = rest[:b], rest[b:]
+	for range s {
+		if len(rest) < 5 || len(rest) < 5+int(rest[4]) {
+			return nil, fmt.Errorf("%w: truncated special tokens", ErrFormat)
+		}
+		l := int(rest[4])
+		t.Specials = append(t.Specials, Special{Rank: binary.LittleEndian.Uint32(rest), Text: string(rest[5 : 5+l])})
+		rest = rest[5+l:]
+	}
+	if len(rest) != 0 {
+		return nil, fmt.Errorf("%w: %d trailing bytes", ErrFormat, len(rest))
+	}
+	return t, nil
+}

@@ -1,0 +1,10 @@
+package tables
+
+//go:generate go run -tags tokenfit_noembed gen_tables.go -out .
+
+// Names lists the encodings this package can carry, most used first.
+var Names = []string{"o200k_base", "cl100k_base", "p50k_base", "r50k_base"}
+
+// Embedded returns the table of an encoding compiled into this binary, or nil
+// when the build left it out (see embed.go).
+func Embedded(name string) []byte { return embedded(name) }
