@@ -1,0 +1,197 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Version is tokenfit's version, reported by the "version" operation.
+const Version = "0.1.0"
+
+// API answers the JSON requests that every host speaks: one operation name
+// and one JSON object in, one JSON object out. Hosts hold one API and pass
+// requests through unchanged; the answers are the same bytes in Go, in
+// WebAssembly and in the CLI. An API is safe for concurrent use.
+type API struct {
+	mu  sync.RWMutex
+	reg *Registry
+}
+
+// NewAPI returns an API over the built-in model registry.
+func NewAPI() *API { return &API{reg: DefaultRegistry()} }
+
+// Registry returns the registry the API answers with.
+func (a *API) Registry() *Registry {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.reg
+}
+
+// ErrorAnswer is the JSON shape of every error: {"error": {…}}.
+type ErrorAnswer struct {
+	Error ErrorBody `json:"error"`
+}
+
+// ErrorBody holds a stable code, a message saying what to do, and the JSON
+// field at fault when there is one.
+type ErrorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Field   string `json:"field,omitempty"`
+}
+
+// ErrorJSON encodes err as {"error": {"code", "message", "field"}}.
+func ErrorJSON(err error) []byte {
+	body := ErrorBody{Code: Code(err), Message: err.Error()}
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		body.Field = fe.Field
+	}
+	b, _ := marshal(ErrorAnswer{body})
+	return b
+}
+
+// Call runs one operation and returns its JSON answer, or the JSON error.
+// It never panics: a panic inside becomes an "internal" error and the API
+// stays usable.
+func (a *API) Call(op string, request []byte) []byte {
+	out, err := a.Do(op, request)
+	if err != nil {
+		return ErrorJSON(err)
+	}
+	return out
+}
+
+// Do runs one operation: the answer as JSON, or an error wrapping one of
+// the package's sentinel errors.
+func (a *API) Do(op string, request []byte) (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("%w: %v\n%s", ErrInternal, p, debug.Stack())
+		}
+	}()
+	h, ok := operations[op]
+	if !ok {
+		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownOperation, op, strings.Join(OperationNames(), ", "))
+	}
+	if len(strings.TrimSpace(string(request))) == 0 {
+		request = []byte("{}")
+	}
+	v, err := h(a, request)
+	if err != nil {
+		return nil, err
+	}
+	return marshal(v)
+}
+
+// OperationNames lists the operations Call answers.
+func OperationNames() []string {
+	names := make([]string, 0, len(operations))
+	for n := range operations {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+type handler func(a *API, request []byte) (any, error)
+
+// decode returns a handler that decodes the request into Req and calls f.
+func decode[Req any](f func(a *API, req Req) (any, error)) handler {
+	return func(a *API, b []byte) (any, error) {
+		var req Req
+		if err := decodeJSON(b, &req); err != nil {
+			return nil, err
+		}
+		return f(a, req)
+	}
+}
+
+var operations map[string]handler
+
+func init() {
+	operations = map[string]handler{
+		"countTokens": decode(func(a *API, r CountRequest) (any, error) { return a.Registry().CountTokens(r) }),
+		"encode":      decode(func(a *API, r CountRequest) (any, error) { return a.Registry().Encode(r) }),
+		"decode":      decode(func(a *API, r DecodeRequest) (any, error) { return a.Registry().Decode(r) }),
+		"withinLimit": decode(func(a *API, r LimitRequest) (any, error) { return a.Registry().WithinLimit(r) }),
+		"truncate":    decode(func(a *API, r TruncateRequest) (any, error) { return a.Registry().Truncate(r) }),
+		"calculateBudget": decode(func(a *API, r BudgetRequest) (any, error) {
+			return CalculateBudget(a.Registry(), r)
+		}),
+		"models":         decode(func(a *API, r ModelsRequest) (any, error) { return a.Registry().ModelsAnswer(r) }),
+		"registerModels": func(a *API, b []byte) (any, error) { return a.registerModels(b) },
+		"encodings":      func(*API, []byte) (any, error) { return encodingsAnswer(), nil },
+		"version":        func(*API, []byte) (any, error) { return VersionAnswer{Version: Version}, nil },
+	}
+}
+
+func (a *API) registerModels(b []byte) (any, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	reg, err := a.reg.With(b)
+	if err != nil {
+		return nil, err
+	}
+	a.reg = reg
+	return map[string]int{"models": len(reg.models)}, nil
+}
+
+// VersionAnswer reports the version.
+type VersionAnswer struct {
+	Version string `json:"version"`
+}
+
+// EncodingInfo describes an encoding.
+type EncodingInfo struct {
+	Name   string `json:"name"`
+	Loaded bool   `json:"loaded"`
+}
+
+func encodingsAnswer() map[string][]EncodingInfo {
+	var out []EncodingInfo
+	loaded.Lock()
+	defer loaded.Unlock()
+	for _, n := range EncodingNames() {
+		out = append(out, EncodingInfo{Name: n, Loaded: loaded.m[n] != nil})
+	}
+	return map[string][]EncodingInfo{"encodings": out}
+}
+
+// ModelsRequest asks for one model (Model set) or all.
+type ModelsRequest struct {
+	Model string `json:"model,omitempty"`
+}
+
+// ModelInfo is a model with the numbers derived from it.
+type ModelInfo struct {
+	Model
+	ResponseReserve      int  `json:"responseReserve"`
+	EffectiveInputBudget int  `json:"effectiveInputBudget"`
+	Exact                bool `json:"exact"`
+	Fallback             bool `json:"fallback,omitempty"`
+}
+
+// ModelsAnswer lists models, or resolves one (an unknown one falls back).
+func (r *Registry) ModelsAnswer(req ModelsRequest) (map[string]any, error) {
+	info := func(m Model, fallback bool) ModelInfo {
+		return ModelInfo{Model: m, ResponseReserve: m.ResponseReserve(), EffectiveInputBudget: m.EffectiveInputBudget(),
+			Exact: m.Encoding != "", Fallback: fallback}
+	}
+	if req.Model != "" {
+		res, err := r.Resolve(req.Model)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"model": info(res.Model, res.Fallback)}, nil
+	}
+	var all []ModelInfo
+	for _, m := range r.models {
+		all = append(all, info(m, false))
+	}
+	return map[string]any{"models": all, "estimators": r.estimators}, nil
+}

@@ -1,0 +1,79 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestAPI_Operations(t *testing.T) {
+	a := NewAPI()
+	for _, tc := range []struct{ op, req, want string }{
+		{"countTokens", `{"text": "Hello world", "model": "gpt-4o"}`, `{"tokens":2,"upperBound":2,"encoding":"o200k_base","model":"gpt-4o","exact":true}`},
+		{"countTokens", `{"text": "Hello world"}`, `{"tokens":2,"upperBound":2,"encoding":"o200k_base","exact":true}`},
+		{"countTokens", `{"text": "Hello world", "model": "acme-9"}`, `{"tokens":2,"upperBound":2,"encoding":"cl100k_base","model":"acme-9","exact":true,"fallback":true}`},
+		{"countTokens", `{"text": "<|endoftext|>", "encoding": "cl100k_base"}`, `{"tokens":7,"upperBound":7,"encoding":"cl100k_base","exact":true}`},
+		{"countTokens", `{"text": "abcdefgh", "encoding": "chars4"}`, `{"tokens":2,"upperBound":3,"encoding":"chars4","exact":false}`},
+		{"countTokens", `{"text": "abcdefghi", "encoding": "bytes4"}`, `{"tokens":3,"upperBound":4,"encoding":"bytes4","exact":false}`},
+		{"encode", `{"text": "Hello world", "encoding": "o200k_base"}`, `{"ids":[13225,2375],"encoding":"o200k_base","exact":true}`},
+		{"decode", `{"ids": [13225, 2375], "encoding": "o200k_base"}`, `{"text":"Hello world","valid":true,"encoding":"o200k_base","exact":true}`},
+		{"withinLimit", `{"text": "Hello world", "limit": 1}`, `{"within":false,"tokens":2,"encoding":"o200k_base","exact":true}`},
+		{"truncate", `{"text": "Hello world", "maxTokens": 1}`, `{"text":"Hello","tokens":1,"truncated":true,"encoding":"o200k_base","exact":true}`},
+		{"truncate", `{"text": "Hello world", "maxTokens": 1, "keep": "end"}`, `{"text":" world","tokens":1,"truncated":true,"encoding":"o200k_base","exact":true}`},
+		{"version", ``, `{"version":"` + Version + `"}`},
+		{"countTokens", `{"text": 5}`, `{"error":{"code":"invalid_request","message":"tokenfit: invalid request: text: expected string, got JSON number","field":"text"}}`},
+		{"countTokens", `{"text": "x", "encoding": "o300k"}`, `{"error":{"code":"unknown_encoding","message":"tokenfit: unknown encoding \"o300k\" (known: o200k_base, cl100k_base, p50k_base, r50k_base) (heuristics: chars4, bytes4)"}}`},
+		{"decode", `{"ids": [999999999], "encoding": "o200k_base"}`, `{"error":{"code":"invalid_token","message":"tokenfit: invalid token: 999999999 at index 0 is not a o200k_base token"}}`},
+		{"nope", `{}`, ``},
+		{"countTokens", `{"text": "x"`, ``},
+		{"countTokens", `[1,2]`, ``},
+		{"encode", `{"text": "x", "model": "claude-sonnet-4-5"}`, ``},
+	} {
+		got := string(a.Call(tc.op, []byte(tc.req)))
+		if tc.want == "" {
+			var e ErrorAnswer
+			if json.Unmarshal([]byte(got), &e) != nil || e.Error.Code == "" || e.Error.Message == "" {
+				t.Errorf("%s %s = %s, want an error", tc.op, tc.req, got)
+			}
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("%s %s\n got %s\nwant %s", tc.op, tc.req, got, tc.want)
+		}
+	}
+}
+
+func TestAPI_RegisterModels(t *testing.T) {
+	a := NewAPI()
+	out := string(a.Call("registerModels", []byte(`{"models": [{"id": "acme-1", "contextWindow": 32000, "maxOutput": 4000, "encoding": "o200k_base"}]}`)))
+	if strings.Contains(out, "error") {
+		t.Fatal(out)
+	}
+	got := string(a.Call("calculateBudget", []byte(`{"model": "acme-1-2026-01-01"}`)))
+	if !strings.Contains(got, `"contextWindow":32000`) || strings.Contains(got, `"fallback"`) {
+		t.Errorf("budget after registering: %s", got)
+	}
+	// A bad registration names the field and changes nothing.
+	out = string(a.Call("registerModels", []byte(`{"models": [{"id": "bad", "contextWindow": 0, "encoding": "o200k_base"}]}`)))
+	if !strings.Contains(out, `"field":"models[0].contextWindow"`) {
+		t.Errorf("bad registration: %s", out)
+	}
+	// The default registry is untouched.
+	if _, ok := DefaultRegistry().Lookup("acme-1"); ok {
+		t.Error("registerModels changed the default registry")
+	}
+}
+
+func TestAPI_Models(t *testing.T) {
+	a := NewAPI()
+	out := string(a.Call("models", []byte(`{"model": "gpt-4o-2024-08-06"}`)))
+	for _, want := range []string{`"id":"gpt-4o"`, `"contextWindow":128000`, `"maxOutput":16384`, `"responseReserve":4096`, `"effectiveInputBudget":117504`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("models gpt-4o: %s lacks %s", out, want)
+		}
+	}
+	out = string(a.Call("models", []byte(`{"model": "o3"}`)))
+	if !strings.Contains(out, `"responseReserve":25000`) {
+		t.Errorf("a reasoning model reserves 25,000: %s", out)
+	}
+}

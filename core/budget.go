@@ -1,0 +1,549 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+)
+
+// One budget calculator for both seed formulas.
+//
+// memory-budget-formula: historyBudget = window − system − procedure −
+// knowledge − episodes − current − outputReserve; with window 150,000 and
+// 1,200 + 300 + 1,500 + 400 + 100 + 8,192 that is 138,308.
+//
+// budget-calculator-milestone: responseReserve = 15% of the window clamped to
+// [500, 4,096], safetyBuffer = 5%, the directive counted in full, and
+// memoryTokens = max(0, window − messages − directive − reserve − safety),
+// constrained below 1,000.
+//
+// Both are: inputBudget = window − responseReserve − safetyBuffer;
+// historyBudget = inputBudget − the fixed sections; memoryTokens = what the
+// request leaves of inputBudget. A fixed outputReserve has no safety buffer
+// unless the request asks for one, as in the first seed.
+
+// Seed defaults (memory-budget-formula's MemoryConfig).
+const (
+	DefaultWindow             = 100000
+	DefaultMinHistoryTokens   = 4000
+	DefaultMaxKnowledgeTokens = 3000
+	DefaultMaxEpisodeTokens   = 1000
+	// ConstrainedBelow: a budget with fewer memory tokens is constrained.
+	ConstrainedBelow = 1000
+	// Alert levels (proactive-budget-proposal).
+	DefaultWarning  = 0.70
+	DefaultCritical = 0.90
+	// DefaultLowWater is where pruning takes the history down to, as a
+	// fraction of its budget.
+	DefaultLowWater = 0.75
+	// DefaultSummarizeTarget is the utilization a summarization proposal
+	// aims for; DefaultKeepRecent messages are never proposed.
+	DefaultSummarizeTarget = 0.50
+	DefaultKeepRecent      = 4
+)
+
+// Section is a part of the prompt given as text, as a list of texts (such
+// as retrieved chunks, counted one by one), or as a count the caller already
+// has: JSON "text", ["a", "b"] or {"tokens": 1200}.
+type Section struct {
+	Texts  []string
+	Tokens *int
+	isList bool
+}
+
+// parseSection reads a string, an array of strings, or {"tokens": N}.
+func parseSection(field string, b json.RawMessage) (Section, error) {
+	bad := fieldErr(field, `expected a string, a list of strings or {"tokens": N}`)
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || string(b) == "null" {
+		return Section{}, nil
+	}
+	switch b[0] {
+	case '"':
+		var t string
+		if json.Unmarshal(b, &t) != nil {
+			return Section{}, bad
+		}
+		return Section{Texts: []string{t}}, nil
+	case '[':
+		var ts []string
+		if json.Unmarshal(b, &ts) != nil {
+			return Section{}, bad
+		}
+		return Section{Texts: ts, isList: true}, nil
+	case '{':
+		var o struct {
+			Tokens *json.Number `json:"tokens"`
+		}
+		if json.Unmarshal(b, &o) != nil || o.Tokens == nil {
+			return Section{}, bad
+		}
+		n, err := o.Tokens.Int64()
+		if err != nil || n < 0 || n > math.MaxInt32 {
+			return Section{}, fieldErr(field+".tokens", "must be a whole number from 0 to %d", math.MaxInt32)
+		}
+		v := int(n)
+		return Section{Tokens: &v}, nil
+	}
+	return Section{}, bad
+}
+
+// MarshalJSON writes the section back in the shape it came in.
+func (s Section) MarshalJSON() ([]byte, error) {
+	switch {
+	case s.Tokens != nil:
+		return json.Marshal(map[string]int{"tokens": *s.Tokens})
+	case s.isList:
+		return json.Marshal(s.Texts)
+	case len(s.Texts) == 1:
+		return json.Marshal(s.Texts[0])
+	}
+	return []byte("null"), nil
+}
+
+// Sections are the parts of a prompt that are never pruned.
+type Sections struct {
+	System    Section `json:"system"`
+	Procedure Section `json:"procedure"` // when a procedure matched
+	Knowledge Section `json:"knowledge"` // capped by maxKnowledgeTokens
+	Episodes  Section `json:"episodes"`  // capped by maxEpisodeTokens
+	Current   Section `json:"current"`
+}
+
+// sectionNames lists the sections in prompt order.
+var sectionNames = []string{"system", "procedure", "knowledge", "episodes", "current"}
+
+func (s *Sections) byName() []*Section {
+	return []*Section{&s.System, &s.Procedure, &s.Knowledge, &s.Episodes, &s.Current}
+}
+
+// UnmarshalJSON reads each section, naming the one at fault in an error.
+func (s *Sections) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return fieldErr("sections", "expected an object")
+	}
+	for name := range raw {
+		if !slices.Contains(sectionNames, name) {
+			return fieldErr("sections."+name, "unknown section (known: %s)", strings.Join(sectionNames, ", "))
+		}
+	}
+	for i, name := range sectionNames {
+		sec, err := parseSection("sections."+name, raw[name])
+		if err != nil {
+			return err
+		}
+		*s.byName()[i] = sec
+	}
+	return nil
+}
+
+// Limits caps sections and floors history. Zero fields take the defaults.
+type Limits struct {
+	MinHistoryTokens   *int `json:"minHistoryTokens,omitempty"`
+	MaxKnowledgeTokens *int `json:"maxKnowledgeTokens,omitempty"`
+	MaxEpisodeTokens   *int `json:"maxEpisodeTokens,omitempty"`
+}
+
+// Alerts are utilization levels, as fractions of the input budget.
+type Alerts struct {
+	Warning  float64 `json:"warning,omitempty"`
+	Critical float64 `json:"critical,omitempty"`
+}
+
+// BudgetRequest asks how a context window divides between the prompt's parts.
+type BudgetRequest struct {
+	Model    string `json:"model,omitempty"`
+	Encoding string `json:"encoding,omitempty"` // count with this, not the model's tokenizer
+	// ContextWindow overrides the registry's window (seed:
+	// MaxWorkingMemoryTokens). Without a model or a window: 100,000.
+	ContextWindow *int `json:"contextWindow,omitempty"`
+	// OutputReserve is a fixed response reserve. Without it the reserve
+	// follows Reserve (default: 15% of the window in [500, 4,096], plus a 5%
+	// safety buffer).
+	OutputReserve *int           `json:"outputReserve,omitempty"`
+	Reserve       *ReservePolicy `json:"reserve,omitempty"`
+	Sections      Sections       `json:"sections"`
+	// Directive is counted in full, never truncated (seed: budget calculator).
+	Directive string    `json:"directive,omitempty"`
+	History   []Message `json:"history,omitempty"`
+	Limits    Limits    `json:"limits"`
+	// KeepFrom is the keepFrom of the previous turn's answer: messages
+	// before it were dropped then and stay dropped.
+	KeepFrom int     `json:"keepFrom,omitempty"`
+	LowWater float64 `json:"lowWater,omitempty"`
+	Alerts   Alerts  `json:"alerts"`
+	// SummarizeTarget and KeepRecent shape the summarization proposal.
+	SummarizeTarget float64 `json:"summarizeTarget,omitempty"`
+	KeepRecent      *int    `json:"keepRecent,omitempty"`
+}
+
+// SectionBudget is one section's share.
+type SectionBudget struct {
+	Tokens int `json:"tokens"`
+	// When a cap truncated the section: its tokens before, and the kept
+	// text (or, for a list, how many items were kept, the last one cut).
+	Truncated      bool   `json:"truncated,omitempty"`
+	OriginalTokens int    `json:"originalTokens,omitempty"`
+	Text           string `json:"text,omitempty"`
+	KeptItems      *int   `json:"keptItems,omitempty"`
+}
+
+// HistoryBudget says which history messages stay.
+type HistoryBudget struct {
+	// Tokens of the history as given (from the request's keepFrom), with
+	// per-message overhead and reply priming.
+	Tokens     int   `json:"tokens"`
+	PerMessage []int `json:"perMessage"`
+	// KeptTokens after pruning; Kept and Dropped are message indices.
+	KeptTokens int   `json:"keptTokens"`
+	Kept       []int `json:"kept"`
+	Dropped    []int `json:"dropped"`
+	// KeepFrom goes into the next turn's request.
+	KeepFrom int `json:"keepFrom"`
+	// Summarize proposes the oldest kept turns to summarize, and the tokens
+	// replacing them would free, once utilization reaches the warning level.
+	Summarize       []int `json:"summarize"`
+	SummarizeTokens int   `json:"summarizeTokens"`
+}
+
+// Budget is the answer.
+type Budget struct {
+	Model    string `json:"model,omitempty"`
+	Encoding string `json:"encoding"`
+	Exact    bool   `json:"exact"`
+	Fallback bool   `json:"fallback,omitempty"`
+
+	ContextWindow   int `json:"contextWindow"`
+	ResponseReserve int `json:"responseReserve"`
+	SafetyBuffer    int `json:"safetyBuffer"`
+	// InputBudget = contextWindow − responseReserve − safetyBuffer.
+	InputBudget int `json:"inputBudget"`
+
+	Sections  map[string]SectionBudget `json:"sections"`
+	Directive int                      `json:"directiveTokens"`
+	// FixedTokens: every section and the directive, never pruned.
+	FixedTokens int `json:"fixedTokens"`
+	// HistoryBudget = inputBudget − fixedTokens (seed: 138,308).
+	HistoryBudget int           `json:"historyBudget"`
+	History       HistoryBudget `json:"history"`
+
+	// UsedTokens: the request as given; MemoryTokens: what it leaves of the
+	// input budget (seed: memory_tokens), never below 0.
+	UsedTokens    int  `json:"usedTokens"`
+	MemoryTokens  int  `json:"memoryTokens"`
+	IsConstrained bool `json:"isConstrained"`
+	// Utilization = usedTokens / inputBudget, and its alert level: "none",
+	// "warning" (≥ 70%) or "critical" (≥ 90%).
+	Utilization float64 `json:"utilization"`
+	Alert       string  `json:"alert"`
+	// After pruning: the request with only the kept history.
+	UsedAfterPruning int     `json:"usedAfterPruning"`
+	UtilizationAfter float64 `json:"utilizationAfterPruning"`
+	OverflowTokens   int     `json:"overflowTokens"`
+}
+
+// CalculateBudget divides a context window between the reserves, the fixed
+// sections, the history and what is left for memory, pruning history and
+// proposing summaries as needed. Models with an estimated tokenizer are
+// counted at the estimate's upper bound. Cost: O(n) in the request's text.
+func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
+	var b Budget
+	tok, res, err := resolveCounting(reg, req.Model, req.Encoding)
+	if err != nil {
+		return b, err
+	}
+	b.Model, b.Encoding, b.Exact, b.Fallback = res.Model.ID, tok.Name(), tok.Exact(), res.Fallback
+
+	// The window and the reserves.
+	m := res.Model
+	switch {
+	case req.ContextWindow != nil:
+		if *req.ContextWindow <= 0 || *req.ContextWindow > 1<<34 {
+			return b, fieldErr("contextWindow", "must be a positive number of tokens")
+		}
+		m.ContextWindow = *req.ContextWindow
+	}
+	b.ContextWindow = m.ContextWindow
+	policy := ReservePolicy{}
+	if req.Reserve != nil {
+		policy = *req.Reserve
+		if err := policy.check(); err != nil {
+			return b, err
+		}
+	}
+	policy = policy.withDefaults()
+	if req.OutputReserve != nil {
+		if *req.OutputReserve < 0 || *req.OutputReserve >= m.ContextWindow {
+			return b, fieldErr("outputReserve", "must be from 0 to less than the context window (%d)", m.ContextWindow)
+		}
+		b.ResponseReserve = *req.OutputReserve
+		if req.Reserve != nil && req.Reserve.SafetyRatio > 0 {
+			b.SafetyBuffer = policy.safety(m.ContextWindow)
+		}
+	} else {
+		b.ResponseReserve = policy.reserve(m)
+		b.SafetyBuffer = policy.safety(m.ContextWindow)
+	}
+	b.InputBudget = max(0, m.ContextWindow-b.ResponseReserve-b.SafetyBuffer)
+
+	// The fixed sections, capped where the seed caps them.
+	lim, err := req.Limits.withDefaults()
+	if err != nil {
+		return b, err
+	}
+	caps := map[string]int{"knowledge": lim.maxKnowledge, "episodes": lim.maxEpisodes}
+	b.Sections = map[string]SectionBudget{}
+	for i, sec := range req.Sections.byName() {
+		name := sectionNames[i]
+		capTokens, capped := caps[name]
+		if !capped {
+			capTokens = -1
+		}
+		sb := budgetSection(tok, *sec, capTokens)
+		b.Sections[name] = sb
+		b.FixedTokens += sb.Tokens
+	}
+	if req.Directive != "" {
+		b.Directive = tok.Upper(tok.Count(req.Directive))
+		b.FixedTokens += b.Directive
+	}
+	b.HistoryBudget = b.InputBudget - b.FixedTokens
+
+	// The history: count it, prune it, propose what to summarize.
+	if req.KeepFrom < 0 || req.KeepFrom > len(req.History) {
+		return b, fieldErr("keepFrom", "must be from 0 to the number of history messages (%d)", len(req.History))
+	}
+	items, priming, err := historyItems(tok, m.ID, req.History)
+	if err != nil {
+		return b, err
+	}
+	h := &b.History
+	h.PerMessage = make([]int, len(items))
+	for i, it := range items {
+		h.PerMessage[i] = it.tokens
+	}
+	lowWater := req.LowWater
+	if lowWater == 0 {
+		lowWater = DefaultLowWater
+	}
+	if !(lowWater > 0 && lowWater <= 1) {
+		return b, fieldErr("lowWater", "must be a fraction in (0, 1]")
+	}
+	pinned := 0
+	for _, it := range items {
+		if it.pinned {
+			pinned += it.tokens
+		}
+	}
+	// The history budget less the pinned messages and the reply priming is
+	// what unpinned messages may use.
+	room := b.HistoryBudget - pinned - priming
+	given := prune(items, req.KeepFrom, math.MaxInt, 0, 0)
+	pr := prune(items, req.KeepFrom, room, int(float64(room)*lowWater), lim.minHistory)
+	h.Tokens = sumTokens(items, given.kept) + priming*boolInt(len(given.kept) > 0)
+	h.KeptTokens = sumTokens(items, pr.kept) + priming*boolInt(len(pr.kept) > 0)
+	h.Kept, h.Dropped, h.KeepFrom = nonNil(pr.kept), nonNil(pr.dropped), pr.keepFrom
+
+	// Utilization of the request as given, and after pruning.
+	b.UsedTokens = b.FixedTokens + h.Tokens
+	b.MemoryTokens = max(0, b.InputBudget-b.UsedTokens)
+	b.IsConstrained = b.MemoryTokens < ConstrainedBelow
+	b.Utilization = ratio(b.UsedTokens, b.InputBudget)
+	alerts, err := req.Alerts.withDefaults()
+	if err != nil {
+		return b, err
+	}
+	b.Alert = alerts.level(b.Utilization)
+	b.UsedAfterPruning = b.FixedTokens + h.KeptTokens
+	b.UtilizationAfter = ratio(b.UsedAfterPruning, b.InputBudget)
+	b.OverflowTokens = max(0, b.UsedAfterPruning-b.InputBudget)
+
+	// Past the warning level, propose the oldest kept turns to summarize.
+	if b.UtilizationAfter >= alerts.Warning {
+		target := req.SummarizeTarget
+		if target == 0 {
+			target = DefaultSummarizeTarget
+		}
+		if !(target > 0 && target < 1) {
+			return b, fieldErr("summarizeTarget", "must be a fraction in (0, 1)")
+		}
+		keepRecent := DefaultKeepRecent
+		if req.KeepRecent != nil {
+			if *req.KeepRecent < 0 {
+				return b, fieldErr("keepRecent", "must not be negative")
+			}
+			keepRecent = *req.KeepRecent
+		}
+		want := b.UsedAfterPruning - int(target*float64(b.InputBudget))
+		h.Summarize, h.SummarizeTokens = proposeSummary(items, pr.keepFrom, want, keepRecent)
+	}
+	h.Summarize = nonNil(h.Summarize)
+	return b, nil
+}
+
+// budgetSection counts a section, truncating it to capTokens when capTokens
+// is not negative. Estimated tokenizers count at their upper bound.
+func budgetSection(tok Tokenizer, s Section, capTokens int) SectionBudget {
+	if s.Tokens != nil {
+		if capTokens >= 0 && *s.Tokens > capTokens {
+			return SectionBudget{Tokens: capTokens, Truncated: true, OriginalTokens: *s.Tokens}
+		}
+		return SectionBudget{Tokens: *s.Tokens}
+	}
+	var sb SectionBudget
+	counts := make([]int, len(s.Texts))
+	for i, t := range s.Texts {
+		counts[i] = tok.Upper(tok.Count(t))
+		sb.Tokens += counts[i]
+	}
+	if capTokens < 0 || sb.Tokens <= capTokens {
+		return sb
+	}
+	// Keep whole items while they fit, then the start of the next one.
+	out := SectionBudget{Truncated: true, OriginalTokens: sb.Tokens}
+	for i, t := range s.Texts {
+		left := capTokens - out.Tokens
+		if counts[i] <= left {
+			out.Tokens += counts[i]
+			continue
+		}
+		part, _ := tok.Truncate(t, lowerFor(tok, left), KeepStart)
+		if n := tok.Upper(tok.Count(part)); part != "" && n <= left {
+			out.Tokens += n
+			if !s.isList {
+				out.Text = part
+			}
+			i++
+		}
+		if s.isList {
+			out.KeptItems = &i
+		}
+		break
+	}
+	return out
+}
+
+// lowerFor returns the largest count whose upper bound fits in limit.
+func lowerFor(tok Tokenizer, limit int) int {
+	n := limit
+	for n > 0 && tok.Upper(n) > limit {
+		n--
+	}
+	return n
+}
+
+// resolveCounting picks the tokenizer for a request: an explicit encoding
+// wins; else the model's (an unknown model falls back); else the default.
+func resolveCounting(reg *Registry, model, encoding string) (Tokenizer, Resolution, error) {
+	res := Resolution{Model: Model{ContextWindow: DefaultWindow, Encoding: DefaultEncoding}}
+	if model != "" {
+		var err error
+		if res, err = reg.Resolve(model); err != nil {
+			return nil, res, err
+		}
+	}
+	if encoding != "" {
+		tok, err := TokenizerByName(encoding)
+		if err != nil {
+			return nil, res, err
+		}
+		return tok, res, nil
+	}
+	if res.Tokenizer == nil {
+		tok, err := GetEncoding(DefaultEncoding)
+		if err != nil {
+			return nil, res, err
+		}
+		res.Tokenizer = tok
+	}
+	return res.Tokenizer, res, nil
+}
+
+type limits struct{ minHistory, maxKnowledge, maxEpisodes int }
+
+func (l Limits) withDefaults() (limits, error) {
+	out := limits{DefaultMinHistoryTokens, DefaultMaxKnowledgeTokens, DefaultMaxEpisodeTokens}
+	for _, f := range []struct {
+		name string
+		in   *int
+		out  *int
+	}{
+		{"limits.minHistoryTokens", l.MinHistoryTokens, &out.minHistory},
+		{"limits.maxKnowledgeTokens", l.MaxKnowledgeTokens, &out.maxKnowledge},
+		{"limits.maxEpisodeTokens", l.MaxEpisodeTokens, &out.maxEpisodes},
+	} {
+		if f.in != nil {
+			if *f.in < 0 {
+				return out, fieldErr(f.name, "must not be negative")
+			}
+			*f.out = *f.in
+		}
+	}
+	return out, nil
+}
+
+func (a Alerts) withDefaults() (Alerts, error) {
+	if a.Warning == 0 {
+		a.Warning = DefaultWarning
+	}
+	if a.Critical == 0 {
+		a.Critical = DefaultCritical
+	}
+	if !(a.Warning > 0 && a.Warning <= a.Critical && a.Critical <= 10) {
+		return a, fieldErr("alerts", "need 0 < warning ≤ critical")
+	}
+	return a, nil
+}
+
+func (a Alerts) level(u float64) string {
+	switch {
+	case u >= a.Critical:
+		return "critical"
+	case u >= a.Warning:
+		return "warning"
+	}
+	return "none"
+}
+
+func (p ReservePolicy) check() error {
+	switch {
+	case !(p.Ratio >= 0 && p.Ratio < 1):
+		return fieldErr("reserve.ratio", "must be a fraction in [0, 1)")
+	case !(p.SafetyRatio >= 0 && p.SafetyRatio < 1):
+		return fieldErr("reserve.safetyRatio", "must be a fraction in [0, 1)")
+	case p.Min < 0 || p.Max < 0 || (p.Max > 0 && p.Min > p.Max):
+		return fieldErr("reserve", "need 0 ≤ min ≤ max")
+	}
+	return nil
+}
+
+func sumTokens(items []histItem, idx []int) int {
+	n := 0
+	for _, i := range idx {
+		n += items[i].tokens
+	}
+	return n
+}
+
+// ratio is a/b to four places; a budget of 0 counts as 1 so that the
+// answer stays a finite JSON number.
+func ratio(a, b int) float64 {
+	return math.Round(float64(a)/float64(max(b, 1))*1e4) / 1e4
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func nonNil(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}

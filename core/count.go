@@ -1,0 +1,187 @@
+package core
+
+import (
+	"unicode/utf8"
+)
+
+// The counting requests: countTokens, encode, decode, withinLimit, truncate.
+// Each names what to count with as an encoding, a model, or neither (then
+// o200k_base).
+
+// Target names the tokenizer: Encoding (an encoding or heuristic name) wins
+// over Model; an unknown model falls back to cl100k_base.
+type Target struct {
+	Model    string `json:"model,omitempty"`
+	Encoding string `json:"encoding,omitempty"`
+}
+
+// Counted describes the tokenizer an answer used.
+type Counted struct {
+	Encoding string `json:"encoding"`
+	Model    string `json:"model,omitempty"`
+	// Exact is false for estimates; Fallback is true when the model was
+	// unknown and cl100k_base answered.
+	Exact    bool `json:"exact"`
+	Fallback bool `json:"fallback,omitempty"`
+}
+
+func (r *Registry) target(t Target) (Tokenizer, Counted, error) {
+	tok, res, err := resolveCounting(r, t.Model, t.Encoding)
+	if err != nil {
+		return nil, Counted{}, err
+	}
+	return tok, Counted{Encoding: tok.Name(), Model: res.Model.ID, Exact: tok.Exact(), Fallback: res.Fallback && t.Encoding == ""}, nil
+}
+
+// exactTarget is target for operations that need token ids.
+func (r *Registry) exactTarget(t Target) (*Encoding, Counted, error) {
+	tok, c, err := r.target(t)
+	if err != nil {
+		return nil, c, err
+	}
+	if e, ok := tok.(*Encoding); ok {
+		return e, c, nil
+	}
+	if est, ok := tok.(*estimate); ok {
+		// Ids of the estimate's base encoding would not be the model's.
+		return nil, c, fieldErr("model", "%s has no public tokenizer (counts are estimates by %s); name an encoding for ids", t.Model, est.base.Name())
+	}
+	return nil, c, fieldErr("encoding", "%s is a heuristic: it has no token ids", tok.Name())
+}
+
+// CountRequest asks for the number of tokens in Text.
+type CountRequest struct {
+	Target
+	Text string `json:"text"`
+}
+
+// CountAnswer is the count. For an estimate, UpperBound is what the
+// provider's count will not exceed; for an exact count it equals Tokens.
+type CountAnswer struct {
+	Tokens     int `json:"tokens"`
+	UpperBound int `json:"upperBound"`
+	Counted
+}
+
+// CountTokens counts text. Cost: O(len(text)).
+func (r *Registry) CountTokens(req CountRequest) (CountAnswer, error) {
+	tok, c, err := r.target(req.Target)
+	if err != nil {
+		return CountAnswer{}, err
+	}
+	n := tok.Count(req.Text)
+	return CountAnswer{Tokens: n, UpperBound: tok.Upper(n), Counted: c}, nil
+}
+
+// EncodeAnswer holds token ids.
+type EncodeAnswer struct {
+	IDs []int `json:"ids"`
+	Counted
+}
+
+// Encode returns the token ids of text. Cost: O(len(text)).
+func (r *Registry) Encode(req CountRequest) (EncodeAnswer, error) {
+	e, c, err := r.exactTarget(req.Target)
+	if err != nil {
+		return EncodeAnswer{}, err
+	}
+	return EncodeAnswer{IDs: e.Encode(req.Text), Counted: c}, nil
+}
+
+// DecodeRequest asks for the text of token ids.
+type DecodeRequest struct {
+	Target
+	IDs []int `json:"ids"`
+}
+
+// DecodeAnswer is the text. Valid is false when the ids end (or start)
+// inside a character: Text then holds U+FFFD for those bytes.
+type DecodeAnswer struct {
+	Text  string `json:"text"`
+	Valid bool   `json:"valid"`
+	Counted
+}
+
+// Decode returns the text of token ids. Cost: O(len(ids)).
+func (r *Registry) Decode(req DecodeRequest) (DecodeAnswer, error) {
+	e, c, err := r.exactTarget(req.Target)
+	if err != nil {
+		return DecodeAnswer{}, err
+	}
+	text, err := e.Decode(req.IDs)
+	if err != nil {
+		return DecodeAnswer{}, err
+	}
+	return DecodeAnswer{Text: text, Valid: utf8.ValidString(text), Counted: c}, nil
+}
+
+// LimitRequest asks whether Text fits in Limit tokens.
+type LimitRequest struct {
+	Target
+	Text  string `json:"text"`
+	Limit int    `json:"limit"`
+}
+
+// LimitAnswer says whether it fits. Tokens is exact when Within; otherwise
+// it is where counting stopped, a number above the limit.
+type LimitAnswer struct {
+	Within bool `json:"within"`
+	Tokens int  `json:"tokens"`
+	Counted
+}
+
+// WithinLimit counts until the limit is passed, then stops. Cost:
+// proportional to the text read. Estimates compare their upper bound.
+func (r *Registry) WithinLimit(req LimitRequest) (LimitAnswer, error) {
+	if req.Limit < 0 {
+		return LimitAnswer{}, fieldErr("limit", "must not be negative")
+	}
+	tok, c, err := r.target(req.Target)
+	if err != nil {
+		return LimitAnswer{}, err
+	}
+	if e, ok := tok.(*Encoding); ok {
+		n, ok := e.WithinLimit(req.Text, req.Limit)
+		return LimitAnswer{Within: ok, Tokens: n, Counted: c}, nil
+	}
+	n := tok.Count(req.Text)
+	return LimitAnswer{Within: tok.Upper(n) <= req.Limit, Tokens: n, Counted: c}, nil
+}
+
+// TruncateRequest asks for at most MaxTokens tokens of Text, from its start
+// (Keep "start", the default) or its end (Keep "end").
+type TruncateRequest struct {
+	Target
+	Text      string `json:"text"`
+	MaxTokens int    `json:"maxTokens"`
+	Keep      string `json:"keep,omitempty"`
+}
+
+// TruncateAnswer is the kept text and its count.
+type TruncateAnswer struct {
+	Text      string `json:"text"`
+	Tokens    int    `json:"tokens"`
+	Truncated bool   `json:"truncated"`
+	Counted
+}
+
+// Truncate cuts text to a number of tokens at a token boundary. Cost: O(n).
+func (r *Registry) Truncate(req TruncateRequest) (TruncateAnswer, error) {
+	if req.MaxTokens < 0 {
+		return TruncateAnswer{}, fieldErr("maxTokens", "must not be negative")
+	}
+	side := KeepStart
+	switch req.Keep {
+	case "", "start":
+	case "end":
+		side = KeepEnd
+	default:
+		return TruncateAnswer{}, fieldErr("keep", `must be "start" or "end"`)
+	}
+	tok, c, err := r.target(req.Target)
+	if err != nil {
+		return TruncateAnswer{}, err
+	}
+	text, n := tok.Truncate(req.Text, req.MaxTokens, side)
+	return TruncateAnswer{Text: text, Tokens: n, Truncated: len(text) < len(req.Text), Counted: c}, nil
+}

@@ -1,0 +1,54 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// decodeJSON decodes one JSON value into v. Unknown fields are ignored (a
+// chat request carries many that cost no tokens); syntax and type errors
+// become FieldErrors wrapping ErrInvalidRequest, naming the field.
+func decodeJSON(data []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	if err := d.Decode(v); err != nil {
+		return jsonErr(err)
+	}
+	if d.More() {
+		return fieldErr("(body)", "unexpected data after the JSON value")
+	}
+	return nil
+}
+
+func jsonErr(err error) error {
+	var fe *FieldError
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &fe):
+		return fe
+	case errors.As(err, &se):
+		return fieldErr("(body)", "invalid JSON at byte %d: %v", se.Offset, se)
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			field = "(body)"
+		}
+		return fieldErr(field, "expected %s, got JSON %s", te.Type, te.Value)
+	case errors.Is(err, ErrInvalidRequest):
+		return err
+	}
+	return fieldErr("(body)", "%v", err)
+}
+
+// marshal encodes an answer. Answers are plain data, so this cannot fail for
+// them; a failure is an internal error.
+func marshal(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%w: encoding the answer: %v", ErrInternal, err)
+	}
+	return b, nil
+}
