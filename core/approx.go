@@ -92,4 +92,3 @@ func TokenizerByName(name string) (Tokenizer, error) {
 	}
 	return e, nil
 }
-

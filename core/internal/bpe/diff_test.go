@@ -256,4 +256,3 @@ var (
 	words      = []string{"the", " the", "The", " of", " and", "token", " budget", "count", " prompt", "tokenization", "antidisestablishmentarianism", "x", "qwzxv", "fn", "return", "café", "naïve", "ʼn"}
 	scripts    = []string{"你好", "世界", "日本語", "カタカナ", "ひらがな", "한국어", "Привет", "мир", "مرحبا", "שלום", "नमस्ते", "สวัสดี", "ሰላም", "Γειά", "Ողջույն", "ᏣᎳᎩ", "ꦧꦱꦗꦮ", "ᠮᠣᠩᠭᠣᠯ", "ཀཁག", "𐌰𐌱", "𝔘𝔫", "Ａｂ"}
 )
-
