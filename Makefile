@@ -11,7 +11,7 @@ NPM  ?= npm
 NODE ?= node
 PORT ?= 8080
 
-.PHONY: all demo test test-go bench build check generate unicode js-deps clean
+.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean
 
 all: build
 
@@ -47,6 +47,10 @@ check:
 # character classes from unicode.txt.
 generate:
 	$(GO) generate ./core/...
+
+# Regenerate testdata/vectors/tokens.json from the official tiktoken.
+vectors: js-deps
+	cd js && $(NODE) scripts/vectors.mjs
 
 # Refresh core/internal/pretok/unicode.txt from the Unicode data package
 # (too big to be a dependency: installed in a temporary directory).
