@@ -44,11 +44,14 @@ func jsonErr(err error) error {
 }
 
 // marshal encodes an answer. Answers are plain data, so this cannot fail for
-// them; a failure is an internal error.
+// them; a failure is an internal error. Prompt text keeps its < > & as they
+// are: answers are not HTML.
 func marshal(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("%w: encoding the answer: %v", ErrInternal, err)
 	}
-	return b, nil
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

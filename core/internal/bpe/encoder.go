@@ -56,6 +56,9 @@ func (e *Encoder) CountPiece(p string) int { return e.count(p) }
 // and true when s has at most limit tokens, or a count above limit and false
 // as soon as that is known. Cost: proportional to the text read.
 func (e *Encoder) WithinLimit(s string, limit int) (int, bool) {
+	if limit < 0 {
+		return 0, false
+	}
 	n := 0
 	for i := 0; i < len(s); {
 		j := e.Next(s, i)

@@ -1,0 +1,146 @@
+package bpe
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// Properties of the engine that hold for any input, valid UTF-8 or not.
+
+func checkText(t *testing.T, e *Encoder, s string) {
+	t.Helper()
+	ranks := e.AppendEncode(nil, s)
+	if n := e.Count(s); n != len(ranks) {
+		t.Fatalf("%s: Count %d, Encode %d tokens for %q", e.Name, n, len(ranks), s)
+	}
+	ids := make([]int, len(ranks))
+	for i, r := range ranks {
+		ids[i] = int(r)
+	}
+	back, err := e.AppendDecode(nil, ids)
+	if err != nil || string(back) != s {
+		t.Fatalf("%s: decode(encode(%q)) = %q, %v", e.Name, s, back, err)
+	}
+	// Pieces cover the text, in order, each non-empty.
+	for i := 0; i < len(s); {
+		j := e.Next(s, i)
+		if j <= i || j > len(s) {
+			t.Fatalf("%s: Next(%q, %d) = %d", e.Name, s, i, j)
+		}
+		i = j
+	}
+	for _, limit := range []int{0, 1, len(ranks) - 1, len(ranks), len(ranks) + 1} {
+		n, ok := e.WithinLimit(s, limit)
+		if ok != (len(ranks) <= limit) || (ok && n != len(ranks)) || (!ok && n <= limit) {
+			t.Fatalf("%s: WithinLimit(%q, %d) = %d, %v with %d tokens", e.Name, s, limit, n, ok, len(ranks))
+		}
+	}
+	for _, max := range []int{0, 1, 2, len(ranks) / 2, len(ranks)} {
+		for _, end := range []bool{false, true} {
+			part, n := e.Truncate(s, max, end)
+			if n != e.Count(part) || n > max {
+				t.Fatalf("%s: Truncate(%q, %d, %v) = %q with %d tokens (count %d)", e.Name, s, max, end, part, n, e.Count(part))
+			}
+			if end && !strings.HasSuffix(s, part) || !end && !strings.HasPrefix(s, part) {
+				t.Fatalf("%s: Truncate(%q, %d, %v) = %q is not a part of the text", e.Name, s, max, end, part)
+			}
+			if utf8.ValidString(s) && !utf8.ValidString(part) {
+				t.Fatalf("%s: Truncate(%q, %d, %v) = %q cuts a character", e.Name, s, max, end, part)
+			}
+			if max >= len(ranks) && part != s {
+				t.Fatalf("%s: Truncate(%q, %d) dropped text that fits", e.Name, s, max)
+			}
+		}
+	}
+}
+
+func FuzzEngine(f *testing.F) {
+	for _, s := range []string{"", "Hello world", "  \n\t x", "I'm 'S", "a\xffb\xc3", "你好😀", "\u0301x", strings.Repeat("ab", 40)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, e := range loadEncoders(t) {
+			checkText(t, e, s)
+		}
+	})
+}
+
+// TestEngine_MergesAgree checks the three merge implementations against each
+// other on pieces long enough to reach them all.
+func TestEngine_MergesAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, e := range loadEncoders(t) {
+		var b bucketMerge
+		var h bigMerge
+		for range 3000 {
+			s := RandomText(rng, 60)
+			for i := 0; i < len(s); {
+				j := e.Next(s, i)
+				p := s[i:j]
+				i = j
+				if len(p) < 2 || len(p) > smallPiece {
+					continue
+				}
+				var buf [smallPiece + 1]part
+				small := e.splitSmall(p, &buf)
+				if !e.splitBuckets(p, &b) {
+					t.Fatalf("%s: %q out of rank order", e.Name, p)
+				}
+				e.splitBig(p, &h)
+				k := 0
+				for x := int32(0); int(x) < len(p); x = b.next[x] {
+					if int(small[k].start) != int(x) || b.next[x] != h.next[x] {
+						t.Fatalf("%s: merges disagree on %q", e.Name, p)
+					}
+					k++
+				}
+				if k != len(small)-1 {
+					t.Fatalf("%s: merges disagree on %q: %d vs %d tokens", e.Name, p, k, len(small)-1)
+				}
+			}
+		}
+	}
+}
+
+func TestEngine_Properties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, e := range loadEncoders(t) {
+		for range 300 {
+			checkText(t, e, RandomText(rng, 1+rng.IntN(300)))
+		}
+		// Arbitrary bytes, not UTF-8.
+		for range 100 {
+			b := make([]byte, rng.IntN(64))
+			for i := range b {
+				b[i] = byte(rng.IntN(256))
+			}
+			checkText(t, e, string(b))
+		}
+	}
+}
+
+// TestEngine_Decode rejects ranks the encoding does not have, and decodes
+// special tokens to their text.
+func TestEngine_Decode(t *testing.T) {
+	e := loadEncoders(t)["p50k_base"]
+	if _, err := e.AppendDecode(nil, []int{1, -1}); err == nil {
+		t.Error("decoded -1")
+	}
+	if b, err := e.AppendDecode(nil, []int{50256}); err != nil || string(b) != "<|endoftext|>" {
+		t.Errorf("50256 = %q, %v", b, err)
+	}
+	if _, err := e.AppendDecode(nil, []int{1 << 40}); err == nil {
+		t.Error("decoded 1<<40")
+	}
+}
+
+func TestEngine_CountDoesNotAllocate(t *testing.T) {
+	e := loadEncoders(t)["o200k_base"]
+	text := strings.Repeat("The budget calculator prunes history. 你好世界 😀 ", 50) + strings.Repeat("a", 500)
+	e.Count(text)
+	if n := testing.AllocsPerRun(20, func() { e.Count(text) }); n != 0 {
+		t.Errorf("Count allocates %.1f times per call", n)
+	}
+}
