@@ -117,12 +117,16 @@ const (
 
 // ImageRules price image_url content parts.
 type ImageRules struct {
-	Kind       ImageKind `json:"kind"`
-	Base       int       `json:"base,omitempty"`
-	Tile       int       `json:"tile,omitempty"`
-	Multiplier float64   `json:"multiplier,omitempty"`
-	PatchCap   int       `json:"patchCap,omitempty"`
-	PatchExtra int       `json:"patchExtra,omitempty"`
+	Kind ImageKind `json:"kind"`
+	// Base and Tile price tiles: Base per image, Tile per 512-pixel tile.
+	Base int `json:"base,omitempty"`
+	Tile int `json:"tile,omitempty"`
+	// Multiplier, PatchCap and PatchExtra price patches: at most PatchCap
+	// 32-pixel patches, times Multiplier rounded up, plus PatchExtra (1 on
+	// Chat Completions).
+	Multiplier float64 `json:"multiplier,omitempty"`
+	PatchCap   int     `json:"patchCap,omitempty"`
+	PatchExtra int     `json:"patchExtra,omitempty"`
 }
 
 // Where the table departs from testdata/chat-rules.md, and why:
