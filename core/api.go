@@ -123,6 +123,8 @@ func init() {
 		"calculateBudget": decode(func(a *API, r BudgetRequest) (any, error) {
 			return CalculateBudget(a.Registry(), r)
 		}),
+		"countChat":      decode(func(a *API, r ChatRequest) (any, error) { return a.Registry().CountChat(r) }),
+		"planInjection":  decode(func(a *API, r PlanCall) (any, error) { return a.Registry().PlanInjection(r) }),
 		"models":         decode(func(a *API, r ModelsRequest) (any, error) { return a.Registry().ModelsAnswer(r) }),
 		"registerModels": func(a *API, b []byte) (any, error) { return a.registerModels(b) },
 		"encodings":      func(*API, []byte) (any, error) { return encodingsAnswer(), nil },

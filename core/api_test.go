@@ -77,3 +77,24 @@ func TestAPI_Models(t *testing.T) {
 		t.Errorf("a reasoning model reserves 25,000: %s", out)
 	}
 }
+
+func TestAPI_ChatAndPlan(t *testing.T) {
+	a := NewAPI()
+	out := string(a.Call("countChat", []byte(`{"model": "gpt-4o", "messages": [{"role": "user", "content": "Hello world"}], "temperature": 0.2}`)))
+	// 3 per message + "user" (1) + "Hello world" (2) + 3 reply priming.
+	if !strings.Contains(out, `"total":9`) || !strings.Contains(out, `"exact":true`) {
+		t.Errorf("countChat: %s", out)
+	}
+	out = string(a.Call("countChat", []byte(`{"model": "gpt-4o", "messages": [{"role": "user", "content": [{"type": "video"}]}]}`)))
+	if !strings.Contains(out, `"field":"messages[0].content[0].type"`) {
+		t.Errorf("countChat bad part: %s", out)
+	}
+	out = string(a.Call("planInjection", []byte(`{"model": "gpt-4o", "budget": 500, "items": [
+		{"id": "a", "name": "no-secrets", "kind": "constraint", "activation": 0.05, "content": "Never print secrets.", "summary": "No secrets."},
+		{"id": "b", "name": "tests", "kind": "directive", "tags": ["go"], "activation": 0.2, "content": "Write table tests."}]}`)))
+	for _, want := range []string{`"tier":"summary"`, `"tier":"nameOnly"`, "`tests` [directive] #go", `"encoding":"o200k_base"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("planInjection lacks %s: %s", want, out)
+		}
+	}
+}

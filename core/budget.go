@@ -167,9 +167,12 @@ type BudgetRequest struct {
 	Reserve       *ReservePolicy `json:"reserve,omitempty"`
 	Sections      Sections       `json:"sections"`
 	// Directive is counted in full, never truncated (seed: budget calculator).
-	Directive string    `json:"directive,omitempty"`
-	History   []Message `json:"history,omitempty"`
-	Limits    Limits    `json:"limits"`
+	Directive string `json:"directive,omitempty"`
+	// History is the conversation so far, as OpenAI chat messages; only it
+	// is ever pruned. Tools are the request's tool definitions, a fixed cost.
+	History History    `json:"history,omitempty"`
+	Tools   []ChatTool `json:"tools,omitempty"`
+	Limits  Limits     `json:"limits"`
 	// KeepFrom is the keepFrom of the previous turn's answer: messages
 	// before it were dropped then and stay dropped.
 	KeepFrom int     `json:"keepFrom,omitempty"`
@@ -224,6 +227,8 @@ type Budget struct {
 
 	Sections  map[string]SectionBudget `json:"sections"`
 	Directive int                      `json:"directiveTokens"`
+	// ToolTokens is what the tool definitions cost.
+	ToolTokens int `json:"toolTokens"`
 	// FixedTokens: every section and the directive, never pruned.
 	FixedTokens int `json:"fixedTokens"`
 	// HistoryBudget = inputBudget − fixedTokens (seed: 138,308).
@@ -310,16 +315,18 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 		b.Directive = tok.Upper(tok.Count(req.Directive))
 		b.FixedTokens += b.Directive
 	}
-	b.HistoryBudget = b.InputBudget - b.FixedTokens
 
 	// The history: count it, prune it, propose what to summarize.
 	if req.KeepFrom < 0 || req.KeepFrom > len(req.History) {
 		return b, fieldErr("keepFrom", "must be from 0 to the number of history messages (%d)", len(req.History))
 	}
-	items, priming, err := historyItems(tok, m.ID, req.History)
+	items, priming, tools, err := historyItems(tok, m.ID, req.History, req.Tools)
 	if err != nil {
 		return b, err
 	}
+	b.ToolTokens = tools
+	b.FixedTokens += tools
+	b.HistoryBudget = b.InputBudget - b.FixedTokens
 	h := &b.History
 	h.PerMessage = make([]int, len(items))
 	for i, it := range items {

@@ -152,6 +152,8 @@ func TestBudget_Errors(t *testing.T) {
 		{`{"alerts": {"warning": 0.95, "critical": 0.9}}`, "alerts"},
 		{`{"reserve": {"ratio": 1.5}}`, "reserve.ratio"},
 		{`{"encoding": "nope"}`, ""},
+		{`{"history": [{"role": "user", "content": 5}]}`, "history[0].content"},
+		{`{"history": [{"role": "wizard", "content": "x"}]}`, "history[0].role"},
 	} {
 		var r BudgetRequest
 		err := decodeJSON([]byte(tc.req), &r)
@@ -173,14 +175,14 @@ func TestBudget_Errors(t *testing.T) {
 }
 
 // history builds n user/assistant messages of about size tokens each.
-func history(n int, words int) []Message {
-	var h []Message
+func history(n int, words int) History {
+	var h History
 	for i := range n {
 		role := "user"
 		if i%2 == 1 {
 			role = "assistant"
 		}
-		h = append(h, Message{Role: role, Content: fmt.Sprintf("message %d: %s", i, strings.Repeat("word ", words))})
+		h = append(h, ChatMessage{Role: role, Content: text(fmt.Sprintf("message %d: %s", i, strings.Repeat("word ", words)))})
 	}
 	return h
 }
@@ -213,15 +215,18 @@ func TestBudget_PruningHysteresis(t *testing.T) {
 }
 
 func TestBudget_ToolPairsStayTogether(t *testing.T) {
-	var h []Message
-	h = append(h, Message{Role: "system", Content: "pinned rules"})
+	var h History
+	h = append(h, ChatMessage{Role: "system", Content: text("pinned rules")})
+	call := func(id string) ToolCall {
+		return ToolCall{ID: id, Type: "function", Function: FunctionCall{Name: "lookup", Arguments: `{"q":"x"}`}}
+	}
 	for i := range 30 {
 		h = append(h,
-			Message{Role: "user", Content: strings.Repeat("ask ", 30)},
-			Message{Role: "assistant", ToolCalls: []ToolCall{{ID: fmt.Sprint("a", i)}, {ID: fmt.Sprint("b", i)}}},
-			Message{Role: "tool", ToolCallID: fmt.Sprint("a", i), Content: strings.Repeat("result ", 30)},
-			Message{Role: "tool", ToolCallID: fmt.Sprint("b", i), Content: strings.Repeat("result ", 30)},
-			Message{Role: "assistant", Content: strings.Repeat("answer ", 20)})
+			ChatMessage{Role: "user", Content: text(strings.Repeat("ask ", 30))},
+			ChatMessage{Role: "assistant", ToolCalls: []ToolCall{call(fmt.Sprint("a", i)), call(fmt.Sprint("b", i))}},
+			ChatMessage{Role: "tool", ToolCallID: fmt.Sprint("a", i), Content: text(strings.Repeat("result ", 30))},
+			ChatMessage{Role: "tool", ToolCallID: fmt.Sprint("b", i), Content: text(strings.Repeat("result ", 30))},
+			ChatMessage{Role: "assistant", Content: text(strings.Repeat("answer ", 20))})
 	}
 	b, err := CalculateBudget(DefaultRegistry(), BudgetRequest{ContextWindow: ptr(3000), OutputReserve: ptr(200), History: h, Limits: Limits{MinHistoryTokens: ptr(500)}})
 	if err != nil {
@@ -297,3 +302,5 @@ func TestBudget_JSONShape(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func text(s string) ChatContent { return ChatContent{Text: s} }

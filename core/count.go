@@ -185,3 +185,39 @@ func (r *Registry) Truncate(req TruncateRequest) (TruncateAnswer, error) {
 	text, n := tok.Truncate(req.Text, req.MaxTokens, side)
 	return TruncateAnswer{Text: text, Tokens: n, Truncated: len(text) < len(req.Text), Counted: c}, nil
 }
+
+// ChatAnswer is a chat request's count, with the model it was counted for.
+type ChatAnswer struct {
+	ChatCount
+	Model    string `json:"model,omitempty"`
+	Fallback bool   `json:"fallback,omitempty"`
+}
+
+// CountChat counts a chat request with its model's tokenizer and chat rules;
+// an unknown model falls back to cl100k_base. Cost: O(n).
+func (r *Registry) CountChat(req ChatRequest) (ChatAnswer, error) {
+	tok, c, err := r.target(Target{Model: req.Model})
+	if err != nil {
+		return ChatAnswer{}, err
+	}
+	cc, err := CountChat(tok, req, ChatRulesFor(req.Model))
+	if err != nil {
+		return ChatAnswer{}, err
+	}
+	return ChatAnswer{ChatCount: cc, Model: c.Model, Fallback: c.Fallback}, nil
+}
+
+// PlanCall is a plan request with what to count it with.
+type PlanCall struct {
+	Target
+	PlanRequest
+}
+
+// PlanInjection plans with the named tokenizer (default o200k_base).
+func (r *Registry) PlanInjection(req PlanCall) (Plan, error) {
+	tok, _, err := r.target(req.Target)
+	if err != nil {
+		return Plan{}, err
+	}
+	return PlanInjection(tok, req.PlanRequest)
+}

@@ -581,15 +581,15 @@ func planDirect(tok Tokenizer, req PlanRequest) (Plan, bool) {
 	return plan, recounted
 }
 
-// estimate is a Tokenizer whose counts do not add: about four bytes a token,
+// testEstimate is a Tokenizer whose counts do not add: about four bytes a token,
 // and an upper bound a quarter above.
-type estimate struct{}
+type testEstimate struct{}
 
-func (estimate) Name() string          { return "estimate:test" }
-func (estimate) Exact() bool           { return false }
-func (estimate) Count(text string) int { return (len(text) + 3) / 4 }
-func (estimate) Upper(count int) int   { return count + (count+3)/4 }
-func (estimate) Truncate(text string, maxTokens int, keep Side) (string, int) {
+func (testEstimate) Name() string          { return "estimate:test" }
+func (testEstimate) Exact() bool           { return false }
+func (testEstimate) Count(text string) int { return (len(text) + 3) / 4 }
+func (testEstimate) Upper(count int) int   { return count + (count+3)/4 }
+func (testEstimate) Truncate(text string, maxTokens int, keep Side) (string, int) {
 	n := min(len(text), 4*max(0, maxTokens))
 	for n > 0 && n < len(text) && !utf8.RuneStart(text[n]) {
 		n--
@@ -602,7 +602,7 @@ func (estimate) Truncate(text string, maxTokens int, keep Side) (string, int) {
 
 func TestPlanner_Estimate(t *testing.T) {
 	items, _, _ := demotionStages()
-	var tok estimate
+	var tok testEstimate
 	full := mustPlan(t, tok, PlanRequest{Items: items})
 	if full.Exact || full.Encoding != "estimate:test" {
 		t.Errorf("exact %v encoding %q", full.Exact, full.Encoding)
@@ -932,7 +932,7 @@ func FuzzPlan(f *testing.F) {
 		}
 		var tok Tokenizer = encs[seed%uint64(len(encs))]
 		if seed%7 == 0 {
-			tok = estimate{}
+			tok = testEstimate{}
 		}
 		p := mustPlan(t, tok, req)
 		if want := referencePlan(tok, req); !samePlan(p, want) {
