@@ -17,8 +17,9 @@ const Version = "0.1.0"
 // requests through unchanged; the answers are the same bytes in Go, in
 // WebAssembly and in the CLI. An API is safe for concurrent use.
 type API struct {
-	mu  sync.RWMutex
-	reg *Registry
+	mu    sync.RWMutex
+	reg   *Registry
+	lives lives
 }
 
 // NewAPI returns an API over the built-in model registry.
@@ -125,6 +126,10 @@ func init() {
 		}),
 		"countChat":      decode(func(a *API, r ChatRequest) (any, error) { return a.Registry().CountChat(r) }),
 		"planInjection":  decode(func(a *API, r PlanCall) (any, error) { return a.Registry().PlanInjection(r) }),
+		"liveNew":        decode(func(a *API, r LiveNewRequest) (any, error) { return a.liveNew(r) }),
+		"liveEdit":       decode(func(a *API, r LiveEditRequest) (any, error) { return a.liveEdit(r) }),
+		"liveGet":        decode(func(a *API, r LiveRequest) (any, error) { return a.liveGet(r) }),
+		"liveFree":       decode(func(a *API, r LiveRequest) (any, error) { return a.liveFree(r) }),
 		"models":         decode(func(a *API, r ModelsRequest) (any, error) { return a.Registry().ModelsAnswer(r) }),
 		"registerModels": func(a *API, b []byte) (any, error) { return a.registerModels(b) },
 		"encodings":      func(*API, []byte) (any, error) { return encodingsAnswer(), nil },

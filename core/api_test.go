@@ -98,3 +98,28 @@ func TestAPI_ChatAndPlan(t *testing.T) {
 		}
 	}
 }
+
+func TestAPI_Live(t *testing.T) {
+	a := NewAPI()
+	out := string(a.Call("liveNew", []byte(`{"model": "gpt-4o", "text": "Hello"}`)))
+	if out != `{"id":1,"tokens":1,"length":5,"encoding":"o200k_base","model":"gpt-4o","exact":true}` {
+		t.Fatalf("liveNew: %s", out)
+	}
+	out = string(a.Call("liveEdit", []byte(`{"id": 1, "at": 5, "insert": " world 😀"}`)))
+	if out != `{"id":1,"tokens":3,"length":14,"encoding":"o200k_base","exact":true}` {
+		t.Errorf("liveEdit: %s", out)
+	}
+	// Inside the surrogate pair of 😀: an error, and the counter is unchanged.
+	out = string(a.Call("liveEdit", []byte(`{"id": 1, "at": 13, "delete": 1}`)))
+	if !strings.Contains(out, `"code":"invalid_request"`) {
+		t.Errorf("liveEdit in a surrogate pair: %s", out)
+	}
+	out = string(a.Call("liveGet", []byte(`{"id": 1}`)))
+	if !strings.Contains(out, `"text":"Hello world 😀"`) || !strings.Contains(out, `"tokens":3`) {
+		t.Errorf("liveGet: %s", out)
+	}
+	a.Call("liveFree", []byte(`{"id": 1}`))
+	if out = string(a.Call("liveEdit", []byte(`{"id": 1, "at": 0}`))); !strings.Contains(out, `"field":"id"`) {
+		t.Errorf("edit after free: %s", out)
+	}
+}
