@@ -64,7 +64,7 @@ func addLocked(data []byte, verify bool) (*Encoding, error) {
 	if e := loaded.m[t.Name]; e != nil {
 		return e, nil
 	}
-	enc, err := bpe.New(t)
+	enc, err := bpe.New(t, verify)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidTable, err)
 	}

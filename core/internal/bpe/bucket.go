@@ -2,7 +2,6 @@ package bpe
 
 import (
 	"slices"
-	"sync"
 )
 
 // The merge for long pieces. The heap merge in merge.go is O(n log n); on
@@ -21,6 +20,7 @@ type entry struct {
 
 type bucketMerge struct {
 	next, prev []int32  // linked list of token starts; next[last] = len(p)
+	tok        []uint32 // tok[i]: rank of the token that starts at i
 	pair       []uint32 // pair[i]: rank of the token at i joined with the next
 	entries    []entry  // every pair ever queued, chained per rank
 	head       []int32  // head[rank]: last entry queued for rank, or -1
@@ -29,7 +29,18 @@ type bucketMerge struct {
 	work       []int32  // starts queued for the rank being merged
 }
 
-var bucketPool = sync.Pool{New: func() any { return new(bucketMerge) }}
+// The scratch of a bucket merge includes a head per rank of the vocabulary
+// (800 KB for o200k_base), too much to let a sync.Pool drop at every
+// collection: each Vocab keeps one spare, swapped out while in use; a
+// goroutine that finds it taken makes its own.
+func (v *Vocab) getBuckets() *bucketMerge {
+	if m := v.spare.Swap(nil); m != nil {
+		return m
+	}
+	return new(bucketMerge)
+}
+
+func (v *Vocab) putBuckets(m *bucketMerge) { v.spare.Store(m) }
 
 // splitBuckets merges p like splitBig and leaves the tokens in m.next's list.
 // It returns false, with m.next undefined, if it met a pair ranked below the
@@ -39,6 +50,7 @@ func (v *Vocab) splitBuckets(p string, m *bucketMerge) bool {
 	m.next = grow(m.next, n)
 	m.prev = grow(m.prev, n)
 	m.pair = grow(m.pair, n)
+	m.tok = grow(m.tok, n)
 	if len(m.head) < len(v.off) {
 		m.head = make([]int32, len(v.off))
 		for i := range m.head {
@@ -66,9 +78,10 @@ func (v *Vocab) splitBuckets(p string, m *bucketMerge) bool {
 	for i := range n {
 		m.next[i] = int32(i + 1)
 		m.prev[i] = int32(i - 1)
+		m.tok[i] = v.byteRank[p[i]]
 		m.pair[i] = noRank
 		if i+1 < n {
-			if r := v.rank(p[i : i+2]); r != noRank {
+			if r := v.pair2[int(p[i])<<8|int(p[i+1])] - 1; r != noRank {
 				m.pair[i] = r
 				queue(r, int32(i))
 			}
@@ -86,7 +99,7 @@ func (v *Vocab) splitBuckets(p string, m *bucketMerge) bool {
 		if int(e-i) > v.maxLen {
 			return
 		}
-		if r := v.rank(p[i:e]); r != noRank {
+		if r := v.joined(m.tok[i], m.tok[j], p[i:e]); r != noRank {
 			if r <= current {
 				ordered = false
 			}
@@ -113,6 +126,7 @@ func (v *Vocab) splitBuckets(p string, m *bucketMerge) bool {
 			if int(m.next[j]) < n {
 				m.prev[m.next[j]] = i
 			}
+			m.tok[i] = current
 			m.pair[j] = noRank
 			rerank(i)
 			if pr := m.prev[i]; pr >= 0 {

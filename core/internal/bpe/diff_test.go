@@ -35,7 +35,7 @@ func loadEncoders(t testing.TB) map[string]*Encoder {
 			if err != nil {
 				panic(err)
 			}
-			e, err := New(tab)
+			e, err := New(tab, false)
 			if err != nil {
 				panic(err)
 			}

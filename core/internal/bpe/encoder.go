@@ -16,9 +16,10 @@ type Encoder struct {
 	Next pretok.Next
 }
 
-// New builds an encoder over a parsed table.
-func New(t *tables.Table) (*Encoder, error) {
-	v, err := NewVocab(t)
+// New builds an encoder over a parsed table. With own false it uses the
+// table's bytes in place (see NewVocab).
+func New(t *tables.Table, own bool) (*Encoder, error) {
+	v, err := NewVocab(t, own)
 	if err != nil {
 		return nil, err
 	}

@@ -12,9 +12,10 @@ import "sync"
 const smallPiece = 48
 
 // part is a boundary between tokens during a merge: the token that starts at
-// start, and the rank of it joined with the token after it.
+// start, its rank, and the rank of it joined with the token after it.
 type part struct {
 	start int32
+	tok   uint32
 	rank  uint32
 }
 
@@ -24,15 +25,9 @@ type part struct {
 func (v *Vocab) splitSmall(p string, buf *[smallPiece + 1]part) []part {
 	parts := buf[:0]
 	for i := 0; i+1 < len(p); i++ {
-		parts = append(parts, part{int32(i), v.rank(p[i : i+2])})
+		parts = append(parts, part{int32(i), v.byteRank[p[i]], v.pair2[int(p[i])<<8|int(p[i+1])] - 1})
 	}
-	parts = append(parts, part{int32(len(p) - 1), noRank}, part{int32(len(p)), noRank})
-	pair := func(i int) uint32 {
-		if i+2 < len(parts) {
-			return v.rank(p[parts[i].start:parts[i+2].start])
-		}
-		return noRank
-	}
+	parts = append(parts, part{int32(len(p) - 1), v.byteRank[p[len(p)-1]], noRank}, part{int32(len(p)), noRank, noRank})
 	for {
 		best, at := noRank, -1
 		for i, pt := range parts[:len(parts)-1] {
@@ -43,10 +38,16 @@ func (v *Vocab) splitSmall(p string, buf *[smallPiece + 1]part) []part {
 		if at < 0 {
 			return parts
 		}
-		parts = append(parts[:at+1], parts[at+2:]...)
-		parts[at].rank = pair(at)
+		// Join the token at at with the next: drop the boundary between.
+		copy(parts[at+1:], parts[at+2:])
+		parts = parts[:len(parts)-1]
+		parts[at].tok = best
+		parts[at].rank = noRank
+		if at+2 < len(parts) {
+			parts[at].rank = v.joined(best, parts[at+1].tok, p[parts[at].start:parts[at+2].start])
+		}
 		if at > 0 {
-			parts[at-1].rank = pair(at - 1)
+			parts[at-1].rank = v.joined(parts[at-1].tok, best, p[parts[at-1].start:parts[at+1].start])
 		}
 	}
 }

@@ -24,8 +24,8 @@ func (v *Vocab) count(p string) int {
 // splitLong merges a long piece and hands the resulting token list (from 0,
 // each token i ends at next[i]) to use.
 func (v *Vocab) splitLong(p string, use func(next []int32)) {
-	b := bucketPool.Get().(*bucketMerge)
-	defer bucketPool.Put(b)
+	b := v.getBuckets()
+	defer v.putBuckets(b)
 	if v.splitBuckets(p, b) {
 		use(b.next)
 		return

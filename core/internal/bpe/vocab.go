@@ -4,6 +4,10 @@ package bpe
 
 import (
 	"fmt"
+	"math/bits"
+	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/tokenfit/tokenfit/core/internal/tables"
 )
@@ -13,31 +17,69 @@ const noRank = ^uint32(0)
 
 // Vocab maps token bytes to ranks and back. It is read-only once built and
 // safe for concurrent use.
+//
+// The bytes → rank look-up is an open-addressing hash table split into
+// regions of regionSlots slots, each filled the first time a look-up needs
+// it. Building the whole table at start-up would touch megabytes of fresh
+// memory, which costs more than all else a first count does; a short text
+// needs a handful of regions. NewVocab only groups the ranks by region.
 type Vocab struct {
 	Name     string
 	Pattern  tables.Pattern
 	bytes    string   // every token's bytes, in rank order
 	off      []uint32 // token rank spans bytes[off[rank]:off[rank+1]]
-	slots    []uint64 // open addressing: hash tag << 32 | rank+1; 0 is empty
-	mask     uint64
 	maxLen   int
 	byteRank [256]uint32
+	pair2    []uint32 // pair2[b0<<8|b1]: rank+1 of the 2-byte token b0 b1, or 0
 	specials map[uint32]string
+	cache    *pairCache
+	spare    atomic.Pointer[bucketMerge]
+
+	slots      []uint32 // tag << slotRankBits | rank+1; 0 is empty
+	regionBits uint     // the hash's top regionBits bits pick the region
+	ready      []sync.Once
+	order      []int32 // ranks grouped by region
+	starts     []int32 // region r's ranks are order[starts[r]:starts[r+1]]
 }
 
-// NewVocab builds the lookup structures over a parsed table: one pass to
-// place the tokens (O(n)); the token bytes are copied once into a string.
-func NewVocab(t *tables.Table) (*Vocab, error) {
+const (
+	// slotRankBits is the width of rank+1 in a slot; the rest is a tag from
+	// the hash that rules out most wrong slots without touching the bytes.
+	slotRankBits = 18
+	// regionSlots is the size of one region: 8 KB of slots.
+	regionSlots = 2048
+)
+
+// NewVocab builds the look-up structures over a parsed table in one pass
+// over its lengths (O(n)). When own is false the token bytes are used in
+// place (t must then stay unchanged, as embedded tables do); else they are
+// copied.
+func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 	n := len(t.Lengths)
-	v := &Vocab{Name: t.Name, Pattern: t.Pattern, bytes: string(t.Bytes), off: make([]uint32, n+1)}
-	size := 1
+	if n+1 >= 1<<slotRankBits {
+		return nil, fmt.Errorf("%w: %d ranks; the engine holds fewer than %d", tables.ErrFormat, n, 1<<slotRankBits-1)
+	}
+	v := &Vocab{Name: t.Name, Pattern: t.Pattern, off: make([]uint32, n+1), cache: new(pairCache), pair2: make([]uint32, 1<<16)}
+	if own || len(t.Bytes) == 0 {
+		v.bytes = string(t.Bytes)
+	} else {
+		v.bytes = unsafe.String(&t.Bytes[0], len(t.Bytes))
+	}
+	size := regionSlots
 	for size < 2*n {
 		size <<= 1
 	}
-	v.slots = make([]uint64, size)
-	v.mask = uint64(size - 1)
+	regions := size / regionSlots
+	v.regionBits = uint(bits.Len(uint(regions)) - 1)
+	v.slots = make([]uint32, size)
+	v.ready = make([]sync.Once, regions)
+	v.starts = make([]int32, regions+1)
 	for i := range v.byteRank {
 		v.byteRank[i] = noRank
+	}
+	region := make([]uint8, n) // scratch: each rank's region (≤ 256 regions)
+	if regions > 256 {
+		return nil, fmt.Errorf("%w: %d ranks is too many", tables.ErrFormat, n)
 	}
 	pos := uint32(0)
 	for rank, l := range t.Lengths {
@@ -48,20 +90,32 @@ func NewVocab(t *tables.Table) (*Vocab, error) {
 		}
 		tok := v.bytes[v.off[rank]:pos]
 		v.maxLen = max(v.maxLen, len(tok))
-		if len(tok) == 1 {
+		switch len(tok) {
+		case 1:
 			v.byteRank[tok[0]] = uint32(rank)
+		case 2:
+			v.pair2[int(tok[0])<<8|int(tok[1])] = uint32(rank + 1)
 		}
-		h := hash(tok)
-		i := h & v.mask
-		for v.slots[i] != 0 {
-			i = (i + 1) & v.mask
-		}
-		v.slots[i] = h&^0xFFFFFFFF | uint64(rank+1)
+		r := v.regionOf(hash(tok))
+		region[rank] = uint8(r)
+		v.starts[r+1]++
 	}
 	v.off[n] = pos
 	for b, r := range v.byteRank {
 		if r == noRank {
 			return nil, fmt.Errorf("%w: byte %#x has no token", tables.ErrFormat, b)
+		}
+	}
+	for r := 1; r <= regions; r++ {
+		v.starts[r] += v.starts[r-1]
+	}
+	v.order = make([]int32, v.starts[regions])
+	next := append([]int32(nil), v.starts[:regions]...)
+	for rank, l := range t.Lengths {
+		if l != 0 {
+			r := region[rank]
+			v.order[next[r]] = int32(rank)
+			next[r]++
 		}
 	}
 	v.specials = make(map[uint32]string, len(t.Specials))
@@ -71,26 +125,55 @@ func NewVocab(t *tables.Table) (*Vocab, error) {
 	return v, nil
 }
 
+func (v *Vocab) regionOf(h uint64) int {
+	if v.regionBits == 0 {
+		return 0
+	}
+	return int(h >> (64 - v.regionBits))
+}
+
+// fill places region r's tokens in its slots. Probing wraps within the
+// region, so regions fill independently.
+func (v *Vocab) fill(r int) {
+	base := r * regionSlots
+	for _, rank := range v.order[v.starts[r]:v.starts[r+1]] {
+		h := hash(v.token(uint32(rank)))
+		i := h % regionSlots
+		for v.slots[base+int(i)] != 0 {
+			i = (i + 1) % regionSlots
+		}
+		v.slots[base+int(i)] = uint32(h)&^(1<<slotRankBits-1) | uint32(rank+1)
+	}
+}
+
+// token returns the bytes of an ordinary rank.
+func (v *Vocab) token(r uint32) string { return v.bytes[v.off[r]:v.off[r+1]] }
+
 // rank returns the rank of the token whose bytes are s, or noRank.
 // Cost: O(len(s)) for the hash, then usually one probe.
 func (v *Vocab) rank(s string) uint32 {
-	if len(s) > v.maxLen {
+	switch {
+	case len(s) > v.maxLen:
 		return noRank
-	}
-	if len(s) == 1 {
+	case len(s) == 1:
 		return v.byteRank[s[0]]
+	case len(s) == 2:
+		return v.pair2[int(s[0])<<8|int(s[1])] - 1
 	}
 	h := hash(s)
-	tag := h &^ 0xFFFFFFFF
-	for i := h & v.mask; ; i = (i + 1) & v.mask {
-		e := v.slots[i]
+	r := v.regionOf(h)
+	v.ready[r].Do(func() { v.fill(r) })
+	region := v.slots[r*regionSlots : (r+1)*regionSlots]
+	tag := uint32(h) &^ (1<<slotRankBits - 1) // hash bits 18..31: independent of the region and slot bits
+	for i := h % regionSlots; ; i = (i + 1) % regionSlots {
+		e := region[i]
 		if e == 0 {
 			return noRank
 		}
-		if e&^0xFFFFFFFF == tag {
-			r := uint32(e) - 1
-			if v.bytes[v.off[r]:v.off[r+1]] == s {
-				return r
+		if e&^(1<<slotRankBits-1) == tag {
+			rank := e&(1<<slotRankBits-1) - 1
+			if v.token(rank) == s {
+				return rank
 			}
 		}
 	}

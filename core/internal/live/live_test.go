@@ -15,7 +15,7 @@ func encoder(t testing.TB, name string) *bpe.Encoder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := bpe.New(tab)
+	e, err := bpe.New(tab, false)
 	if err != nil {
 		t.Fatal(err)
 	}
