@@ -31,8 +31,9 @@ test-go:
 	$(GO) vet ./...
 	$(GO) test ./...
 
+# Ratio tables against peers measured in the same run (never timed tests).
 bench:
-	$(GO) test ./core/... -run '^$$' -bench . -benchmem
+	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
 
 build:
 	$(GO) build ./...
