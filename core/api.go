@@ -124,7 +124,9 @@ func init() {
 		"calculateBudget": decode(func(a *API, r BudgetRequest) (any, error) {
 			return CalculateBudget(a.Registry(), r)
 		}),
-		"countChat":      decode(func(a *API, r ChatRequest) (any, error) { return a.Registry().CountChat(r) }),
+		"countChat":      func(a *API, b []byte) (any, error) { return a.countChat(b) },
+		"chunk":          decode(func(a *API, r ChunkRequest) (any, error) { return a.Registry().Chunk(r) }),
+		"calibrate":      decode(func(a *API, r CalibrateRequest) (any, error) { return a.Registry().Calibrate(r) }),
 		"planInjection":  decode(func(a *API, r PlanCall) (any, error) { return a.Registry().PlanInjection(r) }),
 		"liveNew":        decode(func(a *API, r LiveNewRequest) (any, error) { return a.liveNew(r) }),
 		"liveEdit":       decode(func(a *API, r LiveEditRequest) (any, error) { return a.liveEdit(r) }),
@@ -135,6 +137,22 @@ func init() {
 		"encodings":      func(*API, []byte) (any, error) { return encodingsAnswer(), nil },
 		"version":        func(*API, []byte) (any, error) { return VersionAnswer{Version: Version}, nil },
 	}
+}
+
+// countChat decodes an OpenAI chat request, which may carry tokenfit's
+// calibration beside OpenAI's fields.
+func (a *API) countChat(b []byte) (any, error) {
+	var req ChatRequest
+	if err := decodeJSON(b, &req); err != nil {
+		return nil, err
+	}
+	var extra struct {
+		Calibration *Calibration `json:"calibration"`
+	}
+	if err := decodeJSON(b, &extra); err != nil {
+		return nil, err
+	}
+	return a.Registry().CountChat(req, extra.Calibration)
 }
 
 func (a *API) registerModels(b []byte) (any, error) {

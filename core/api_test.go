@@ -123,3 +123,25 @@ func TestAPI_Live(t *testing.T) {
 		t.Errorf("edit after free: %s", out)
 	}
 }
+
+func TestAPI_ChunkAndCalibrate(t *testing.T) {
+	a := NewAPI()
+	out := string(a.Call("chunk", []byte(`{"text": "One. Two. Three. Four.", "maxTokens": 4}`)))
+	if !strings.Contains(out, `"chunks":[{"text":"One. Two.","start":0,"end":9,"tokens":4,"cut":"sentence"}`) {
+		t.Errorf("chunk: %s", out)
+	}
+	out = string(a.Call("calibrate", []byte(`{"model": "claude-sonnet-4-5", "estimate": 100, "reported": 110}`)))
+	if !strings.Contains(out, `"model":"claude-sonnet-4-5"`) || !strings.Contains(out, `"factor":1.1`) {
+		t.Errorf("calibrate: %s", out)
+	}
+	// The state goes back in with the next count.
+	var cal struct {
+		Calibration json.RawMessage `json:"calibration"`
+	}
+	json.Unmarshal([]byte(out), &cal)
+	plain := string(a.Call("countTokens", []byte(`{"model": "claude-sonnet-4-5", "text": "Hello there, how are you today?"}`)))
+	calibrated := string(a.Call("countTokens", []byte(`{"model": "claude-sonnet-4-5", "text": "Hello there, how are you today?", "calibration": `+string(cal.Calibration)+`}`)))
+	if plain == calibrated || !strings.Contains(calibrated, `+calibrated`) {
+		t.Errorf("calibration not applied:\n%s\n%s", plain, calibrated)
+	}
+}

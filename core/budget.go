@@ -178,6 +178,9 @@ type BudgetRequest struct {
 	KeepFrom int     `json:"keepFrom,omitempty"`
 	LowWater float64 `json:"lowWater,omitempty"`
 	Alerts   Alerts  `json:"alerts"`
+	// Calibration, when it has pairs for the model, counts with the
+	// calibrated estimate and its bound (see Calibrate).
+	Calibration *Calibration `json:"calibration,omitempty"`
 	// SummarizeTarget and KeepRecent shape the summarization proposal.
 	SummarizeTarget float64 `json:"summarizeTarget,omitempty"`
 	KeepRecent      *int    `json:"keepRecent,omitempty"`
@@ -258,6 +261,9 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	var b Budget
 	tok, res, err := resolveCounting(reg, req.Model, req.Encoding)
 	if err != nil {
+		return b, err
+	}
+	if tok, err = withCalibration(tok, res.Model.ID, req.Calibration); err != nil {
 		return b, err
 	}
 	b.Model, b.Encoding, b.Exact, b.Fallback = res.Model.ID, tok.Name(), tok.Exact(), res.Fallback

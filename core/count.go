@@ -13,6 +13,9 @@ import (
 type Target struct {
 	Model    string `json:"model,omitempty"`
 	Encoding string `json:"encoding,omitempty"`
+	// Calibration, when it has pairs for the model, scales the model's
+	// counts by what the provider reported (see Calibrate).
+	Calibration *Calibration `json:"calibration,omitempty"`
 }
 
 // Counted describes the tokenizer an answer used.
@@ -28,6 +31,9 @@ type Counted struct {
 func (r *Registry) target(t Target) (Tokenizer, Counted, error) {
 	tok, res, err := resolveCounting(r, t.Model, t.Encoding)
 	if err != nil {
+		return nil, Counted{}, err
+	}
+	if tok, err = withCalibration(tok, res.Model.ID, t.Calibration); err != nil {
 		return nil, Counted{}, err
 	}
 	return tok, Counted{Encoding: tok.Name(), Model: res.Model.ID, Exact: tok.Exact(), Fallback: res.Fallback && t.Encoding == ""}, nil
@@ -195,8 +201,8 @@ type ChatAnswer struct {
 
 // CountChat counts a chat request with its model's tokenizer and chat rules;
 // an unknown model falls back to cl100k_base. Cost: O(n).
-func (r *Registry) CountChat(req ChatRequest) (ChatAnswer, error) {
-	tok, c, err := r.target(Target{Model: req.Model})
+func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, error) {
+	tok, c, err := r.target(Target{Model: req.Model, Calibration: cal})
 	if err != nil {
 		return ChatAnswer{}, err
 	}
