@@ -1,0 +1,61 @@
+package host
+
+import (
+	"runtime"
+	"slices"
+
+	"github.com/tokenfit/tokenfit/core"
+)
+
+// Config says how a Host is built. It is immutable: every With method
+// returns a changed copy, so a Config can be shared and reused. Errors in it
+// surface from New.
+type Config struct {
+	module       []byte
+	cacheDir     string
+	maxInstances int
+	encodings    []string
+}
+
+// NewConfig returns the defaults: the embedded module (if the host was built
+// with one), an in-memory compilation cache shared by the process, at most
+// GOMAXPROCS instances, and every encoding core knows.
+func NewConfig() Config {
+	return Config{maxInstances: runtime.GOMAXPROCS(0), encodings: core.EncodingNames()}
+}
+
+// WithModule returns a copy that runs the module in wasm, the bytes of a
+// build of wasm/wasip1 (make wasm writes build/wasm/tokenfit.wasm). The Host
+// does not keep wasm after New has compiled it. Defaults to the embedded
+// module, if any.
+func (c Config) WithModule(wasm []byte) Config {
+	c.module = wasm
+	return c
+}
+
+// WithCompilationCacheDir returns a copy that keeps compiled code in dir, so
+// that later processes skip compilation (the first costs about a second;
+// later ones a few milliseconds). Defaults to "" (an in-memory cache shared
+// by every Host of the process).
+func (c Config) WithCompilationCacheDir(dir string) Config {
+	c.cacheDir = dir
+	return c
+}
+
+// WithMaxInstances returns a copy that keeps at most n module instances; a
+// call waits (as long as its context allows) for a free one. Each instance
+// holds its own copy of the loaded tables (about 8 MB for o200k_base).
+// Defaults to GOMAXPROCS; n < 1 means 1.
+func (c Config) WithMaxInstances(n int) Config {
+	c.maxInstances = max(n, 1)
+	return c
+}
+
+// WithEncodings returns a copy whose instances load only the named
+// encodings' tables; a request for another encoding answers with an
+// encoding_not_loaded error. Loading o200k_base costs an instance about
+// 10 ms. Defaults to every encoding core knows.
+func (c Config) WithEncodings(names ...string) Config {
+	c.encodings = slices.Clone(names)
+	return c
+}
