@@ -59,3 +59,7 @@ func (c Config) WithEncodings(names ...string) Config {
 	c.encodings = slices.Clone(names)
 	return c
 }
+
+// HasEmbeddedModule reports whether this binary carries the module (built
+// with -tags tokenfit_embedwasm), which a Config without WithModule uses.
+func HasEmbeddedModule() bool { return len(embeddedModule) > 0 }
