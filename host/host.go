@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/tokenfit/tokenfit/core"
@@ -62,8 +64,9 @@ var sharedCache = sync.OnceValue(wazero.NewCompilationCache)
 
 // New compiles the module, checks its exports and starts one instance, so
 // that a bad module or a missing table is an error here and the first call
-// does not pay the start-up. Cost: compilation (about a second for a cold
-// cache, milliseconds from a warm one) plus one instance.
+// does not pay the start-up. Cost: compilation (about a second cold, about
+// 50 ms from a disk cache, about 35 ms from the process's memory cache)
+// plus one instance (about 12 ms, and the tables: see WithEncodings).
 func New(ctx context.Context, cfg Config) (*Host, error) {
 	if cfg.maxInstances == 0 { // the zero Config
 		cfg = NewConfig().WithModule(cfg.module).WithCompilationCacheDir(cfg.cacheDir)
@@ -102,7 +105,8 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, h.rt); err != nil {
 		return fail(err)
 	}
-	compiled, err := h.rt.CompileModule(ctx, wasm)
+	// A cold compilation takes about a second; spread it over the cores.
+	compiled, err := h.rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), wasm)
 	if err != nil {
 		return fail(fmt.Errorf("host: compiling the module: %w", err))
 	}
@@ -172,7 +176,8 @@ func (h *Host) Do(ctx context.Context, op string, request []byte) ([]byte, error
 
 // Count returns the number of tokens in text, like core.Encoding.Count, over
 // the module's fast path: the text is copied into the instance's memory and
-// counted there, without JSON. Cost: O(len(text)) plus about a microsecond.
+// counted there, without JSON. Cost: O(len(text)) at about a tenth of native
+// speed in wazero, plus about 0.2 µs per call.
 func (h *Host) Count(ctx context.Context, encoding, text string) (int, error) {
 	var n int
 	err := h.with(ctx, func(in *instance) (err error) {
