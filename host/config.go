@@ -10,18 +10,35 @@ import (
 // Config says how a Host is built. It is immutable: every With method
 // returns a changed copy, so a Config can be shared and reused. Errors in it
 // surface from New.
+//
+// The zero Config is the default one, as NewConfig returns it.
 type Config struct {
 	module       []byte
 	cacheDir     string
-	maxInstances int
-	encodings    []string
+	maxInstances int      // 0: GOMAXPROCS
+	encodings    []string // when encodingsSet; else every encoding
+	encodingsSet bool
 }
 
 // NewConfig returns the defaults: the embedded module (if the host was built
 // with one), an in-memory compilation cache shared by the process, at most
 // GOMAXPROCS instances, and every encoding core knows.
-func NewConfig() Config {
-	return Config{maxInstances: runtime.GOMAXPROCS(0), encodings: core.EncodingNames()}
+func NewConfig() Config { return Config{} }
+
+// instances is the maximum number of instances.
+func (c Config) instances() int {
+	if c.maxInstances > 0 {
+		return c.maxInstances
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// encodingNames lists the encodings every instance loads.
+func (c Config) encodingNames() []string {
+	if c.encodingsSet {
+		return c.encodings
+	}
+	return core.EncodingNames()
 }
 
 // WithModule returns a copy that runs the module in wasm, the bytes of a
@@ -58,7 +75,7 @@ func (c Config) WithMaxInstances(n int) Config {
 // encoding_not_loaded error. Loading o200k_base costs each instance about
 // 25 ms (all four: about 65 ms). Defaults to every encoding core knows.
 func (c Config) WithEncodings(names ...string) Config {
-	c.encodings = slices.Clone(names)
+	c.encodings, c.encodingsSet = slices.Clone(names), true
 	return c
 }
 

@@ -68,9 +68,6 @@ var sharedCache = sync.OnceValue(wazero.NewCompilationCache)
 // 50 ms from a disk cache, about 35 ms from the process's memory cache)
 // plus one instance (about 12 ms, and the tables: see WithEncodings).
 func New(ctx context.Context, cfg Config) (*Host, error) {
-	if cfg.maxInstances == 0 { // the zero Config
-		cfg = NewConfig().WithModule(cfg.module).WithCompilationCacheDir(cfg.cacheDir)
-	}
 	wasm := cfg.module
 	if wasm == nil {
 		wasm = embeddedModule
@@ -79,7 +76,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, ErrNoModule
 	}
 	h := &Host{cfg: cfg, tables: map[string][]byte{}}
-	for _, name := range cfg.encodings {
+	for _, name := range cfg.encodingNames() {
 		t := core.EncodingTable(name)
 		if t == nil {
 			return nil, fmt.Errorf("host: WithEncodings: %w %q (known: %v)", core.ErrUnknownEncoding, name, core.EncodingNames())
@@ -116,8 +113,8 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	h.compiled = compiled
 	h.modConfig = wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").
 		WithSysWalltime().WithSysNanotime()
-	h.idle = make(chan *instance, cfg.maxInstances)
-	h.slots = make(chan struct{}, cfg.maxInstances)
+	h.idle = make(chan *instance, cfg.instances())
+	h.slots = make(chan struct{}, cfg.instances())
 	h.slots <- struct{}{}
 	in, err := h.instantiate(ctx)
 	if err != nil {
@@ -128,7 +125,8 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 }
 
 // Close closes every instance and the runtime, after the calls under way
-// have finished. Later calls return ErrClosed. Closing twice is harmless.
+// have finished and every checked-out Instance has been released. Later
+// calls return ErrClosed. Closing twice is harmless.
 func (h *Host) Close(ctx context.Context) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()

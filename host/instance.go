@@ -259,6 +259,7 @@ type tail struct {
 
 const tailSize = 4 << 10
 
+// Write keeps the last tailSize bytes written.
 func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -71,7 +71,7 @@ func view(ptr, n uint32) ([]byte, error) {
 		return nil, nil
 	}
 	b, ok := bufs[ptr]
-	if !ok || uint64(n) > uint64(cap(b)) {
+	if !ok || uint64(n) > uint64(len(b)) {
 		return nil, fmt.Errorf("%w: %d bytes at %#x are not inside a buffer from alloc", abi.ErrInvalidArgument, n, ptr)
 	}
 	return b[:n:n], nil

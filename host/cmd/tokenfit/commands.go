@@ -95,6 +95,7 @@ func (c *cli) do(op string, req any, encodings []string) ([]byte, error) {
 // answerError is an error answer, printed as its message.
 type answerError struct{ body core.ErrorBody }
 
+// Error returns the answer's message.
 func (e answerError) Error() string { return e.body.Message }
 
 // input reads the files named (concatenated), or stdin when there is none.

@@ -83,6 +83,7 @@ type cli struct {
 // usageError is a mistake in the command line: exit status 2.
 type usageError struct{ msg string }
 
+// Error returns the message.
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
