@@ -6,6 +6,8 @@
 #   make build   the WebAssembly modules and the npm package
 #   make check   formatting, vet, tidy and core purity
 #   make wasm    the two WebAssembly modules into build/wasm, with their sizes
+#   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
+#   make test-race   the wazero host under -race at full size (16 x 10,000 calls)
 
 GO   ?= go
 NPM  ?= npm

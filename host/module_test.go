@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -175,5 +176,58 @@ func TestModule_ABI(t *testing.T) {
 			}
 			countOK("after call " + tc.name)
 		})
+	}
+}
+
+// TestModule_RandomArguments calls every export with random arguments (and
+// addresses near live buffers): no call may trap, and the instance must
+// count right afterwards.
+func TestModule_RandomArguments(t *testing.T) {
+	m := newRawModule(t)
+	table := core.EncodingTable("r50k_base")
+	tp, tn := m.bytes(table)
+	h := m.call("load_table", tp, tn)
+	m.call("free", tp)
+	text, textLen := m.bytes([]byte("Hello world"))
+	r := rand.New(rand.NewPCG(4, 2))
+	arg := func() uint64 {
+		switch r.IntN(5) {
+		case 0:
+			return uint64(r.Uint32())
+		case 1:
+			return uint64(r.IntN(64))
+		case 2:
+			return text + uint64(r.IntN(7)) - 3 // near, rarely on, a live buffer
+		case 3:
+			return uint64(uint32(-r.IntN(10)))
+		}
+		return uint64(r.IntN(1 << 16))
+	}
+	exports := []struct {
+		name string
+		args int
+	}{{"count", 3}, {"load_table", 2}, {"encoding_handle", 2}, {"call", 4}, {"free", 1}, {"last_error", 0}, {"alloc", 1}}
+	for i := range 3000 {
+		e := exports[r.IntN(len(exports))]
+		args := make([]uint64, e.args)
+		for j := range args {
+			args[j] = arg()
+		}
+		if e.name == "alloc" {
+			args[0] %= 1 << 20
+		}
+		if e.name == "free" && args[0] == text {
+			continue
+		}
+		res, err := m.mod.ExportedFunction(e.name).Call(m.ctx, args...)
+		if err != nil {
+			t.Fatalf("call %d: %s%v trapped: %v", i, e.name, args, err)
+		}
+		if (e.name == "call" || e.name == "last_error") && res[0] != 0 {
+			m.take(res[0])
+		}
+	}
+	if n := int32(m.call("count", h, text, textLen)); n != 2 {
+		t.Fatalf("count after random calls = %d, want 2", n)
 	}
 }
