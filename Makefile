@@ -5,6 +5,9 @@
 #   make bench   ratio tables against the peers, measured in one run
 #   make build   the WebAssembly modules and the npm package
 #   make check   formatting, vet, tidy and core purity
+#   make wasm    the two WebAssembly modules into build/wasm, with their sizes
+#   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
+#   make test-race   the wazero host under -race at full size (16 x 10,000 calls)
 
 GO   ?= go
 NPM  ?= npm
@@ -12,6 +15,18 @@ NODE ?= node
 PORT ?= 8080
 
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean
+.PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
+.PHONY: bench-core bench-host bench-node check-wasm
+
+# WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
+# same bytes. Keep WASM_FLAGS equal to host/internal/modbuild.Reproducible.
+BUILD      := build
+WASM_DIR   := $(BUILD)/wasm
+WASM_FLAGS := -trimpath -ldflags="-s -w -buildid=" -buildvcs=false
+GOROOT_WASM = $(shell $(GO) env GOROOT)/lib/wasm
+# wazero's CLI runs the wasip1 test binaries; its version is go.mod's
+# (github.com/tetratelabs/wazero v1.12.0).
+WAZERO     := $(BUILD)/bin/wazero
 
 all: build
 
@@ -25,28 +40,25 @@ demo:
 	@echo "The web demo comes with the npm package; meanwhile, the CLI on a sample:"
 	@echo 'Hello world' | $(GO) run ./host/cmd/tokenfit count --encoding o200k_base
 
-test: js-deps test-go
+test: js-deps test-go test-race-short test-wasm
 
 test-go:
 	$(GO) vet ./...
 	$(GO) test ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-bench:
+bench: bench-core bench-host bench-node
+
+bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
 
-build:
+build: wasm cli
 	$(GO) build ./...
 
-check:
+check: check-wasm
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
-	@# core imports no os, syscall/js or wazero itself, and pulls in no wazero at all.
-	@for goos in js wasip1; do \
-	  ! GOOS=$$goos GOARCH=wasm $(GO) list -f '{{.ImportPath}}: {{join .Imports " "}}' ./core/... | grep -E ' (os|syscall/js|github.com/tetratelabs/wazero[^ ]*)( |$$)' || { echo "core must stay pure"; exit 1; }; \
-	  ! GOOS=$$goos GOARCH=wasm $(GO) list -deps ./core/... | grep -q '^github.com/tetratelabs/wazero' || { echo "core pulls in wazero"; exit 1; }; \
-	done
 
 # Regenerate the committed tables: vocabularies from tiktoken-go/tokenizer,
 # character classes from unicode.txt.
@@ -66,4 +78,76 @@ unicode:
 	rm -rf $$tmp && $(GO) generate ./core/internal/pretok
 
 clean:
-	rm -rf js/node_modules
+	rm -rf js/node_modules $(BUILD) host/tokenfit.wasm
+
+# ---- WebAssembly ----------------------------------------------------------
+
+# Both modules, without tables (hosts load the ones they use), and Go's
+# wasm_exec.js for the GOOS=js one. Prints each module's size raw and gzip.
+wasm:
+	@mkdir -p $(WASM_DIR)
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed -o $(WASM_DIR)/tokenfit.wasm ./wasm/wasip1
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -tags tokenfit_noembed -o $(WASM_DIR)/tokenfit-js.wasm ./wasm/js
+	@cp $(GOROOT_WASM)/wasm_exec.js $(WASM_DIR)/wasm_exec.js
+	@for f in $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-js.wasm; do \
+		printf '%-28s %9d bytes raw %9d bytes gzip -9  sha256 %.16s\n' $$f \
+			$$(wc -c < $$f) $$(gzip -9c $$f | wc -c) $$(sha256sum $$f | cut -c1-16); \
+	done
+
+# The CLI with the wasip1 module inside (-tags tokenfit_embedwasm), so that
+# --runtime wasm needs no go command: build/bin/tokenfit.
+cli: wasm
+	@mkdir -p $(BUILD)/bin
+	cp $(WASM_DIR)/tokenfit.wasm host/tokenfit.wasm
+	$(GO) build $(WASM_FLAGS) -tags tokenfit_embedwasm -o $(BUILD)/bin/tokenfit ./host/cmd/tokenfit
+
+# core's own tests inside WebAssembly: under Node (GOOS=js) and under
+# wazero (GOOS=wasip1), with the runners Go ships in $(GOROOT)/lib/wasm.
+# The differential tests against tiktoken skip there (they start Node).
+test-wasm: test-wasm-js test-wasm-wasip1
+
+test-wasm-js:
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(GOROOT_WASM)/go_js_wasm_exec" ./core/...
+
+$(WAZERO): go.mod
+	@mkdir -p $(dir $@)
+	$(GO) build -o $@ github.com/tetratelabs/wazero/cmd/wazero
+
+wazero: $(WAZERO)
+
+test-wasm-wasip1: $(WAZERO)
+	PATH="$(abspath $(BUILD)/bin):$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
+		$(GO) test -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./core/...
+
+# The host under the race detector: 16 goroutines x 300 calls in make test,
+# x 10,000 in test-race.
+test-race-short:
+	$(GO) test -race -short ./host/
+
+test-race:
+	TOKENFIT_CONCURRENT_CALLS=10000 $(GO) test -race -run 'Concurrent' -count=1 -v ./host/
+
+# Adapters vet for their own targets, and core stays pure for both: no core
+# package imports os, syscall/js or wazero, and nothing outside the standard
+# library and core itself is among its dependencies. (Transitively the
+# standard library's fmt reaches os and, on GOOS=js, syscall/js; that is
+# not core's doing.)
+check-wasm:
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./core/...
+	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm/... ./core/...
+	@for os in js wasip1; do \
+		! GOOS=$$os GOARCH=wasm $(GO) list -f '{{range .Imports}}{{.}}{{"\n"}}{{end}}' ./core/... | grep -E '^(os|os/.*|syscall/js|github.com/tetratelabs/wazero.*)$$' || { echo "core must stay pure (GOOS=$$os)"; exit 1; }; \
+		! GOOS=$$os GOARCH=wasm $(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./core/... | grep -v '^github.com/tokenfit/tokenfit/core' | grep . || { echo "core depends on a module (GOOS=$$os)"; exit 1; }; \
+	done
+
+# Host benchmarks (start-up, per call, throughput against native core) and
+# their ratio tables.
+bench-host:
+	@mkdir -p $(BUILD)/bench
+	$(GO) test ./host/ -run '^$$' -bench . -benchtime 2s -count 1 | tee $(BUILD)/bench/host.txt
+	@$(GO) run ./host/internal/benchtable < $(BUILD)/bench/host.txt
+
+# The GOOS=js module against the wasip1 module in Node.
+bench-node: wasm
+	$(GO) run ./host/internal/benchtext/gen -dir $(BUILD)/bench
+	$(NODE) js/scripts/bench-wasm.mjs $(WASM_DIR) $(BUILD)/bench

@@ -2,6 +2,12 @@ module github.com/tokenfit/tokenfit
 
 go 1.26
 
-require github.com/tiktoken-go/tokenizer v0.10.0
+require (
+	github.com/tetratelabs/wazero v1.12.0
+	github.com/tiktoken-go/tokenizer v0.10.0
+)
 
-require github.com/dlclark/regexp2/v2 v2.5.1 // indirect
+require (
+	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
+	golang.org/x/sys v0.44.0 // indirect
+)

@@ -1,86 +1,181 @@
 // Command tokenfit counts tokens, budgets context windows and plans prompt
-// injections from the shell.
+// injections from the shell, with the native core or with the WebAssembly
+// module in wazero (--runtime wasm), which answer alike.
 //
-//	tokenfit count [--encoding E | --model M] [--jsonl] [FILE…]
+//	tokenfit count    [--encoding E | --model M] [--jsonl] [FILE…]
+//	tokenfit encode   [--encoding E | --model M] [FILE]
+//	tokenfit decode   [--encoding E | --model M] [--json] [ID…]
+//	tokenfit truncate --max-tokens N [--keep start|end] [--encoding E | --model M] [--json] [FILE]
+//	tokenfit chat     [FILE]
+//	tokenfit budget   [FILE]
+//	tokenfit plan     [--token-budget N] [--dynamic] [FILE]
+//	tokenfit models   [MODEL]
+//	tokenfit version
 //
-// count prints the number of tokens in the files (or stdin); with --jsonl it
-// reads {"text": …} lines and writes {"tokens": N} lines.
+// Every command takes --runtime native|wasm (default native). Texts come
+// from the files, or stdin when there is none; count prints one number (the
+// files' counts added), and with --jsonl reads {"text": …} lines and writes
+// {"tokens": N} lines. chat, budget and plan read a JSON request (the
+// operations countChat, calculateBudget and planInjection) and print the
+// JSON answer; encode prints the ids as JSON; decode takes ids as arguments
+// (or a JSON array or whitespace-separated ids on stdin) and prints the
+// text; truncate prints the kept text. --json prints the whole answer.
+//
+// plan's token budget, when the request has none, comes from --token-budget,
+// else TOKENFIT_TOKEN_BUDGET (TOKENFIT_TOKEN_BUDGET_DYNAMIC with --dynamic),
+// else the config file, else 2,000 (500 with --dynamic). --token-budget
+// also overrides a budget in the request. The config file is
+// $TOKENFIT_CONFIG if set, else tokenfit/config.json in the user config
+// directory ($XDG_CONFIG_HOME or ~/.config on Linux):
+//
+//	{"token_budget": {"default": 2000, "dynamic_context": 500}}
+//
+// With --runtime wasm the module is --wasm FILE, else $TOKENFIT_WASM, else
+// the one built into the binary (-tags tokenfit_embedwasm, as make build
+// does), else it is built from source with the go command (a source tree,
+// cached by content). Compiled code is cached in the user cache directory.
+//
+// Errors go to stderr, with exit status 1 (2 for a usage error).
 package main
 
 import (
-	"bufio"
-	"encoding/json"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/tokenfit/tokenfit/core"
+	"strings"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "tokenfit:", err)
-		os.Exit(1)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// command is one subcommand: flags added to the common ones, then run.
+type command struct {
+	name, args, help string
+	flags            func(fs *flag.FlagSet) func(c *cli, args []string) error
+}
+
+var commands = []command{
+	{"count", "[--encoding E | --model M] [--jsonl] [FILE…]", "print the number of tokens", countCmd},
+	{"encode", "[--encoding E | --model M] [FILE]", "print the token ids (JSON)", encodeCmd},
+	{"decode", "[--encoding E | --model M] [--json] [ID…]", "print the text of token ids", decodeCmd},
+	{"truncate", "--max-tokens N [--keep start|end] [--encoding E | --model M] [--json] [FILE]", "print the text cut to N tokens", truncateCmd},
+	{"chat", "[FILE]", "count a chat request as the API bills it (countChat)", jsonCmd("countChat")},
+	{"budget", "[FILE]", "divide a context window (calculateBudget)", jsonCmd("calculateBudget")},
+	{"plan", "[--token-budget N] [--dynamic] [FILE]", "plan what to inject (planInjection)", planCmd},
+	{"models", "[MODEL]", "list the models, or resolve one", modelsCmd},
+	{"version", "", "print the version", versionCmd},
+}
+
+// cli is one invocation: its streams and the runtime it counts with.
+type cli struct {
+	ctx            context.Context
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	runtime        string
+	wasmPath       string
+	rt             backend
+}
+
+// usageError is a mistake in the command line: exit status 2.
+type usageError struct{ msg string }
+
+// Error returns the message.
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// run is the whole program, minus the process: it returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "tokenfit: internal error: %v\n", p)
+			status = 1
+		}
+	}()
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		w := stderr
+		if len(args) > 0 {
+			w = stdout
+		}
+		usage(w)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	var cmd *command
+	for i := range commands {
+		if commands[i].name == args[0] {
+			cmd = &commands[i]
+		}
+	}
+	if cmd == nil {
+		fmt.Fprintf(stderr, "tokenfit: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	c := &cli{ctx: context.Background(), stdin: stdin, stdout: stdout, stderr: stderr}
+	fs := flag.NewFlagSet("tokenfit "+cmd.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.runtime, "runtime", "native", "native (core in this process) or wasm (the module in wazero)")
+	fs.StringVar(&c.wasmPath, "wasm", "", "the wasip1 module for --runtime wasm (default $TOKENFIT_WASM, embedded, or built)")
+	exec := cmd.flags(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: tokenfit %s %s\n\n%s.\n\nflags:\n", cmd.name, cmd.args, cmd.help)
+		fs.PrintDefaults()
+	}
+	operands, err := parse(fs, args[1:])
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	defer func() {
+		if c.rt != nil {
+			c.rt.close(c.ctx)
+		}
+	}()
+	if err := exec(c, operands); err != nil {
+		fmt.Fprintln(stderr, "tokenfit:", strings.TrimPrefix(err.Error(), "tokenfit: "))
+		var ue usageError
+		if errors.As(err, &ue) {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+// parse parses flags wherever they are among the operands (tokenfit count
+// a.txt --runtime wasm), up to a "--" after which all are operands.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var operands []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(operands, rest...), nil
+		}
+		if len(rest) == 0 {
+			return operands, nil
+		}
+		operands = append(operands, rest[0])
+		args = rest[1:]
 	}
 }
 
-func run(args []string, stdin io.Reader, stdout io.Writer) error {
-	if len(args) == 0 {
-		return errors.New("usage: tokenfit count [--encoding E | --model M] [--jsonl] [FILE…]")
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: tokenfit COMMAND [--runtime native|wasm] [flags] [args]")
+	fmt.Fprintln(w)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.help)
 	}
-	switch args[0] {
-	case "count":
-		return count(args[1:], stdin, stdout)
-	}
-	return fmt.Errorf("unknown command %q", args[0])
-}
-
-func count(args []string, stdin io.Reader, stdout io.Writer) error {
-	fs := flag.NewFlagSet("count", flag.ContinueOnError)
-	encoding := fs.String("encoding", "", "encoding name (default o200k_base)")
-	jsonl := fs.Bool("jsonl", false, `read {"text": …} lines, write {"tokens": N} lines`)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	name := *encoding
-	if name == "" {
-		name = core.DefaultEncoding
-	}
-	enc, err := core.GetEncoding(name)
-	if err != nil {
-		return err
-	}
-	if *jsonl {
-		sc := bufio.NewScanner(stdin)
-		sc.Buffer(nil, 256<<20)
-		w := bufio.NewWriter(stdout)
-		defer w.Flush()
-		for sc.Scan() {
-			var line struct{ Text string }
-			if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-				return err
-			}
-			fmt.Fprintf(w, "{\"tokens\":%d}\n", enc.Count(line.Text))
-		}
-		return sc.Err()
-	}
-	var data []byte
-	if fs.NArg() == 0 {
-		data, err = io.ReadAll(stdin)
-	}
-	if err != nil {
-		return err
-	}
-	total := enc.Count(string(data))
-	for _, f := range fs.Args() {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return err
-		}
-		total += enc.Count(string(b))
-	}
-	_, err = fmt.Fprintln(stdout, total)
-	return err
+	fmt.Fprintln(w, "\nRun tokenfit COMMAND -h for its flags.")
 }

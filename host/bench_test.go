@@ -1,0 +1,212 @@
+package host_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/tokenfit/tokenfit/core"
+	"github.com/tokenfit/tokenfit/host"
+	"github.com/tokenfit/tokenfit/host/internal/benchtext"
+)
+
+// Benchmarks: `make bench` runs them and prints the ratios
+// (host/internal/benchtable). Sub-benchmarks of one group are compared with
+// the group's first.
+
+// BenchmarkStart measures what a process pays before its first count.
+// compile-cold compiles with nothing cached; compile-disk-cache loads the
+// code an earlier process compiled (a fresh runtime and cache each time, as
+// in a new process); compile-memory-cache is a second Host in one process.
+// instantiate starts an instance (_initialize, the Go runtime), and
+// instantiate+load-o200k gives it o200k_base's table. new-disk-cache is
+// host.New with no table: compile from the disk cache and start an instance
+// (target ≤ 50 ms); new-disk-cache+o200k+count adds the table and a first
+// count, new-disk-cache+all-tables every table.
+func BenchmarkStart(b *testing.B) {
+	ctx := context.Background()
+	wasm := module(b)
+	dir := b.TempDir()
+	cfg := host.NewConfig().WithModule(wasm).WithCompilationCacheDir(dir).WithMaxInstances(1)
+	warm, err := host.New(ctx, cfg.WithEncodings())
+	if err != nil {
+		b.Fatal(err)
+	}
+	warm.Close(ctx)
+	compile := func(b *testing.B, cache wazero.CompilationCache) {
+		rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCompilationCache(cache))
+		defer rt.Close(ctx)
+		if _, err := rt.CompileModule(ctx, wasm); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("compile-cold", func(b *testing.B) {
+		for b.Loop() {
+			compile(b, wazero.NewCompilationCache())
+		}
+	})
+	b.Run("compile-disk-cache", func(b *testing.B) {
+		for b.Loop() {
+			c, err := wazero.NewCompilationCacheWithDir(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			compile(b, c)
+			c.Close(ctx)
+		}
+	})
+	b.Run("compile-memory-cache", func(b *testing.B) {
+		c := wazero.NewCompilationCache()
+		compile(b, c)
+		for b.Loop() {
+			compile(b, c)
+		}
+	})
+	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCompilationCache(wazero.NewCompilationCache()))
+	defer rt.Close(ctx)
+	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
+	m, err := rt.CompileModule(ctx, wasm)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").WithSysNanotime().WithSysWalltime()
+	instantiate := func(b *testing.B, table []byte) {
+		mod, err := rt.InstantiateModule(ctx, m, mc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer mod.Close(ctx)
+		if table == nil {
+			return
+		}
+		p, err := mod.ExportedFunction("alloc").Call(ctx, uint64(len(table)))
+		if err != nil || !mod.Memory().Write(uint32(p[0]), table) {
+			b.Fatal("alloc", err)
+		}
+		if h, err := mod.ExportedFunction("load_table").Call(ctx, p[0], uint64(len(table))); err != nil || int32(h[0]) <= 0 {
+			b.Fatal("load_table", err)
+		}
+	}
+	b.Run("instantiate", func(b *testing.B) {
+		for b.Loop() {
+			instantiate(b, nil)
+		}
+	})
+	b.Run("instantiate+load-o200k", func(b *testing.B) {
+		table := core.EncodingTable("o200k_base")
+		for b.Loop() {
+			instantiate(b, table)
+		}
+	})
+	newHost := func(b *testing.B, cfg host.Config, count bool) {
+		h, err := host.New(ctx, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if count {
+			if _, err := h.Count(ctx, "o200k_base", "Hello world"); err != nil {
+				b.Fatal(err)
+			}
+		}
+		h.Close(ctx)
+	}
+	b.Run("new-disk-cache", func(b *testing.B) {
+		for b.Loop() {
+			newHost(b, cfg.WithEncodings(), false)
+		}
+	})
+	b.Run("new-disk-cache+o200k+count", func(b *testing.B) {
+		for b.Loop() {
+			newHost(b, cfg.WithEncodings("o200k_base"), true)
+		}
+	})
+	b.Run("new-disk-cache+all-tables", func(b *testing.B) {
+		for b.Loop() {
+			newHost(b, cfg, false)
+		}
+	})
+}
+
+// BenchmarkCall measures one small call: native, the module's fast path, and
+// the JSON path (countTokens, version).
+func BenchmarkCall(b *testing.B) {
+	ctx := context.Background()
+	h := sharedHost(b)
+	enc, _ := core.GetEncoding("o200k_base")
+	api := core.NewAPI()
+	msg := benchtext.Message()
+	req := []byte(`{"encoding":"o200k_base","text":` + quote(msg) + `}`)
+	b.Run("native-count", func(b *testing.B) {
+		b.SetBytes(int64(len(msg)))
+		for b.Loop() {
+			enc.Count(msg)
+		}
+	})
+	b.Run("wasm-count", func(b *testing.B) {
+		b.SetBytes(int64(len(msg)))
+		for b.Loop() {
+			if _, err := h.Count(ctx, "o200k_base", msg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("native-json", func(b *testing.B) {
+		b.SetBytes(int64(len(msg)))
+		for b.Loop() {
+			api.Call("countTokens", req)
+		}
+	})
+	b.Run("wasm-json", func(b *testing.B) {
+		b.SetBytes(int64(len(msg)))
+		for b.Loop() {
+			if _, err := h.Call(ctx, "countTokens", req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("wasm-empty-count", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := h.Count(ctx, "o200k_base", ""); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("wasm-version-json", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := h.Call(ctx, "version", nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkThroughput counts 1 MB of mixed text. Target: the module at
+// least a third of native.
+func BenchmarkThroughput(b *testing.B) {
+	ctx := context.Background()
+	h := sharedHost(b)
+	enc, _ := core.GetEncoding("o200k_base")
+	text := benchtext.Mixed(1 << 20)
+	b.Run("native", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			enc.Count(text)
+		}
+	})
+	b.Run("wasm", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			if _, err := h.Count(ctx, "o200k_base", text); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

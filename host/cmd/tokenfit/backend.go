@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/tokenfit/tokenfit/core"
+	"github.com/tokenfit/tokenfit/host"
+	"github.com/tokenfit/tokenfit/host/internal/modbuild"
+)
+
+// backend is where the answers come from: core in this process, or the
+// module in wazero. Both answer the same bytes.
+type backend interface {
+	// call runs one JSON operation; error answers come back as answers.
+	call(ctx context.Context, op string, req []byte) ([]byte, error)
+	// count counts text with an encoding core has tables for.
+	count(ctx context.Context, encoding, text string) (int, error)
+	close(ctx context.Context)
+}
+
+// backend returns the runtime the flags chose, started for the encodings
+// given (nil: all).
+func (c *cli) backend(encodings []string) (backend, error) {
+	if c.rt != nil {
+		return c.rt, nil
+	}
+	switch c.runtime {
+	case "native":
+		c.rt = native{core.NewAPI()}
+	case "wasm":
+		rt, err := c.wasm(encodings)
+		if err != nil {
+			return nil, err
+		}
+		c.rt = rt
+	default:
+		return nil, usagef("--runtime must be native or wasm, not %q", c.runtime)
+	}
+	return c.rt, nil
+}
+
+type native struct{ api *core.API }
+
+func (n native) call(_ context.Context, op string, req []byte) ([]byte, error) {
+	return n.api.Call(op, req), nil
+}
+
+func (n native) count(_ context.Context, encoding, text string) (int, error) {
+	e, err := core.GetEncoding(encoding)
+	if err != nil {
+		return 0, err
+	}
+	return e.Count(text), nil
+}
+
+func (native) close(context.Context) {}
+
+type wasm struct{ h *host.Host }
+
+func (w wasm) call(ctx context.Context, op string, req []byte) ([]byte, error) {
+	return w.h.Call(ctx, op, req)
+}
+
+func (w wasm) count(ctx context.Context, encoding, text string) (int, error) {
+	return w.h.Count(ctx, encoding, text)
+}
+
+func (w wasm) close(ctx context.Context) { w.h.Close(ctx) }
+
+// wasm starts the module: one instance, the tables it needs, compiled code
+// cached under the user cache directory.
+func (c *cli) wasm(encodings []string) (backend, error) {
+	b, err := c.moduleBytes()
+	if err != nil {
+		return nil, err
+	}
+	cfg := host.NewConfig().WithModule(b).WithMaxInstances(1)
+	if encodings != nil {
+		cfg = cfg.WithEncodings(encodings...)
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		cfg = cfg.WithCompilationCacheDir(filepath.Join(dir, "tokenfit", "wazero"))
+	}
+	h, err := host.New(c.ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return wasm{h}, nil
+}
+
+// moduleBytes finds the module: --wasm, $TOKENFIT_WASM, the embedded one
+// (nil here: host uses it), or a build from source.
+func (c *cli) moduleBytes() ([]byte, error) {
+	path := c.wasmPath
+	if path == "" {
+		path = os.Getenv("TOKENFIT_WASM")
+	}
+	if path == "" {
+		if host.HasEmbeddedModule() {
+			return nil, nil
+		}
+		p, err := modbuild.Build(c.ctx, modbuild.WASIP1, "")
+		if err != nil {
+			return nil, fmt.Errorf("--runtime wasm needs the module: pass --wasm FILE (make wasm builds build/wasm/tokenfit.wasm) or install the CLI with make build: %w", err)
+		}
+		path = p
+	}
+	return os.ReadFile(path)
+}
+
+// exact reports whether name is an encoding with tables (the fast path);
+// heuristics and models go through countTokens.
+func exact(name string) bool { return slices.Contains(core.EncodingNames(), name) }

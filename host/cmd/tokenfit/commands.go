@@ -1,0 +1,350 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/tokenfit/tokenfit/core"
+)
+
+// target holds --encoding and --model.
+type target struct{ encoding, model string }
+
+func targetFlags(fs *flag.FlagSet) *target {
+	t := &target{}
+	fs.StringVar(&t.encoding, "encoding", "", "encoding: o200k_base, cl100k_base, p50k_base, r50k_base, or a heuristic (chars4, bytes4); default o200k_base")
+	fs.StringVar(&t.model, "model", "", "model, such as gpt-4o (an unknown one counts with cl100k_base)")
+	return t
+}
+
+func (t *target) check() error {
+	if t.encoding != "" && t.model != "" {
+		return usagef("give --encoding or --model, not both")
+	}
+	return nil
+}
+
+// fields returns the target as request fields.
+func (t *target) fields() map[string]any {
+	m := map[string]any{}
+	if t.encoding != "" {
+		m["encoding"] = t.encoding
+	}
+	if t.model != "" {
+		m["model"] = t.model
+	}
+	return m
+}
+
+// fast reports the encoding to count with on the fast path, or "" when the
+// target needs countTokens (a model, a heuristic).
+func (t *target) fast() string {
+	switch {
+	case t.model != "":
+		return ""
+	case t.encoding == "":
+		return core.DefaultEncoding
+	case exact(t.encoding):
+		return t.encoding
+	}
+	return ""
+}
+
+// encodings are the tables a wasm runtime must load for the target: only
+// the one on the fast path, else all (a model may need any).
+func (t *target) encodings() []string {
+	if e := t.fast(); e != "" {
+		return []string{e}
+	}
+	return nil
+}
+
+// do runs op with the request and returns the answer, or the error answer
+// as an error.
+func (c *cli) do(op string, req any, encodings []string) ([]byte, error) {
+	rt, err := c.backend(encodings)
+	if err != nil {
+		return nil, err
+	}
+	body, ok := req.([]byte)
+	if !ok {
+		if body, err = json.Marshal(req); err != nil {
+			return nil, err
+		}
+	}
+	out, err := rt.call(c.ctx, op, body)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.HasPrefix(out, []byte(`{"error":`)) {
+		var e core.ErrorAnswer
+		if json.Unmarshal(out, &e) == nil {
+			return nil, answerError{e.Error}
+		}
+	}
+	return out, nil
+}
+
+// answerError is an error answer, printed as its message.
+type answerError struct{ body core.ErrorBody }
+
+// Error returns the answer's message.
+func (e answerError) Error() string { return e.body.Message }
+
+// input reads the files named (concatenated), or stdin when there is none.
+func (c *cli) input(files []string) ([]byte, error) {
+	if len(files) == 0 {
+		return io.ReadAll(c.stdin)
+	}
+	var all []byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, b...)
+	}
+	return all, nil
+}
+
+// oneInput reads at most one file, or stdin.
+func (c *cli) oneInput(args []string) ([]byte, error) {
+	if len(args) > 1 {
+		return nil, usagef("give at most one FILE, not %d", len(args))
+	}
+	return c.input(args)
+}
+
+func countCmd(fs *flag.FlagSet) func(*cli, []string) error {
+	t := targetFlags(fs)
+	jsonl := fs.Bool("jsonl", false, `read {"text": …} lines, write {"tokens": N} lines`)
+	return func(c *cli, files []string) error {
+		if err := t.check(); err != nil {
+			return err
+		}
+		rt, err := c.backend(t.encodings())
+		if err != nil {
+			return err
+		}
+		count := func(text string) (int, error) {
+			if e := t.fast(); e != "" {
+				return rt.count(c.ctx, e, text)
+			}
+			req := t.fields()
+			req["text"] = text
+			out, err := c.do("countTokens", req, nil)
+			if err != nil {
+				return 0, err
+			}
+			var a core.CountAnswer
+			return a.Tokens, json.Unmarshal(out, &a)
+		}
+		if *jsonl {
+			return c.countLines(files, count)
+		}
+		total := 0
+		if len(files) == 0 {
+			b, err := io.ReadAll(c.stdin)
+			if err != nil {
+				return err
+			}
+			if total, err = count(string(b)); err != nil {
+				return err
+			}
+		}
+		// Files are counted one by one: each is a text of its own.
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return err
+			}
+			n, err := count(string(b))
+			if err != nil {
+				return err
+			}
+			total += n
+		}
+		_, err = fmt.Fprintln(c.stdout, total)
+		return err
+	}
+}
+
+// countLines counts {"text": …} lines.
+func (c *cli) countLines(files []string, count func(string) (int, error)) error {
+	readers := []io.Reader{c.stdin}
+	names := []string{"stdin"}
+	if len(files) > 0 {
+		readers, names = nil, files
+		for _, f := range files {
+			fh, err := os.Open(f)
+			if err != nil {
+				return err
+			}
+			defer fh.Close()
+			readers = append(readers, fh)
+		}
+	}
+	w := bufio.NewWriter(c.stdout)
+	defer w.Flush()
+	for i, r := range readers {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 1<<30)
+		for line := 1; sc.Scan(); line++ {
+			if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+				continue
+			}
+			var in struct {
+				Text *string `json:"text"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &in); err != nil || in.Text == nil {
+				if err == nil {
+					err = fmt.Errorf(`no "text" string`)
+				}
+				return fmt.Errorf(`%s:%d: want {"text": "…"}: %v`, names[i], line, err)
+			}
+			n, err := count(*in.Text)
+			if err != nil {
+				return fmt.Errorf("%s:%d: %w", names[i], line, err)
+			}
+			fmt.Fprintf(w, "{\"tokens\":%d}\n", n)
+		}
+		if err := sc.Err(); err != nil {
+			return fmt.Errorf("%s: %w", names[i], err)
+		}
+	}
+	return w.Flush()
+}
+
+func encodeCmd(fs *flag.FlagSet) func(*cli, []string) error {
+	t := targetFlags(fs)
+	return func(c *cli, args []string) error {
+		if err := t.check(); err != nil {
+			return err
+		}
+		text, err := c.oneInput(args)
+		if err != nil {
+			return err
+		}
+		req := t.fields()
+		req["text"] = string(text)
+		return c.print(c.do("encode", req, t.encodings()))
+	}
+}
+
+func decodeCmd(fs *flag.FlagSet) func(*cli, []string) error {
+	t := targetFlags(fs)
+	whole := fs.Bool("json", false, "print the whole JSON answer")
+	return func(c *cli, args []string) error {
+		if err := t.check(); err != nil {
+			return err
+		}
+		var ids []int
+		if len(args) == 0 {
+			b, err := io.ReadAll(c.stdin)
+			if err != nil {
+				return err
+			}
+			if err := json.Unmarshal(b, &ids); err != nil {
+				args = strings.FieldsFunc(string(b), func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' || r == '\r' })
+			}
+		}
+		for _, a := range args {
+			id, err := strconv.Atoi(a)
+			if err != nil {
+				return usagef("token ids are whole numbers, not %q", a)
+			}
+			ids = append(ids, id)
+		}
+		req := t.fields()
+		req["ids"] = ids
+		out, err := c.do("decode", req, t.encodings())
+		if err != nil || *whole {
+			return c.print(out, err)
+		}
+		var a core.DecodeAnswer
+		if err := json.Unmarshal(out, &a); err != nil {
+			return err
+		}
+		_, err = io.WriteString(c.stdout, a.Text)
+		return err
+	}
+}
+
+func truncateCmd(fs *flag.FlagSet) func(*cli, []string) error {
+	t := targetFlags(fs)
+	maxTokens := fs.Int("max-tokens", -1, "keep at most N tokens (required)")
+	keep := fs.String("keep", "start", "which end to keep: start or end")
+	whole := fs.Bool("json", false, "print the whole JSON answer")
+	return func(c *cli, args []string) error {
+		if err := t.check(); err != nil {
+			return err
+		}
+		if *maxTokens < 0 {
+			return usagef("--max-tokens N is required (N ≥ 0)")
+		}
+		text, err := c.oneInput(args)
+		if err != nil {
+			return err
+		}
+		req := t.fields()
+		req["text"], req["maxTokens"], req["keep"] = string(text), *maxTokens, *keep
+		out, err := c.do("truncate", req, t.encodings())
+		if err != nil || *whole {
+			return c.print(out, err)
+		}
+		var a core.TruncateAnswer
+		if err := json.Unmarshal(out, &a); err != nil {
+			return err
+		}
+		_, err = io.WriteString(c.stdout, a.Text)
+		return err
+	}
+}
+
+// jsonCmd passes a JSON request (stdin or a file) to op.
+func jsonCmd(op string) func(*flag.FlagSet) func(*cli, []string) error {
+	return func(*flag.FlagSet) func(*cli, []string) error {
+		return func(c *cli, args []string) error {
+			req, err := c.oneInput(args)
+			if err != nil {
+				return err
+			}
+			return c.print(c.do(op, req, nil))
+		}
+	}
+}
+
+func modelsCmd(*flag.FlagSet) func(*cli, []string) error {
+	return func(c *cli, args []string) error {
+		if len(args) > 1 {
+			return usagef("give at most one MODEL")
+		}
+		req := core.ModelsRequest{}
+		if len(args) == 1 {
+			req.Model = args[0]
+		}
+		return c.print(c.do("models", req, nil))
+	}
+}
+
+func versionCmd(*flag.FlagSet) func(*cli, []string) error {
+	return func(c *cli, args []string) error {
+		return c.print(c.do("version", []byte(`{}`), []string{}))
+	}
+}
+
+// print writes a JSON answer and a newline.
+func (c *cli) print(out []byte, err error) error {
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(c.stdout, "%s\n", out)
+	return err
+}

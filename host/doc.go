@@ -1,0 +1,26 @@
+// Package host runs tokenfit's WebAssembly module (the GOOS=wasip1 reactor
+// built from wasm/wasip1) in wazero, for Go programs that want the module's
+// isolation, or that check the module against the native core.
+//
+// A Host compiles the module once (through a wazero compilation cache, on
+// disk when the Config names a directory) and keeps a pool of instances:
+// every call takes an instance of its own, so goroutines never share one,
+// and the pool never holds more than Config.WithMaxInstances instances.
+// Instances get their vocabulary tables from core's embedded tables, since
+// the module carries none.
+//
+// The methods mirror core: Call and Do are core.API's JSON calls, Count is
+// core.Encoding's Count through the module's fast path (no JSON), and
+// CountTokens, Encode, Decode, WithinLimit, Truncate and CalculateBudget
+// return core's answer types. CallAs decodes any other operation's answer.
+// Every method takes a context first; Close releases everything.
+//
+//	h, err := host.New(ctx, host.NewConfig().WithModule(wasm))
+//	if err != nil { … }
+//	defer h.Close(ctx)
+//	n, err := h.Count(ctx, "o200k_base", "Hello world") // 2
+//
+// The module's bytes come from WithModule, or are compiled into the host
+// when it is built with -tags tokenfit_embedwasm after `make wasm` (see
+// RATIONALE.md for why that is not the default).
+package host

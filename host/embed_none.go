@@ -1,0 +1,7 @@
+//go:build !tokenfit_embedwasm
+
+package host
+
+// Built without -tags tokenfit_embedwasm: no module inside; Config.WithModule
+// must give one.
+var embeddedModule []byte

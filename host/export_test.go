@@ -1,0 +1,31 @@
+package host
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tetratelabs/wazero/api"
+)
+
+// ExportsForTest lists the functions checkExports requires, in
+// wasm/exports.txt's notation.
+func ExportsForTest() []string {
+	var out []string
+	for name, sig := range exports {
+		out = append(out, name+" "+Signature(sig.params, sig.results))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Signature writes WebAssembly types as "(i32, i32) -> (i64)".
+func Signature(params, results []api.ValueType) string {
+	list := func(ts []api.ValueType) string {
+		names := make([]string, len(ts))
+		for i, t := range ts {
+			names[i] = api.ValueTypeName(t)
+		}
+		return "(" + strings.Join(names, ", ") + ")"
+	}
+	return list(params) + " -> " + list(results)
+}

@@ -1,0 +1,281 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// exports lists the functions wasm/ABI.md defines, with their signatures.
+// checkExports holds a module to it; the ABI test holds this list and the
+// module to wasm/exports.txt.
+var exports = map[string]struct{ params, results []api.ValueType }{
+	"_initialize":     {nil, nil},
+	"abi_version":     {nil, []api.ValueType{i32}},
+	"alloc":           {[]api.ValueType{i32}, []api.ValueType{i32}},
+	"free":            {[]api.ValueType{i32}, nil},
+	"load_table":      {[]api.ValueType{i32, i32}, []api.ValueType{i32}},
+	"encoding_handle": {[]api.ValueType{i32, i32}, []api.ValueType{i32}},
+	"count":           {[]api.ValueType{i32, i32, i32}, []api.ValueType{i32}},
+	"call":            {[]api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
+	"last_error":      {nil, []api.ValueType{i64}},
+}
+
+const (
+	i32 = api.ValueTypeI32
+	i64 = api.ValueTypeI64
+)
+
+func checkExports(m wazero.CompiledModule) error {
+	fns := m.ExportedFunctions()
+	for name, want := range exports {
+		f, ok := fns[name]
+		if !ok {
+			return fmt.Errorf("%w: no export %q", ErrABI, name)
+		}
+		if fmt.Sprint(f.ParamTypes(), f.ResultTypes()) != fmt.Sprint(want.params, want.results) {
+			return fmt.Errorf("%w: %s has signature %v → %v, want %v → %v", ErrABI, name,
+				f.ParamTypes(), f.ResultTypes(), want.params, want.results)
+		}
+	}
+	if _, ok := m.ExportedMemories()["memory"]; !ok {
+		return fmt.Errorf("%w: no exported memory", ErrABI)
+	}
+	return nil
+}
+
+// instance is one module instance and what the host keeps about it. Only
+// the goroutine that took it from the pool touches it.
+type instance struct {
+	mod                                    api.Module
+	alloc, free, loadTable, encodingByName api.Function
+	countFn, callFn, lastError             api.Function
+	stack                                  []uint64
+	handles                                map[string]int32 // loaded encodings
+	text, op                               buffer           // reusable input buffers
+	regs                                   int              // registrations applied
+	broken                                 bool             // trapped: drop it
+	stderr                                 *tail
+}
+
+// buffer is a module buffer the host reuses for inputs.
+type buffer struct{ ptr, size uint32 }
+
+// instantiate starts an instance and loads the configured tables into it.
+func (h *Host) instantiate(ctx context.Context) (*instance, error) {
+	stderr := &tail{}
+	mod, err := h.rt.InstantiateModule(ctx, h.compiled, h.modConfig.WithStderr(stderr))
+	if err != nil {
+		return nil, fmt.Errorf("%w: instantiating: %v%s", ErrModule, err, stderr)
+	}
+	fn := mod.ExportedFunction
+	in := &instance{mod: mod, alloc: fn("alloc"), free: fn("free"), loadTable: fn("load_table"),
+		encodingByName: fn("encoding_handle"), countFn: fn("count"), callFn: fn("call"),
+		lastError: fn("last_error"), stack: make([]uint64, 4), handles: map[string]int32{}, stderr: stderr}
+	v, err := in.invoke(ctx, fn("abi_version"))
+	if err == nil && v != ABIVersion {
+		err = fmt.Errorf("%w: the module speaks ABI %d, this host %d", ErrABI, v, ABIVersion)
+	}
+	if err != nil {
+		mod.Close(ctx)
+		return nil, err
+	}
+	for name, table := range h.tables {
+		if err := in.load(ctx, name, table); err != nil {
+			mod.Close(ctx)
+			return nil, err
+		}
+	}
+	return in, nil
+}
+
+// invoke calls f with args and returns its first result (0 for none). A
+// trap marks the instance broken.
+func (in *instance) invoke(ctx context.Context, f api.Function, args ...uint64) (uint64, error) {
+	s := in.stack[:max(len(args), 1)]
+	copy(s, args)
+	if err := f.CallWithStack(ctx, s); err != nil {
+		in.broken = true
+		return 0, fmt.Errorf("%w: %s: %v%s", ErrModule, f.Definition().ExportNames()[0], err, in.stderr)
+	}
+	return s[0], nil
+}
+
+// status turns a negative status from a fast path into the error answer the
+// module holds for it.
+func (in *instance) status(ctx context.Context, st int32) error {
+	b, err := in.takeResult(ctx, in.lastError)
+	if err != nil {
+		return err
+	}
+	if len(b) == 0 {
+		return &Error{Code: "internal", Message: fmt.Sprintf("tokenfit: status %d without an error answer", st)}
+	}
+	return parseError(b)
+}
+
+// takeResult calls f, which returns a packed buffer, and copies the buffer
+// out and frees it.
+func (in *instance) takeResult(ctx context.Context, f api.Function, args ...uint64) ([]byte, error) {
+	packed, err := in.invoke(ctx, f, args...)
+	if err != nil || packed == 0 {
+		return nil, err
+	}
+	ptr, n := uint32(packed>>32), uint32(packed)
+	b, ok := in.mod.Memory().Read(ptr, n)
+	if !ok {
+		in.broken = true
+		return nil, fmt.Errorf("%w: answer at %#x+%d is outside memory", ErrModule, ptr, n)
+	}
+	out := make([]byte, n)
+	copy(out, b)
+	_, err = in.invoke(ctx, in.free, uint64(ptr))
+	return out, err
+}
+
+// reserve makes buf hold at least n bytes, growing it if needed.
+func (in *instance) reserve(ctx context.Context, buf *buffer, n uint32) error {
+	if n <= buf.size {
+		return nil
+	}
+	if buf.ptr != 0 {
+		if _, err := in.invoke(ctx, in.free, uint64(buf.ptr)); err != nil {
+			return err
+		}
+	}
+	size := max(n, 2*buf.size, 256)
+	*buf = buffer{}
+	p, err := in.invoke(ctx, in.alloc, uint64(size))
+	if err != nil {
+		return err
+	}
+	if p == 0 {
+		return in.status(ctx, -2)
+	}
+	*buf = buffer{uint32(p), size}
+	return nil
+}
+
+// putString copies s into buf.
+func (in *instance) putString(ctx context.Context, buf *buffer, s string) error {
+	if err := in.reserve(ctx, buf, uint32(len(s))); err != nil {
+		return err
+	}
+	return in.wrote(buf, in.mod.Memory().WriteString(buf.ptr, s))
+}
+
+// putBytes copies b into buf.
+func (in *instance) putBytes(ctx context.Context, buf *buffer, b []byte) error {
+	if err := in.reserve(ctx, buf, uint32(len(b))); err != nil {
+		return err
+	}
+	return in.wrote(buf, in.mod.Memory().Write(buf.ptr, b))
+}
+
+func (in *instance) wrote(buf *buffer, ok bool) error {
+	if !ok {
+		in.broken = true
+		return fmt.Errorf("%w: buffer at %#x+%d is outside memory", ErrModule, buf.ptr, buf.size)
+	}
+	return nil
+}
+
+// load gives the instance a table.
+func (in *instance) load(ctx context.Context, name string, table []byte) error {
+	var buf buffer
+	if err := in.putBytes(ctx, &buf, table); err != nil {
+		return err
+	}
+	st, err := in.invoke(ctx, in.loadTable, uint64(buf.ptr), uint64(len(table)))
+	if err != nil {
+		return err
+	}
+	if _, err := in.invoke(ctx, in.free, uint64(buf.ptr)); err != nil {
+		return err
+	}
+	if int32(st) <= 0 {
+		return fmt.Errorf("host: loading %s: %w", name, in.status(ctx, int32(st)))
+	}
+	in.handles[name] = int32(st)
+	return nil
+}
+
+// count counts text through the fast path.
+func (in *instance) count(ctx context.Context, encoding, text string) (int, error) {
+	h, ok := in.handles[encoding]
+	if !ok {
+		// Not loaded here: the module answers with core's own error (or a
+		// handle, if it has the encoding after all).
+		if err := in.putString(ctx, &in.op, encoding); err != nil {
+			return 0, err
+		}
+		st, err := in.invoke(ctx, in.encodingByName, uint64(in.op.ptr), uint64(len(encoding)))
+		if err != nil {
+			return 0, err
+		}
+		if int32(st) <= 0 {
+			return 0, in.status(ctx, int32(st))
+		}
+		h = int32(st)
+		in.handles[encoding] = h
+	}
+	if err := in.putString(ctx, &in.text, text); err != nil {
+		return 0, err
+	}
+	n, err := in.invoke(ctx, in.countFn, uint64(uint32(h)), uint64(in.text.ptr), uint64(len(text)))
+	if err != nil {
+		return 0, err
+	}
+	if int32(n) < 0 {
+		return 0, in.status(ctx, int32(n))
+	}
+	return int(int32(n)), nil
+}
+
+// call runs one JSON operation.
+func (in *instance) call(ctx context.Context, op string, request []byte) ([]byte, error) {
+	if err := in.putString(ctx, &in.op, op); err != nil {
+		return nil, err
+	}
+	if err := in.putBytes(ctx, &in.text, request); err != nil {
+		return nil, err
+	}
+	out, err := in.takeResult(ctx, in.callFn, uint64(in.op.ptr), uint64(len(op)), uint64(in.text.ptr), uint64(len(request)))
+	if err == nil && out == nil {
+		err = in.status(ctx, -1)
+	}
+	return out, err
+}
+
+// tail keeps the last few kilobytes the module wrote to stderr (the Go
+// runtime's last words before a fatal error), for ErrModule messages.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailSize = 4 << 10
+
+// Write keeps the last tailSize bytes written.
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailSize {
+		t.buf = t.buf[len(t.buf)-tailSize:]
+	}
+	return len(p), nil
+}
+
+// String is the kept output, introduced, or "" when there is none.
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.buf) == 0 {
+		return ""
+	}
+	return "\nmodule stderr:\n" + string(t.buf)
+}

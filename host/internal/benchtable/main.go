@@ -1,0 +1,69 @@
+// Command benchtable reads `go test -bench` output on stdin and prints one
+// ratio table per benchmark: each sub-benchmark's time per operation,
+// throughput, and its time as a multiple of the first sub-benchmark's (the
+// baseline: native core, or a cold start).
+//
+//	go test ./host -run '^$' -bench . | go run ./host/internal/benchtable
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+type result struct {
+	sub  string
+	ns   float64
+	mbps string
+}
+
+var line = regexp.MustCompile(`^Benchmark([^/\s]+)/(\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)$`)
+
+func main() {
+	var order []string
+	groups := map[string][]result{}
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		m := line.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		ns, _ := strconv.ParseFloat(m[3], 64)
+		r := result{sub: m[2], ns: ns}
+		fields := strings.Fields(m[4])
+		for i := 1; i < len(fields); i++ {
+			if fields[i] == "MB/s" {
+				r.mbps = fields[i-1]
+			}
+		}
+		if _, ok := groups[m[1]]; !ok {
+			order = append(order, m[1])
+		}
+		groups[m[1]] = append(groups[m[1]], r)
+	}
+	for _, g := range order {
+		rs := groups[g]
+		fmt.Printf("\n%s (ratios: time / %s's time)\n", g, rs[0].sub)
+		fmt.Printf("  %-34s %12s %10s %10s\n", "", "time/op", "MB/s", "ratio")
+		for _, r := range rs {
+			fmt.Printf("  %-34s %12s %10s %9.2fx\n", r.sub, human(r.ns), r.mbps, r.ns/rs[0].ns)
+		}
+	}
+}
+
+// human writes nanoseconds with a unit.
+func human(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.2f s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.1f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.2f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}

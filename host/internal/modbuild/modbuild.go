@@ -1,0 +1,158 @@
+// Package modbuild builds tokenfit's WebAssembly modules from source with
+// the Go toolchain, for the tests and for the CLI run from a source tree
+// (go run ./host/cmd/tokenfit --runtime wasm). Modules are never committed;
+// see RATIONALE.md, "Why does the host not embed the module by default?".
+//
+// A built module is kept in a cache directory under a key made of the Go
+// version, the build flags and the content of every source file the module
+// is built from, so a stale module is never used and a fresh one costs one
+// `go list` (about 0.2 s) once it exists.
+package modbuild
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Target is one of the two modules.
+type Target struct {
+	Name    string // file name in the build directory
+	GOOS    string
+	Package string   // import path of the adapter
+	Flags   []string // go build flags besides the reproducible ones
+}
+
+// The two modules, as the Makefile builds them (keep WASM_FLAGS in the
+// Makefile equal to Reproducible).
+var (
+	WASIP1 = Target{Name: "tokenfit.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1",
+		Flags: []string{"-buildmode=c-shared", "-tags=tokenfit_noembed"}}
+	JS = Target{Name: "tokenfit-js.wasm", GOOS: "js", Package: "github.com/tokenfit/tokenfit/wasm/js",
+		Flags: []string{"-tags=tokenfit_noembed"}}
+)
+
+// Reproducible are the flags that make a build byte-for-byte repeatable.
+var Reproducible = []string{"-trimpath", "-ldflags=-s -w -buildid=", "-buildvcs=false"}
+
+// ErrNoToolchain reports that the go command is not on PATH.
+var ErrNoToolchain = errors.New("modbuild: the go command is not on PATH")
+
+// Build returns the path of an up-to-date build of t in dir (created if
+// needed; empty means DefaultDir). The go command runs in the current
+// directory, which must be inside the tokenfit module or a module that
+// requires it.
+func Build(ctx context.Context, t Target, dir string) (string, error) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		return "", ErrNoToolchain
+	}
+	if dir == "" {
+		if dir, err = DefaultDir(); err != nil {
+			return "", err
+		}
+	}
+	key, err := sourceKey(ctx, goCmd, t)
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, strings.TrimSuffix(t.Name, ".wasm")+"-"+key[:16]+".wasm")
+	if _, err := os.Stat(out); err == nil {
+		return out, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(dir, ".build-*")
+	if err != nil {
+		return "", err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	args := append([]string{"build", "-o", tmp.Name()}, Reproducible...)
+	args = append(append(args, t.Flags...), t.Package)
+	if err := run(ctx, goCmd, t.GOOS, nil, args...); err != nil {
+		return "", err
+	}
+	return out, os.Rename(tmp.Name(), out)
+}
+
+// DefaultDir is tokenfit/modules under the user's cache directory, or under
+// the temporary directory when there is none.
+func DefaultDir() (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "tokenfit", "modules"), nil
+}
+
+// sourceKey hashes the Go version, the flags and every file of every
+// package the module is built from, outside the standard library.
+func sourceKey(ctx context.Context, goCmd string, t Target) (string, error) {
+	var listing bytes.Buffer
+	tags := ""
+	for _, f := range t.Flags {
+		if v, ok := strings.CutPrefix(f, "-tags="); ok {
+			tags = "-tags=" + v
+		}
+	}
+	args := []string{"list", "-deps", "-json=Dir,GoFiles,EmbedFiles,Standard"}
+	if tags != "" {
+		args = append(args, tags)
+	}
+	if err := run(ctx, goCmd, t.GOOS, &listing, append(args, t.Package)...); err != nil {
+		return "", err
+	}
+	var version bytes.Buffer
+	if err := run(ctx, goCmd, t.GOOS, &version, "env", "GOVERSION"); err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%q\n%q\n%s\n", version.Bytes(), Reproducible, t.Flags, t.Package)
+	d := json.NewDecoder(&listing)
+	for {
+		var p struct {
+			Dir                 string
+			GoFiles, EmbedFiles []string
+			Standard            bool
+		}
+		if err := d.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return "", fmt.Errorf("modbuild: go list: %w", err)
+		}
+		if p.Standard {
+			continue
+		}
+		for _, f := range append(p.GoFiles, p.EmbedFiles...) {
+			b, err := os.ReadFile(filepath.Join(p.Dir, f))
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(h, "%s %d\n", f, len(b))
+			h.Write(b)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func run(ctx context.Context, goCmd, goos string, stdout io.Writer, args ...string) error {
+	cmd := exec.CommandContext(ctx, goCmd, args...)
+	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=wasm", "CGO_ENABLED=0")
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("modbuild: go %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return nil
+}

@@ -1,0 +1,83 @@
+package host_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/tetratelabs/wazero"
+
+	"github.com/tokenfit/tokenfit/host"
+	"github.com/tokenfit/tokenfit/host/internal/modbuild"
+)
+
+// The tests build the module from the working tree (cached by content, see
+// modbuild), so they never run a stale one. TOKENFIT_WASM names a module to
+// test instead, such as the Makefile's build/wasm/tokenfit.wasm.
+
+var (
+	modOnce  sync.Once
+	modBytes []byte
+	modErr   error
+)
+
+// module returns the bytes of the wasip1 module, or skips the test when it
+// cannot be built here (no go command).
+func module(t testing.TB) []byte {
+	t.Helper()
+	modOnce.Do(func() {
+		path := os.Getenv("TOKENFIT_WASM")
+		if path == "" {
+			path, modErr = modbuild.Build(context.Background(), modbuild.WASIP1, "")
+		}
+		if modErr == nil {
+			modBytes, modErr = os.ReadFile(path)
+		}
+	})
+	if modErr == modbuild.ErrNoToolchain {
+		t.Skip("cannot build the wasm module here:", modErr)
+	}
+	if modErr != nil {
+		t.Fatal(modErr)
+	}
+	return modBytes
+}
+
+// config is the Config of the tests: their module, and a compilation cache
+// on disk beside the built modules, so that only the first run after a
+// change compiles (a second or more; later runs load the compiled code).
+func config(t testing.TB) host.Config {
+	t.Helper()
+	wasm := module(t)
+	dir, err := modbuild.DefaultDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return host.NewConfig().WithModule(wasm).WithCompilationCacheDir(filepath.Join(filepath.Dir(dir), "wazero"))
+}
+
+// testCache is the compilation cache of the tests that drive wazero
+// themselves.
+var testCache = sync.OnceValue(wazero.NewCompilationCache)
+
+var (
+	hostOnce sync.Once
+	shared   *host.Host
+	hostErr  error
+)
+
+// sharedHost returns one Host for the tests that do not need their own. It
+// is never closed: the process ends with the tests.
+func sharedHost(t testing.TB) *host.Host {
+	t.Helper()
+	cfg := config(t)
+	hostOnce.Do(func() {
+		shared, hostErr = host.New(context.Background(), cfg)
+	})
+	if hostErr != nil {
+		t.Fatal(hostErr)
+	}
+	return shared
+}
