@@ -1,7 +1,7 @@
 package bpe
 
 import (
-	"fmt"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/internal/pretok"
@@ -32,7 +32,7 @@ func New(t *tables.Table, own bool) (*Encoder, error) {
 	case tables.PatternO200k:
 		next = pretok.O200k
 	default:
-		return nil, fmt.Errorf("%w: unknown pattern %d", tables.ErrFormat, t.Pattern)
+		return nil, &tables.FormatError{Reason: "unknown pattern " + strconv.Itoa(int(t.Pattern))}
 	}
 	return &Encoder{Vocab: v, Next: next}, nil
 }
@@ -103,7 +103,7 @@ type InvalidTokenError struct {
 }
 
 func (e *InvalidTokenError) Error() string {
-	return fmt.Sprintf("token %d at index %d is not in the vocabulary", e.Rank, e.Index)
+	return "token " + strconv.Itoa(e.Rank) + " at index " + strconv.Itoa(e.Index) + " is not in the vocabulary"
 }
 
 // Truncate returns the longest part of s, at its start (or at its end when

@@ -3,8 +3,8 @@
 package bpe
 
 import (
-	"fmt"
 	"math/bits"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -57,7 +57,7 @@ const (
 func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 	n := len(t.Lengths)
 	if n+1 >= 1<<slotRankBits {
-		return nil, fmt.Errorf("%w: %d ranks; the engine holds fewer than %d", tables.ErrFormat, n, 1<<slotRankBits-1)
+		return nil, &tables.FormatError{Reason: strconv.Itoa(n) + " ranks; the engine holds fewer than " + strconv.Itoa(1<<slotRankBits-1)}
 	}
 	v := &Vocab{Name: t.Name, Pattern: t.Pattern, off: make([]uint32, n+1), cache: new(pairCache), pair2: make([]uint32, 1<<16)}
 	if own || len(t.Bytes) == 0 {
@@ -79,7 +79,7 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 	}
 	region := make([]uint8, n) // scratch: each rank's region (≤ 256 regions)
 	if regions > 256 {
-		return nil, fmt.Errorf("%w: %d ranks is too many", tables.ErrFormat, n)
+		return nil, &tables.FormatError{Reason: strconv.Itoa(n) + " ranks is too many"}
 	}
 	pos := uint32(0)
 	for rank, l := range t.Lengths {
@@ -103,7 +103,7 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 	v.off[n] = pos
 	for b, r := range v.byteRank {
 		if r == noRank {
-			return nil, fmt.Errorf("%w: byte %#x has no token", tables.ErrFormat, b)
+			return nil, &tables.FormatError{Reason: "byte 0x" + strconv.FormatInt(int64(b), 16) + " has no token"}
 		}
 	}
 	for r := 1; r <= regions; r++ {

@@ -25,10 +25,9 @@
 package tables
 
 import (
-	"encoding/binary"
 	"errors"
-	"fmt"
 	"hash/crc32"
+	"strconv"
 )
 
 // Pattern names the pre-tokenizer an encoding was trained with.
@@ -64,16 +63,35 @@ const (
 // ErrFormat reports bytes that are not a valid table.
 var ErrFormat = errors.New("tables: not a valid vocabulary table")
 
+// FormatError says what is wrong with a table; it matches ErrFormat. (The
+// engine avoids fmt: the lean WebAssembly build leaves it out.)
+type FormatError struct{ Reason string }
+
+func (e *FormatError) Error() string { return ErrFormat.Error() + ": " + e.Reason }
+
+// Is reports that a FormatError is an ErrFormat.
+func (e *FormatError) Is(target error) bool { return target == ErrFormat }
+
+func bad(reason ...string) error {
+	r := ""
+	for _, s := range reason {
+		r += s
+	}
+	return &FormatError{Reason: r}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
 // Marshal encodes a vocabulary. tokens[rank] holds the bytes of each ordinary
 // token, nil for a rank without one; specials must be sorted by rank.
 func Marshal(name string, p Pattern, tokens [][]byte, specials []Special) ([]byte, error) {
 	if len(name) == 0 || len(name) > 255 {
-		return nil, fmt.Errorf("tables: bad encoding name %q", name)
+		return nil, bad("bad encoding name ", strconv.Quote(name))
 	}
 	total := 0
 	for rank, t := range tokens {
 		if len(t) > 255 {
-			return nil, fmt.Errorf("tables: token %d has %d bytes; the format holds at most 255", rank, len(t))
+			return nil, bad("token ", itoa(rank), " has ", itoa(len(t)), " bytes; the format holds at most 255")
 		}
 		total += len(t)
 	}
@@ -82,9 +100,9 @@ func Marshal(name string, p Pattern, tokens [][]byte, specials []Special) ([]byt
 	buf[4] = version
 	buf[5] = byte(p)
 	buf[6] = byte(len(name))
-	binary.LittleEndian.PutUint32(buf[8:], uint32(len(tokens)))
-	binary.LittleEndian.PutUint32(buf[12:], uint32(len(specials)))
-	binary.LittleEndian.PutUint32(buf[20:], uint32(total))
+	putU32(buf[8:], uint32(len(tokens)))
+	putU32(buf[12:], uint32(len(specials)))
+	putU32(buf[20:], uint32(total))
 	buf = append(buf, name...)
 	for _, t := range tokens {
 		buf = append(buf, byte(len(t)))
@@ -94,13 +112,13 @@ func Marshal(name string, p Pattern, tokens [][]byte, specials []Special) ([]byt
 	}
 	for _, s := range specials {
 		if len(s.Text) == 0 || len(s.Text) > 255 {
-			return nil, fmt.Errorf("tables: bad special token %q", s.Text)
+			return nil, bad("bad special token ", strconv.Quote(s.Text))
 		}
-		buf = binary.LittleEndian.AppendUint32(buf, s.Rank)
+		buf = appendU32(buf, s.Rank)
 		buf = append(buf, byte(len(s.Text)))
 		buf = append(buf, s.Text...)
 	}
-	binary.LittleEndian.PutUint32(buf[16:], crc32.ChecksumIEEE(buf[headerSize:]))
+	putU32(buf[16:], crc32.ChecksumIEEE(buf[headerSize:]))
 	return buf, nil
 }
 
@@ -110,25 +128,25 @@ func Marshal(name string, p Pattern, tokens [][]byte, specials []Special) ([]byt
 // Cost: O(len(data)) with verify, O(n) without.
 func Parse(data []byte, verify bool) (*Table, error) {
 	if len(data) < headerSize || string(data[:4]) != magic {
-		return nil, fmt.Errorf("%w: bad magic", ErrFormat)
+		return nil, bad("bad magic")
 	}
 	if data[4] != version {
-		return nil, fmt.Errorf("%w: version %d, want %d", ErrFormat, data[4], version)
+		return nil, bad("version ", itoa(int(data[4])), ", want ", itoa(version))
 	}
 	p := Pattern(data[5])
 	if p < PatternGPT2 || p > PatternO200k {
-		return nil, fmt.Errorf("%w: unknown pattern %d", ErrFormat, p)
+		return nil, bad("unknown pattern ", itoa(int(p)))
 	}
-	if verify && crc32.ChecksumIEEE(data[headerSize:]) != binary.LittleEndian.Uint32(data[16:]) {
-		return nil, fmt.Errorf("%w: checksum mismatch", ErrFormat)
+	if verify && crc32.ChecksumIEEE(data[headerSize:]) != u32(data[16:]) {
+		return nil, bad("checksum mismatch")
 	}
 	k := int(data[6])
-	n := int(binary.LittleEndian.Uint32(data[8:]))
-	s := int(binary.LittleEndian.Uint32(data[12:]))
-	b := int(binary.LittleEndian.Uint32(data[20:]))
+	n := int(u32(data[8:]))
+	s := int(u32(data[12:]))
+	b := int(u32(data[20:]))
 	rest := data[headerSize:]
 	if n <= 256 || n > len(rest) || k+n+b > len(rest) {
-		return nil, fmt.Errorf("%w: truncated", ErrFormat)
+		return nil, bad("truncated")
 	}
 	t := &Table{Name: string(rest[:k]), Pattern: p}
 	rest = rest[k:]
@@ -138,19 +156,35 @@ func Parse(data []byte, verify bool) (*Table, error) {
 		sum += int(l)
 	}
 	if sum != b {
-		return nil, fmt.Errorf("%w: token lengths add to %d, header says %d", ErrFormat, sum, b)
+		return nil, bad("token lengths add to ", itoa(sum), ", header says ", itoa(b))
 	}
 	t.Bytes, rest = rest[:b], rest[b:]
 	for range s {
 		if len(rest) < 5 || len(rest) < 5+int(rest[4]) {
-			return nil, fmt.Errorf("%w: truncated special tokens", ErrFormat)
+			return nil, bad("truncated special tokens")
 		}
 		l := int(rest[4])
-		t.Specials = append(t.Specials, Special{Rank: binary.LittleEndian.Uint32(rest), Text: string(rest[5 : 5+l])})
+		t.Specials = append(t.Specials, Special{Rank: u32(rest), Text: string(rest[5 : 5+l])})
 		rest = rest[5+l:]
 	}
 	if len(rest) != 0 {
-		return nil, fmt.Errorf("%w: %d trailing bytes", ErrFormat, len(rest))
+		return nil, bad(itoa(len(rest)), " trailing bytes")
 	}
 	return t, nil
+}
+
+// Little-endian helpers (encoding/binary would bring reflect into the lean
+// WebAssembly build).
+func u32(b []byte) uint32 {
+	_ = b[3]
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+func putU32(b []byte, v uint32) {
+	_ = b[3]
+	b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+}
+
+func appendU32(b []byte, v uint32) []byte {
+	return append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
 }
