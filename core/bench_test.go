@@ -318,3 +318,12 @@ func goVersion() string {
 	out, _ := exec.Command("go", "env", "GOVERSION").Output()
 	return strings.TrimSpace(string(out))
 }
+
+// TestWriteCorpus writes the benchmark corpus to TOKENFIT_CORPUS_OUT, for
+// the benchmarks of the other hosts (make build/bench/corpus.txt).
+func TestWriteCorpus(t *testing.T) {
+	if os.Getenv("TOKENFIT_CORPUS_OUT") == "" {
+		t.Skip("set TOKENFIT_CORPUS_OUT")
+	}
+	benchCorpus(t)
+}

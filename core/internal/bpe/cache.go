@@ -1,7 +1,5 @@
 package bpe
 
-import "sync/atomic"
-
 // A cache of pair joins: (left token, right token) → the rank of their joined
 // bytes, or no rank. Merging asks the same few joins again and again (the
 // syllables of a script, the halves of common words); a hit costs one load
@@ -19,7 +17,7 @@ const (
 	validBit  = 1 << 63
 )
 
-type pairCache [1 << cacheBits]atomic.Uint64
+type pairCache [1 << cacheBits]word
 
 // joined returns the rank of tokens a and b joined, whose bytes are s.
 func (v *Vocab) joined(a, b uint32, s string) uint32 {

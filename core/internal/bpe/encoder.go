@@ -13,7 +13,6 @@ import (
 // encode_ordinary. It is safe for concurrent use.
 type Encoder struct {
 	*Vocab
-	Next pretok.Next
 }
 
 // New builds an encoder over a parsed table. With own false it uses the
@@ -23,18 +22,25 @@ func New(t *tables.Table, own bool) (*Encoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	var next pretok.Next
 	switch t.Pattern {
-	case tables.PatternGPT2:
-		next = pretok.GPT2
-	case tables.PatternCl100k:
-		next = pretok.Cl100k
-	case tables.PatternO200k:
-		next = pretok.O200k
+	case tables.PatternGPT2, tables.PatternCl100k, tables.PatternO200k:
 	default:
 		return nil, &tables.FormatError{Reason: "unknown pattern " + strconv.Itoa(int(t.Pattern))}
 	}
-	return &Encoder{Vocab: v, Next: next}, nil
+	return &Encoder{Vocab: v}, nil
+}
+
+// Next returns the end of the piece of s that starts at i (i < len(s)). A
+// switch, not a function value: direct calls are cheaper, in WebAssembly
+// most of all.
+func (e *Encoder) Next(s string, i int) int {
+	switch e.Pattern {
+	case tables.PatternO200k:
+		return pretok.O200k(s, i)
+	case tables.PatternCl100k:
+		return pretok.Cl100k(s, i)
+	}
+	return pretok.GPT2(s, i)
 }
 
 // Count returns the number of tokens in s. Cost: O(n) to split s; each piece

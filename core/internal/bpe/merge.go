@@ -9,7 +9,7 @@ import "sync"
 
 // smallPiece is the length up to which the quadratic scan beats the heap: a
 // piece that is not a whole token is usually a rare word of a few bytes.
-const smallPiece = 48
+const smallPiece = 96
 
 // part is a boundary between tokens during a merge: the token that starts at
 // start, its rank, and the rank of it joined with the token after it.

@@ -9,8 +9,13 @@ func (v *Vocab) count(p string) int {
 		return 1
 	}
 	if len(p) <= smallPiece {
+		if n, ok := v.pieces.get(p); ok {
+			return n
+		}
 		var buf [smallPiece + 1]part
-		return len(v.splitSmall(p, &buf)) - 1
+		n := len(v.splitSmall(p, &buf)) - 1
+		v.pieces.put(p, n)
+		return n
 	}
 	c := 0
 	v.splitLong(p, func(next []int32) {

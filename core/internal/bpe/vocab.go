@@ -5,7 +5,6 @@ package bpe
 import (
 	"math/bits"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -34,10 +33,11 @@ type Vocab struct {
 	specials map[uint32]string
 	cache    *pairCache
 	spare    atomic.Pointer[bucketMerge]
+	pieces   pieceCache
 
 	slots      []uint32 // tag << slotRankBits | rank+1; 0 is empty
 	regionBits uint     // the hash's top regionBits bits pick the region
-	ready      []sync.Once
+	ready      []regionOnce
 	order      []int32 // ranks grouped by region
 	starts     []int32 // region r's ranks are order[starts[r]:starts[r+1]]
 }
@@ -72,7 +72,7 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 	regions := size / regionSlots
 	v.regionBits = uint(bits.Len(uint(regions)) - 1)
 	v.slots = make([]uint32, size)
-	v.ready = make([]sync.Once, regions)
+	v.ready = make([]regionOnce, regions)
 	v.starts = make([]int32, regions+1)
 	for i := range v.byteRank {
 		v.byteRank[i] = noRank
@@ -162,7 +162,7 @@ func (v *Vocab) rank(s string) uint32 {
 	}
 	h := hash(s)
 	r := v.regionOf(h)
-	v.ready[r].Do(func() { v.fill(r) })
+	v.ready[r].do(v, r)
 	region := v.slots[r*regionSlots : (r+1)*regionSlots]
 	tag := uint32(h) &^ (1<<slotRankBits - 1) // hash bits 18..31: independent of the region and slot bits
 	for i := h % regionSlots; ; i = (i + 1) % regionSlots {

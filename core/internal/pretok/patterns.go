@@ -1,9 +1,14 @@
 package pretok
 
+import "unicode/utf8"
+
 // GPT2 splits like r50k_base and p50k_base:
 //
 //	's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 func GPT2(s string, i int) int {
+	if e := asciiLetters(s, i); e > 0 {
+		return e
+	}
 	if e := contraction(s, i, false); e > i {
 		return e
 	}
@@ -35,6 +40,9 @@ func GPT2(s string, i int) int {
 //	(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
 //	 ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 func Cl100k(s string, i int) int {
+	if e := asciiLetters(s, i); e > 0 {
+		return e
+	}
 	if e := contraction(s, i, true); e > i {
 		return e
 	}
@@ -69,6 +77,9 @@ func Cl100k(s string, i int) int {
 //
 // Marks (\p{M}) may be a prefix and also fill either letter class.
 func O200k(s string, i int) int {
+	if e := asciiWord(s, i); e > 0 {
+		return e
+	}
 	c, n := classAt(s, i)
 	prefix := c&notPrefix == 0
 	word := c&(upper|lower) != 0
@@ -155,4 +166,64 @@ func startOfPrevRune(s string, lo, k int) int {
 		}
 	}
 	return k - 1
+}
+
+// The fast paths below take the most common piece of English and code, an
+// optional space and ASCII letters ended by ASCII that is not a letter, in
+// one tight loop. They return 0 whenever the general path could answer
+// differently (a non-ASCII byte next, an apostrophe for o200k_base), so the
+// scanners stay exact.
+
+// asciiClass2 marks ASCII lower case (1) and upper case (2) letters.
+var asciiLetter = func() (t [256]uint8) {
+	for b := 'a'; b <= 'z'; b++ {
+		t[b] = 1
+		t[b-'a'+'A'] = 2
+	}
+	return t
+}()
+
+// asciiLetters: ` ?\p{L}+` over ASCII, for r50k/p50k and cl100k_base.
+func asciiLetters(s string, i int) int {
+	j := i
+	if s[j] == ' ' {
+		j++
+	}
+	if j >= len(s) || asciiLetter[s[j]] == 0 {
+		return 0
+	}
+	for j++; j < len(s); j++ {
+		if b := s[j]; asciiLetter[b] == 0 {
+			if b >= utf8.RuneSelf {
+				return 0
+			}
+			return j
+		}
+	}
+	return j
+}
+
+// asciiWord: o200k_base's ` ?[U]*[W]+` over ASCII, as one optional upper case
+// letter then lower case ones, ended by ASCII other than a lower case letter
+// or an apostrophe (an upper case letter starts the next word: camelCase).
+func asciiWord(s string, i int) int {
+	j := i
+	if s[j] == ' ' {
+		j++
+	}
+	if j < len(s) && asciiLetter[s[j]] == 2 {
+		j++
+	}
+	if j >= len(s) || asciiLetter[s[j]] != 1 {
+		return 0
+	}
+	for j++; j < len(s); j++ {
+		if b := s[j]; asciiLetter[b] != 1 {
+			if b >= utf8.RuneSelf || b == '\'' {
+				return 0
+			}
+			return j
+		}
+	}
+	return j
 }
