@@ -1,0 +1,676 @@
+// The page: a composer with a live token count and a token view, a context
+// budget and an injection plan. All tokenfit work runs in two workers
+// (worker.js) through the package; this file only keeps state and draws.
+
+import './style.css';
+import * as samples from './samples.js';
+import { diff } from './diff.js';
+
+const $ = (sel) => document.querySelector(sel);
+const num = new Intl.NumberFormat('en-US');
+const pct = (x) => `${(x * 100).toFixed(1)} %`;
+
+// Measurements the tests read (and anyone can, from the console).
+const demo = (window.tokenfitDemo = { ready: false, perf: [] });
+
+// ---- workers --------------------------------------------------------------
+
+function startWorker(name) {
+  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name });
+  const pending = new Map();
+  let next = 0;
+  w.onmessage = ({ data }) => {
+    const p = pending.get(data.id);
+    pending.delete(data.id);
+    if (data.error) p.reject(Object.assign(new Error(data.error.message), data.error));
+    else p.resolve(data.ok);
+  };
+  w.onerror = (e) => fail(new Error(`the ${name} worker failed: ${e.message}`));
+  return (op, args = {}) =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      pending.set(id, { resolve, reject });
+      w.postMessage({ id, op, ...args });
+    });
+}
+
+// The counter worker does nothing but the live count, so that a keystroke
+// never waits behind a token view or a budget of a 1 MB text.
+const counter = startWorker('counter');
+const jobs = startWorker('jobs');
+
+function fail(err) {
+  const s = $('#status');
+  s.textContent = `Error: ${err.message}`;
+  s.classList.add('error');
+  console.error(err);
+}
+
+function debounce(fn, ms) {
+  let t;
+  return () => {
+    clearTimeout(t);
+    t = setTimeout(() => fn().catch(fail), ms);
+  };
+}
+
+const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
+
+// ---- state ----------------------------------------------------------------
+
+const state = {
+  model: 'gpt-4o',
+  models: [],
+  estimators: {},
+  text: '', // what the live counter holds
+  history: samples.conversation(6),
+  behaviors: structuredClone(samples.behaviors),
+};
+
+const modelInfo = (id) => state.models.find((m) => m.id === id);
+
+// ---- model ----------------------------------------------------------------
+
+function fillModels() {
+  const sel = $('#model');
+  const groups = new Map();
+  for (const m of state.models) {
+    if (!groups.has(m.provider)) groups.set(m.provider, []);
+    groups.get(m.provider).push(m);
+  }
+  sel.replaceChildren(
+    ...[...groups].map(([provider, ms]) => {
+      const g = document.createElement('optgroup');
+      g.label = provider;
+      g.append(...ms.map((m) => new Option(`${m.id} — ${num.format(m.contextWindow)}`, m.id)));
+      return g;
+    }),
+  );
+  sel.value = state.model;
+  sel.disabled = false;
+}
+
+function showModel() {
+  const m = modelInfo(state.model);
+  const est = m.estimator && state.estimators[m.estimator];
+  const tokenizer = m.encoding
+    ? `${m.encoding} (exact)`
+    : `estimate: ${est.base} × ${est.ratio}, up to +${Math.round(est.errorBound * 100)} %`;
+  const facts = [
+    ['Context window', num.format(m.contextWindow), 'contextWindow'],
+    ['Max output', m.maxOutput ? num.format(m.maxOutput) : '—', 'maxOutput'],
+    ['Response reserve', num.format(m.responseReserve), 'responseReserve'],
+    ['Effective input budget', num.format(m.effectiveInputBudget), 'effectiveInputBudget'],
+    ['Tokenizer', tokenizer, 'tokenizer'],
+  ];
+  $('#model-facts').replaceChildren(
+    ...facts.flatMap(([k, v, key]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = k;
+      const dd = document.createElement('dd');
+      dd.textContent = v;
+      dd.dataset.k = key;
+      return [dt, dd];
+    }),
+  );
+  $('#window').placeholder = String(m.contextWindow);
+}
+
+async function changeModel() {
+  state.model = $('#model').value;
+  showModel();
+  const t0 = performance.now();
+  setCounting(true);
+  const r = await counter('counter', { model: state.model, text: state.text });
+  showCount(r.tokens, r.encoding);
+  demo.perf.push({ kind: 'model', chars: state.text.length, countMs: performance.now() - t0, workerMs: r.ms });
+  refreshAll();
+}
+
+// ---- composer and live count ----------------------------------------------
+
+const composer = $('#composer');
+let startedAt = 0; // when the latest keydown or paste happened
+let inFlight = 0;
+let encoding = 'o200k_base';
+
+function setCounting(on) {
+  inFlight += on ? 1 : -1;
+  $('#count').dataset.state = inFlight > 0 ? 'counting' : 'ready';
+}
+
+function showCount(tokens, enc = encoding) {
+  encoding = enc;
+  const c = $('#count');
+  c.querySelector('[data-tokens]').textContent = num.format(tokens);
+  c.dataset.tokens = tokens;
+  c.dataset.encoding = enc;
+  setCounting(false);
+  $('#count-detail').textContent = `${enc} · ${num.format(state.text.length)} characters`;
+}
+
+const ms = (x) => (x < 10 ? x.toFixed(1) : String(Math.round(x)));
+
+composer.addEventListener('keydown', (e) => {
+  startedAt = e.timeStamp;
+});
+composer.addEventListener('paste', (e) => {
+  startedAt = e.timeStamp;
+});
+composer.addEventListener('input', (e) => {
+  const tKey = startedAt && e.timeStamp - startedAt < 1000 ? startedAt : e.timeStamp;
+  textChanged(e.timeStamp, tKey, e.inputType === 'insertFromPaste' ? 'paste' : 'type');
+  startedAt = 0;
+});
+
+// textChanged sends the edit that turns the counter's text into the
+// composer's, and shows the count that comes back. The caret after the
+// edit ends the inserted text, so the edit starts at or before caret minus
+// the growth: the diff's hint (no selection is read before the edit, which
+// would cost a 1 MB text area another layout).
+function textChanged(t0, tKey, kind) {
+  const now = composer.value;
+  const caret = composer.selectionEnd;
+  const ed = diff(state.text, now, caret - Math.max(0, now.length - state.text.length), caret);
+  state.text = now;
+  if (!ed) return;
+  setCounting(true);
+  counter('edit', ed)
+    .then(async (r) => {
+      showCount(r.tokens);
+      const shown = performance.now();
+      await nextFrame();
+      const painted = performance.now();
+      demo.perf.push({
+        kind, chars: now.length, inserted: ed.ins.length,
+        countMs: shown - t0, // input event → count in the page
+        frameMs: painted - t0, // input event → the frame showing it
+        fromKeyMs: painted - tKey, // keydown or paste → that frame, the text area's own work included
+        workerMs: r.ms, // the live counter's edit in the worker
+      });
+      $('#count-detail').textContent += ` · counted in ${ms(shown - t0)} ms`;
+    })
+    .catch(fail);
+  refreshText();
+}
+
+function replaceComposer(text, kind) {
+  const t0 = performance.now();
+  composer.value = text;
+  composer.setSelectionRange(text.length, text.length);
+  textChanged(t0, t0, kind);
+}
+
+$('#paste-sample').addEventListener('click', () => replaceComposer(samples.document(), 'sample'));
+$('#clear-composer').addEventListener('click', () => replaceComposer('', 'clear'));
+
+// ---- token view -------------------------------------------------------------
+
+const PAGE = 1000;
+const tv = { seq: 0, ids: [], texts: [], total: 0, loading: false };
+const view = $('#token-view');
+const sentinel = document.createElement('div');
+sentinel.className = 'sentinel';
+
+function tokenNodes(ids, texts, from) {
+  const frag = document.createDocumentFragment();
+  const showIds = $('#show-ids').checked;
+  for (let i = 0; i < ids.length; i++) {
+    const s = document.createElement('span');
+    s.className = `t c${(from + i) % 5}`;
+    s.title = `token ${from + i + 1}: id ${ids[i]}`;
+    s.textContent = showIds ? String(ids[i]) : texts[i].replace(/\n/g, '↵\n');
+    frag.append(s);
+  }
+  return frag;
+}
+
+function caption() {
+  const shown = tv.ids.length;
+  $('#token-caption').textContent = tv.total
+    ? `${num.format(tv.total)} tokens (${tv.encoding})${shown < tv.total ? `; showing the first ${num.format(shown)}` : ''}. Hover a token for its id.`
+    : 'No text yet.';
+  $('#more-tokens').hidden = shown >= tv.total;
+}
+
+async function refreshTokens() {
+  const seq = ++tv.seq;
+  if (!state.text) {
+    Object.assign(tv, { ids: [], texts: [], total: 0 });
+    view.replaceChildren();
+    caption();
+    return;
+  }
+  const r = await jobs('tokens', { model: state.model, text: state.text, from: 0, to: PAGE });
+  if (seq !== tv.seq) return;
+  Object.assign(tv, { ids: r.ids, texts: r.texts, total: r.total, encoding: r.encoding });
+  view.replaceChildren(tokenNodes(r.ids, r.texts, 0), sentinel);
+  caption();
+}
+
+async function moreTokens() {
+  if (tv.loading || tv.ids.length >= tv.total) return;
+  tv.loading = true;
+  const seq = tv.seq;
+  try {
+    const from = tv.ids.length;
+    const r = await jobs('tokens', { model: state.model, text: state.text, from, to: from + PAGE });
+    if (seq !== tv.seq) return;
+    tv.ids = tv.ids.concat(r.ids);
+    tv.texts = tv.texts.concat(r.texts);
+    sentinel.before(tokenNodes(r.ids, r.texts, from));
+    caption();
+  } finally {
+    tv.loading = false;
+  }
+}
+
+new IntersectionObserver((es) => es.some((e) => e.isIntersecting) && moreTokens().catch(fail), { root: view, rootMargin: '200px' }).observe(sentinel);
+$('#more-tokens').addEventListener('click', () => moreTokens().catch(fail));
+$('#show-ids').addEventListener('change', () => {
+  view.replaceChildren(tokenNodes(tv.ids, tv.texts, 0), sentinel);
+});
+
+// For models without a public tokenizer: the model's estimate beside the
+// base encoding's exact count.
+async function refreshEstimate() {
+  const m = modelInfo(state.model);
+  const p = $('#estimate');
+  if (m.encoding) {
+    p.hidden = true;
+    return;
+  }
+  const est = state.estimators[m.estimator];
+  const n = await jobs('estimate', { model: state.model, text: state.text });
+  p.hidden = false;
+  p.textContent = `${m.id} has no public tokenizer: about ${num.format(n)} tokens by tokenfit's estimate (${est.base} × ${est.ratio}; the real count may be up to ${Math.round(est.errorBound * 100)} % higher, and budgets count that bound).`;
+  p.dataset.tokens = n;
+}
+
+// ---- budget ---------------------------------------------------------------
+
+const SEGMENTS = [
+  ['system', 'System prompt'],
+  ['procedure', 'Procedure'],
+  ['knowledge', 'Knowledge'],
+  ['episodes', 'Episodes'],
+  ['current', 'Current message'],
+  ['history', 'History, kept'],
+  ['summarize', 'History, to summarize'],
+  ['dropped', 'History, dropped'],
+  ['free', 'Free'],
+  ['safety', 'Safety buffer'],
+  ['reserve', 'Response reserve'],
+];
+
+function budgetRequest() {
+  const req = { model: state.model };
+  const w = $('#window').valueAsNumber;
+  if (w > 0) req.contextWindow = Math.floor(w);
+  const r = $('#reserve').valueAsNumber;
+  if (r >= 0) req.outputReserve = Math.floor(r);
+  const sections = {};
+  for (const ta of document.querySelectorAll('[data-section]')) {
+    if (ta.value) sections[ta.dataset.section] = ta.value;
+  }
+  if (state.text) sections.current = state.text;
+  req.sections = sections;
+  req.history = state.history.filter((m) => m.content !== '');
+  return req;
+}
+
+let budgetSeq = 0;
+async function refreshBudget() {
+  const seq = ++budgetSeq;
+  const req = structuredClone(budgetRequest()); // the state moves on; the request does not
+  let b;
+  try {
+    b = await jobs('budget', req);
+  } catch (e) {
+    if (seq === budgetSeq) $('#alert').textContent = `Cannot compute the budget: ${e.message}`;
+    return;
+  }
+  if (seq !== budgetSeq) return;
+  drawBudget(req, b);
+}
+
+function drawBudget(req, b) {
+  const h = b.history;
+  const sumOf = (idx) => idx.reduce((n, i) => n + h.perMessage[i], 0);
+  const summarize = sumOf(h.summarize);
+  const sizes = {
+    ...Object.fromEntries(['system', 'procedure', 'knowledge', 'episodes', 'current'].map((k) => [k, b.sections[k]?.tokens ?? 0])),
+    history: Math.max(0, h.keptTokens - summarize),
+    summarize,
+    dropped: Math.max(0, h.tokens - h.keptTokens),
+    free: b.memoryTokens,
+    safety: b.safetyBuffer,
+    reserve: b.responseReserve,
+  };
+  const total = Math.max(b.contextWindow, Object.values(sizes).reduce((a, x) => a + x, 0));
+  const at = (n) => `${((n / total) * 100).toFixed(3)}%`;
+
+  const bar = $('#bar');
+  const parts = SEGMENTS.filter(([k]) => sizes[k] > 0).map(([k, label]) => {
+    const d = document.createElement('div');
+    d.className = `seg s-${k}`;
+    d.style.width = at(sizes[k]);
+    d.title = `${label}: ${num.format(sizes[k])} tokens`;
+    return d;
+  });
+  const marks = [
+    [0.7, 'warning 70 %'],
+    [0.9, 'critical 90 %'],
+  ].map(([f, label]) => {
+    const m = document.createElement('div');
+    m.className = 'mark';
+    m.style.left = at(f * b.inputBudget);
+    m.title = `${label} of the input budget`;
+    m.dataset.label = label.split(' ')[1] + ' %';
+    return m;
+  });
+  if (total > b.contextWindow) {
+    const m = document.createElement('div');
+    m.className = 'mark window';
+    m.style.left = at(b.contextWindow);
+    m.dataset.label = 'window';
+    marks.push(m);
+  }
+  bar.replaceChildren(...parts, ...marks);
+  bar.setAttribute(
+    'aria-label',
+    `The ${num.format(b.contextWindow)}-token window: ` +
+      SEGMENTS.filter(([k]) => sizes[k] > 0)
+        .map(([k, label]) => `${label} ${num.format(sizes[k])}`)
+        .join(', '),
+  );
+  $('#legend').replaceChildren(
+    ...SEGMENTS.filter(([k]) => sizes[k] > 0).map(([k, label]) => {
+      const li = document.createElement('li');
+      li.innerHTML = `<span class="swatch s-${k}"></span>`;
+      li.append(`${label} `, Object.assign(document.createElement('b'), { textContent: num.format(sizes[k]) }));
+      li.dataset.k = k;
+      return li;
+    }),
+  );
+
+  const alert = $('#alert');
+  alert.className = `alert level-${b.alert}`;
+  alert.dataset.alert = b.alert;
+  alert.dataset.utilization = b.utilization;
+  const what = { none: 'no alert', warning: 'warning: 70 % reached', critical: 'critical: 90 % reached' }[b.alert];
+  alert.textContent =
+    `Utilization ${pct(b.utilization)} of the input budget — ${what}.` +
+    (h.dropped.length ? ` ${h.dropped.length} history message${h.dropped.length > 1 ? 's' : ''} dropped.` : '') +
+    (h.summarize.length ? ` Summarize the oldest ${h.summarize.length} to free about ${num.format(h.summarizeTokens)} tokens.` : '') +
+    (b.fallback ? ' (Unknown model: cl100k_base and an 8,192-token window.)' : '');
+
+  const sec = (k) => {
+    const s = b.sections[k];
+    return s?.truncated ? `${num.format(s.tokens)} (cut from ${num.format(s.originalTokens)})` : num.format(s?.tokens ?? 0);
+  };
+  const rows = [
+    ['Context window', num.format(b.contextWindow), 'contextWindow'],
+    ['Response reserve', num.format(b.responseReserve), 'responseReserve'],
+    ['Safety buffer', num.format(b.safetyBuffer), 'safetyBuffer'],
+    ['Input budget', num.format(b.inputBudget), 'inputBudget'],
+    ['System prompt', sec('system'), 'system'],
+    ['Procedure', sec('procedure'), 'procedure'],
+    ['Knowledge', sec('knowledge'), 'knowledge'],
+    ['Episodes', sec('episodes'), 'episodes'],
+    ['Current message', sec('current'), 'current'],
+    ['History budget', num.format(b.historyBudget), 'historyBudget'],
+    ['History (as given → kept)', `${num.format(h.tokens)} → ${num.format(h.keptTokens)}`, 'historyTokens'],
+    ['Used', num.format(b.usedTokens), 'usedTokens'],
+    ['Memory tokens left', `${num.format(b.memoryTokens)}${b.isConstrained ? ' (constrained)' : ''}`, 'memoryTokens'],
+    ['Utilization after pruning', pct(b.utilizationAfterPruning), 'utilizationAfterPruning'],
+  ];
+  $('#budget-table tbody').replaceChildren(
+    ...rows.map(([k, v, key]) => {
+      const tr = document.createElement('tr');
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = k;
+      const td = document.createElement('td');
+      td.textContent = v;
+      td.dataset.k = key;
+      tr.append(th, td);
+      return tr;
+    }),
+  );
+
+  // Each history turn's fate, beside it in the editor.
+  const status = new Map();
+  for (const i of h.kept) status.set(i, 'kept');
+  for (const i of h.summarize) status.set(i, 'summarize');
+  for (const i of h.dropped) status.set(i, 'dropped');
+  const sent = state.history.map((m, i) => [m, i]).filter(([m]) => m.content !== '');
+  const items = [...$('#history').children];
+  items.forEach((li) => {
+    const o = li.querySelector('output');
+    o.textContent = '';
+    o.className = 'fate';
+  });
+  sent.forEach(([, i], j) => {
+    const o = items[i]?.querySelector('output');
+    if (!o) return;
+    const s = status.get(j) ?? 'kept';
+    o.textContent = `${s === 'summarize' ? 'summarize' : s} · ${num.format(h.perMessage[j])}`;
+    o.className = `fate f-${s}`;
+    o.dataset.fate = s;
+  });
+
+  $('#budget-request').textContent = JSON.stringify(trimmed(req), null, 1);
+  $('#budget-answer').textContent = JSON.stringify(b, null, 1);
+  demo.budget = { request: req, answer: b };
+}
+
+// trimmed shortens long strings for display.
+function trimmed(req) {
+  return JSON.parse(JSON.stringify(req, (k, v) => (typeof v === 'string' && v.length > 400 ? `${v.slice(0, 400)}… (${num.format(v.length)} characters)` : v)));
+}
+
+function drawHistory() {
+  const ol = $('#history');
+  ol.replaceChildren(
+    ...state.history.map((m, i) => {
+      const li = document.createElement('li');
+      const n = i + 1;
+      li.innerHTML = `
+        <div class="turn-head">
+          <label for="role-${n}" class="sr-only">Turn ${n} role</label>
+          <select id="role-${n}">
+            <option value="system">system</option><option value="user">user</option><option value="assistant">assistant</option>
+          </select>
+          <output class="fate" for="text-${n}"></output>
+          <button type="button" class="remove" aria-label="Remove turn ${n}">Remove</button>
+        </div>
+        <label for="text-${n}" class="sr-only">Turn ${n} text</label>
+        <textarea id="text-${n}" rows="2"></textarea>`;
+      const roleSel = li.querySelector('select');
+      roleSel.value = m.role;
+      roleSel.addEventListener('change', () => {
+        m.role = roleSel.value;
+        refreshBudgetSoon();
+      });
+      const ta = li.querySelector('textarea');
+      ta.value = m.content;
+      ta.addEventListener('input', () => {
+        m.content = ta.value;
+        refreshBudgetSoon();
+      });
+      li.querySelector('.remove').addEventListener('click', () => {
+        state.history.splice(i, 1);
+        drawHistory();
+        const next = ol.querySelectorAll('textarea')[Math.min(i, state.history.length - 1)];
+        (next ?? $('#add-turn')).focus();
+        refreshBudgetSoon();
+      });
+      return li;
+    }),
+  );
+}
+
+$('#add-turn').addEventListener('click', () => {
+  const last = state.history.at(-1);
+  state.history.push({ role: last?.role === 'user' ? 'assistant' : 'user', content: '' });
+  drawHistory();
+  $('#history').lastElementChild.querySelector('textarea').focus();
+});
+$('#sample-history').addEventListener('click', () => {
+  state.history = samples.conversation(60);
+  drawHistory();
+  refreshBudgetSoon();
+});
+$('#clear-history').addEventListener('click', () => {
+  state.history = [];
+  drawHistory();
+  refreshBudgetSoon();
+});
+$('#budget-form').addEventListener('input', (e) => {
+  if (!e.target.closest('#history')) refreshBudgetSoon();
+});
+$('#budget-form').addEventListener('submit', (e) => e.preventDefault());
+
+// ---- plan -----------------------------------------------------------------
+
+const TIER = { full: 'full', summary: 'summary', nameOnly: 'name only', omitted: 'omitted' };
+
+function drawBehaviors() {
+  $('#plan-items tbody').replaceChildren(
+    ...state.behaviors.map((it) => {
+      const tr = document.createElement('tr');
+      tr.dataset.id = it.id;
+      const id = `act-${it.id}`;
+      tr.innerHTML = `
+        <th scope="row"><span class="name"></span> <span class="kind"></span><br><span class="tags"></span></th>
+        <td><label class="sr-only" for="${id}"></label><input type="range" id="${id}" min="0" max="1" step="0.01">
+            <output for="${id}"></output></td>
+        <td class="tier" data-k="tier"></td>
+        <td class="n" data-k="tokens"></td>`;
+      tr.querySelector('.name').textContent = it.name;
+      tr.querySelector('.kind').textContent = `[${it.kind}]`;
+      tr.querySelector('.tags').textContent = it.tags.map((t) => `#${t}`).join(' ');
+      tr.querySelector('label').textContent = `Activation of ${it.name}`;
+      const range = tr.querySelector('input');
+      const out = tr.querySelector('output');
+      range.value = it.activation;
+      out.textContent = it.activation.toFixed(2);
+      range.addEventListener('input', () => {
+        it.activation = range.valueAsNumber;
+        out.textContent = it.activation.toFixed(2);
+        refreshPlanSoon();
+      });
+      return tr;
+    }),
+  );
+}
+
+function planRequest() {
+  const b = $('#plan-budget').valueAsNumber;
+  return { model: state.model, budget: b >= 0 ? Math.floor(b) : 0, items: state.behaviors };
+}
+
+let planSeq = 0;
+async function refreshPlan() {
+  const seq = ++planSeq;
+  const req = structuredClone(planRequest());
+  let p;
+  try {
+    p = await jobs('plan', req);
+  } catch (e) {
+    if (seq === planSeq) $('#plan-summary').textContent = `Cannot plan: ${e.message}`;
+    return;
+  }
+  if (seq !== planSeq) return;
+  const byId = new Map(state.behaviors.map((it) => [it.id, it]));
+  for (const pi of p.items) {
+    const tr = $(`#plan-items tr[data-id="${CSS.escape(pi.id)}"]`);
+    if (!tr) continue;
+    const tier = tr.querySelector('.tier');
+    tier.textContent = TIER[pi.tier];
+    tier.className = `tier t-${pi.tier}`;
+    tier.dataset.tier = pi.tier;
+    tr.querySelector('.n').textContent = pi.tokens ? num.format(pi.tokens) : '—';
+    tr.querySelector('.n').dataset.tokens = pi.tokens;
+  }
+  const s = $('#plan-summary');
+  s.dataset.total = p.totalTokens;
+  s.className = `alert ${p.overBudget ? 'level-critical' : 'level-none'}`;
+  s.textContent =
+    `${num.format(p.totalTokens)} tokens of ${p.budget ? num.format(p.budget) : 'no limit'}` +
+    ` · ${p.demotions.length} demotion${p.demotions.length === 1 ? '' : 's'}` +
+    (p.overBudget ? ' · over budget: the constraints alone exceed it' : '');
+  $('#demotions').replaceChildren(
+    ...(p.demotions.length
+      ? p.demotions.map((d) => {
+          const li = document.createElement('li');
+          li.textContent = `${byId.get(d.id)?.name ?? d.id}: ${TIER[d.from]} → ${TIER[d.to]}`;
+          return li;
+        })
+      : [Object.assign(document.createElement('li'), { textContent: 'None: everything fits at its activation tier.' })]),
+  );
+  $('#reasons').replaceChildren(
+    ...p.items.map((pi) => {
+      const li = document.createElement('li');
+      const b = document.createElement('b');
+      b.textContent = `${byId.get(pi.id)?.name ?? pi.id} — ${TIER[pi.tier]}: `;
+      li.append(b, pi.reason);
+      return li;
+    }),
+  );
+  $('#plan-text').textContent = p.text || '(nothing injected)';
+  $('#plan-request').textContent = JSON.stringify(req, null, 1);
+  $('#plan-answer').textContent = JSON.stringify(p, null, 1);
+  demo.plan = { request: req, answer: p };
+}
+
+$('#plan-budget').addEventListener('input', () => refreshPlanSoon());
+$('#sample-behaviors').addEventListener('click', () => {
+  state.behaviors = structuredClone(samples.behaviors);
+  drawBehaviors();
+  refreshPlanSoon();
+});
+
+// ---- refresh scheduling ---------------------------------------------------
+
+const refreshBudgetSoon = debounce(refreshBudget, 120);
+const refreshPlanSoon = debounce(refreshPlan, 80);
+// Text changes redraw the token view, the estimate and the budget together,
+// once typing pauses.
+const refreshText = debounce(async () => {
+  await Promise.all([refreshTokens(), refreshEstimate(), refreshBudget()]);
+}, 150);
+
+function refreshAll() {
+  refreshText();
+  refreshPlanSoon();
+}
+
+$('#model').addEventListener('change', () => changeModel().catch(fail));
+
+// ---- start ----------------------------------------------------------------
+
+async function start() {
+  const t0 = performance.now();
+  for (const [k, v] of Object.entries(samples.sections)) $(`#sec-${k}`).value = v;
+  drawHistory();
+  drawBehaviors();
+  composer.placeholder = samples.composerHint;
+  const [info] = await Promise.all([jobs('open', { encodings: ['o200k_base'] }), counter('open', { encodings: ['o200k_base'] })]);
+  state.models = info.models;
+  state.estimators = info.estimators;
+  fillModels();
+  showModel();
+  state.text = composer.value; // a reload may keep the text
+  const r = await counter('counter', { model: state.model, text: state.text });
+  showCount(r.tokens, r.encoding);
+  $('#version').textContent = info.version;
+  $('#status').textContent = `Ready: tokenfit ${info.version} started in ${Math.round(performance.now() - t0)} ms.`;
+  demo.startMs = performance.now() - t0;
+  demo.ready = true;
+  document.documentElement.dataset.ready = 'true';
+  refreshAll();
+}
+
+start().catch(fail);
