@@ -1,7 +1,7 @@
 # tokenfit — the front door. Every target installs what it needs.
 #
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
-#   make test    every test
+#   make test    every test (test-demo: the web demo in headless Chromium)
 #   make bench   ratio tables against the peers, measured in one run
 #   make build   the WebAssembly modules and the npm package
 #   make check   formatting, vet, tidy and core purity
@@ -17,6 +17,7 @@ PORT ?= 8080
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node check-wasm
+.PHONY: demo-build demo-deps test-demo
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
 # same bytes. Keep WASM_FLAGS equal to host/internal/modbuild.Reproducible.
@@ -36,11 +37,29 @@ js/node_modules/.installed: js/package.json js/package-lock.json
 
 js-deps: js/node_modules/.installed
 
-demo:
-	@echo "The web demo comes with the npm package; meanwhile, the CLI on a sample:"
-	@echo 'Hello world' | $(GO) run ./host/cmd/tokenfit count --encoding o200k_base
+# ---- the web demo (web-demo/) -------------------------------------------
 
-test: js-deps test-go test-race-short test-wasm
+web-demo/node_modules/.installed: web-demo/package.json web-demo/package-lock.json
+	cd web-demo && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+demo-deps: web-demo/node_modules/.installed
+
+# The page in web-demo/dist: its bundles (esbuild) and the files the
+# package loads at run time.
+demo-build: wasm demo-deps
+	cd web-demo && $(NODE) build.mjs
+
+# Serves the page on http://localhost:$(PORT) until interrupted.
+demo: demo-build
+	cd web-demo && PORT=$(PORT) $(NODE) server.mjs
+
+# The page in headless Chromium (Debian's chromium; $$CHROMIUM overrides),
+# checked against the CLI's answers; screenshots in web-demo/test-results.
+test-demo: demo-build
+	cd web-demo && $(NODE) --test test/
+
+test: js-deps test-go test-race-short test-wasm test-demo
 
 test-go:
 	$(GO) vet ./...
@@ -78,7 +97,7 @@ unicode:
 	rm -rf $$tmp && $(GO) generate ./core/internal/pretok
 
 clean:
-	rm -rf js/node_modules $(BUILD) host/tokenfit.wasm
+	rm -rf js/node_modules $(BUILD) host/tokenfit.wasm web-demo/node_modules web-demo/dist web-demo/test-results
 
 # ---- WebAssembly ----------------------------------------------------------
 

@@ -1,0 +1,449 @@
+// The web demo in headless Chromium, as a person uses it: type, paste 1 MB,
+// change the model, the window and the token budget; every number the page
+// shows is checked against the core's own answer, computed by the Go CLI on
+// the same input (never re-implemented here). Saves screenshots to
+// test-results/ and checks that they are not blank; prints the timings.
+//
+//   make test-demo          (builds the page first)
+//   node --test test/       (from web-demo/, once dist/ is built)
+//
+// Chromium: $CHROMIUM, else /usr/bin/chromium (Debian's `chromium`).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import * as samples from '../src/samples.js';
+
+const here = fileURLToPath(new URL('..', import.meta.url));
+const repo = join(here, '..');
+const results = join(here, 'test-results');
+const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+const fmt = (n) => n.toLocaleString('en-US');
+
+let tmp, cli, server, base, context, page;
+const requests = [];
+
+// ---- the core's answers, from the CLI ----------------------------------------
+
+function tf(args, input) {
+  return execFileSync(cli, args, { input, encoding: 'utf8', maxBuffer: 256 << 20 }).trim();
+}
+const count = (text, model) => Number(tf(['count', '--model', model], text));
+const answer = (cmd, req) => JSON.parse(tf([cmd], JSON.stringify(req)));
+
+// ---- set-up ---------------------------------------------------------------
+
+before(async () => {
+  assert.ok(existsSync(join(here, 'dist/index.html')), 'dist/ is not built: run make test-demo (or node build.mjs)');
+  assert.ok(existsSync(executablePath), `no Chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM`);
+  tmp = await mkdtemp(join(tmpdir(), 'tokenfit-demo-'));
+  await mkdir(results, { recursive: true });
+  cli = join(tmp, 'tokenfit');
+  execFileSync('go', ['build', '-o', cli, './host/cmd/tokenfit'], { cwd: repo, stdio: 'inherit' });
+
+  server = spawn(process.execPath, ['server.mjs'], { cwd: here, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  base = await new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/localhost:\d+\//);
+      if (m) resolve(m[0]);
+    });
+    server.on('exit', (code) => reject(new Error(`server.mjs exited with ${code}`)));
+  });
+
+  context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
+    executablePath,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 900 },
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base.slice(0, -1) });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+});
+
+after(async () => {
+  await context?.close();
+  server?.kill();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+// ---- helpers --------------------------------------------------------------
+
+// expectCount waits until the live count shows n, and checks what is shown.
+async function expectCount(n, what) {
+  try {
+    await page.waitForFunction(
+      (n) => {
+        const c = document.querySelector('#count');
+        return c.dataset.state === 'ready' && Number(c.dataset.tokens) === n;
+      },
+      n,
+      { timeout: 30_000 },
+    );
+  } catch {
+    const shown = await page.$eval('#count', (c) => `${c.dataset.tokens} (${c.dataset.state})`);
+    assert.fail(`${what}: the page shows ${shown} tokens, the core says ${n}`);
+  }
+  assert.equal(await page.textContent('#count [data-tokens]'), fmt(n));
+}
+
+const composerValue = () => page.$eval('#composer', (c) => c.value);
+
+// canon: JSON with sorted keys, to compare requests.
+function canon(v) {
+  return JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x));
+}
+
+// waitFor waits until the page's latest request of kind ('budget', 'plan')
+// is req, and returns the answer the page drew from.
+async function waitFor(kind, req) {
+  const want = canon(req);
+  try {
+    await page.waitForFunction(
+      ([kind, want, canonSrc]) => {
+        const canon = new Function(`return ${canonSrc}`)();
+        const last = window.tokenfitDemo[kind];
+        return last && canon(last.request) === want;
+      },
+      [kind, want, canon.toString()],
+      { timeout: 30_000 },
+    );
+  } catch {
+    const got = await page.evaluate((kind) => window.tokenfitDemo[kind]?.request, kind);
+    assert.deepEqual(got, req, `the page's ${kind} request`);
+  }
+  return page.evaluate((kind) => window.tokenfitDemo[kind].answer, kind);
+}
+
+const perf = () => page.evaluate(() => window.tokenfitDemo.perf);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// ---- tests ----------------------------------------------------------------
+
+test('the page loads from the local server alone, with the right types and gzip', async () => {
+  const t0 = Date.now();
+  await page.goto(base);
+  await page.waitForFunction(() => window.tokenfitDemo?.ready, null, { timeout: 60_000 });
+  const startMs = await page.evaluate(() => window.tokenfitDemo.startMs);
+  console.log(`# page ready in ${Date.now() - t0} ms (tokenfit started in ${Math.round(startMs)} ms)`);
+  for (const u of requests) assert.ok(u.startsWith(base) || u.startsWith('data:') || u.startsWith('blob:'), `a request left the page's server: ${u}`);
+
+  const head = async (path) => {
+    const r = await fetch(base + path, { headers: { 'Accept-Encoding': 'gzip' } });
+    await r.arrayBuffer();
+    return [r.headers.get('content-type'), r.headers.get('content-encoding')];
+  };
+  assert.deepEqual(await head('assets/tokenfit-js.wasm'), ['application/wasm', 'gzip']);
+  assert.deepEqual(await head('main.js'), ['text/javascript; charset=utf-8', 'gzip']);
+  assert.deepEqual(await head(''), ['text/html; charset=utf-8', 'gzip']);
+  assert.equal((await fetch(base + 'nope.js')).status, 404);
+  assert.equal((await fetch(base + '..%2f..%2fMakefile')).status, 403);
+
+  // The model's window, as the registry has it.
+  const m = JSON.parse(tf(['models', 'gpt-4o'])).model;
+  assert.equal(await page.textContent('[data-k="contextWindow"]'), fmt(m.contextWindow));
+  assert.equal(await page.textContent('[data-k="effectiveInputBudget"]'), fmt(m.effectiveInputBudget));
+});
+
+test('typing shows the exact count on every keystroke', async () => {
+  await page.click('#composer');
+  await page.keyboard.type('Hello world');
+  await expectCount(count('Hello world', 'gpt-4o'), 'after typing');
+  await page.keyboard.type(' — 東京の書店 😀 <|endoftext|>\n\tindented  ');
+  const text = await composerValue();
+  assert.equal(text, 'Hello world — 東京の書店 😀 <|endoftext|>\n\tindented  ');
+  await expectCount(count(text, 'gpt-4o'), 'after typing more');
+  // Deleting across a surrogate pair and editing in the middle.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('End');
+  for (let i = 0; i < 16; i++) await page.keyboard.press('Backspace');
+  await page.keyboard.type('!');
+  const edited = await composerValue();
+  assert.equal(edited, 'Hello world — 東京の書店!\n\tindented  ');
+  await expectCount(count(edited, 'gpt-4o'), 'after editing');
+});
+
+test('pasting 1 MB keeps the count exact, and so does typing after it', async (t) => {
+  const doc = samples.document();
+  assert.ok(Buffer.byteLength(doc) >= 1 << 20);
+  await page.evaluate((d) => navigator.clipboard.writeText(d), doc);
+  await page.click('#composer');
+  await page.keyboard.press('Control+End');
+  const before = (await perf()).length;
+  await page.keyboard.press('Control+V');
+  const text = await composerValue();
+  assert.equal(text, 'Hello world — 東京の書店!\n\tindented  ' + doc, 'the paste did not land whole');
+  await expectCount(count(text, 'gpt-4o'), 'after pasting 1 MB');
+  const paste = (await perf()).slice(before).find((p) => p.kind === 'paste');
+  assert.ok(paste, 'the page recorded no paste');
+
+  // Keystrokes at the end and at the very start of the 1 MB text.
+  const n0 = (await perf()).length;
+  for (let i = 0; i < 10; i++) {
+    await page.keyboard.type('z');
+    await page.waitForTimeout(120);
+  }
+  await page.keyboard.press('Control+Home');
+  for (let i = 0; i < 5; i++) {
+    await page.keyboard.type('a');
+    await page.waitForTimeout(120);
+  }
+  const big = await composerValue();
+  assert.equal(big, 'aaaaa' + text + 'zzzzzzzzzz');
+  await expectCount(count(big, 'gpt-4o'), 'after typing in a 1 MB text');
+  const keys = (await perf()).slice(n0).filter((p) => p.kind === 'type');
+  assert.equal(keys.length, 15);
+
+  const report = {
+    pasteBytes: Buffer.byteLength(doc),
+    pasteToCountPaintedMs: Math.round(paste.fromKeyMs),
+    pasteInputEventToCountMs: Math.round(paste.countMs),
+    pasteWorkerMs: Math.round(paste.workerMs),
+    keystroke1MB: {
+      keyToCountPaintedMsMedian: Math.round(median(keys.map((k) => k.fromKeyMs))),
+      inputEventToCountMsMedian: Math.round(median(keys.map((k) => k.countMs))),
+      workerMsMedian: +median(keys.map((k) => k.workerMs)).toFixed(2),
+    },
+  };
+  const small = (await perf()).filter((p) => p.kind === 'type' && p.chars < 100);
+  report.keystrokeShort = {
+    keyToCountPaintedMsMedian: Math.round(median(small.map((k) => k.fromKeyMs))),
+    inputEventToCountMsMedian: +median(small.map((k) => k.countMs)).toFixed(1),
+    workerMsMedian: +median(small.map((k) => k.workerMs)).toFixed(2),
+  };
+  await writeFile(join(results, 'perf.json'), JSON.stringify(report, null, 2) + '\n');
+  t.diagnostic(`timings: ${JSON.stringify(report)}`);
+  console.log(`# timings ${JSON.stringify(report)}`);
+});
+
+test('the token view shows the tokens and their ids', async () => {
+  const text = await composerValue();
+  const ids = JSON.parse(tf(['encode', '--model', 'gpt-4o'], text)).ids;
+  await page.waitForFunction((n) => document.querySelector('#token-caption').textContent.startsWith(n), fmt(ids.length), { timeout: 60_000 });
+  const shown = await page.$$eval('#token-view .t', (ts) => ts.map((t) => Number(t.title.match(/id (\d+)/)[1])));
+  assert.equal(shown.length, 1000, 'a 1 MB text renders its first 1,000 tokens, the rest on demand');
+  assert.deepEqual(shown, ids.slice(0, 1000));
+  const texts = await page.$$eval('#token-view .t', (ts) => ts.slice(0, 20).map((t) => t.textContent.replace(/↵\n/g, '\n')).join(''));
+  assert.ok(text.startsWith(texts), 'the first tokens spell the text');
+  // More on demand, by keyboard.
+  await page.focus('#more-tokens');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#token-view .t').length === 2000);
+  const more = await page.$$eval('#token-view .t', (ts) => ts.slice(1000).map((t) => Number(t.title.match(/id (\d+)/)[1])));
+  assert.deepEqual(more, ids.slice(1000, 2000));
+  await page.check('#show-ids');
+  assert.equal(await page.textContent('#token-view .t'), String(ids[0]));
+  await page.uncheck('#show-ids');
+});
+
+test('changing the model recounts with its encoding and shows its window', async () => {
+  const text = await composerValue();
+  await page.selectOption('#model', 'gpt-4');
+  await expectCount(count(text, 'gpt-4'), 'gpt-4 (cl100k_base)');
+  assert.equal(await page.$eval('#count', (c) => c.dataset.encoding), 'cl100k_base');
+  const m = JSON.parse(tf(['models', 'gpt-4'])).model;
+  assert.equal(await page.textContent('[data-k="contextWindow"]'), fmt(m.contextWindow));
+  assert.equal(await page.textContent('[data-k="responseReserve"]'), fmt(m.responseReserve));
+
+  // A model without a public tokenizer: its estimate beside the exact base count.
+  await page.click('#clear-composer');
+  await page.click('#composer');
+  await page.keyboard.type('Estimate this sentence for a model whose tokenizer is not public.');
+  await page.selectOption('#model', 'claude-sonnet-4-5');
+  const short = await composerValue();
+  await expectCount(count(short, 'gpt-4o'), 'claude counts exactly with its base encoding, o200k_base');
+  const est = count(short, 'claude-sonnet-4-5');
+  await page.waitForFunction((n) => Number(document.querySelector('#estimate').dataset.tokens) === n, est);
+  assert.match(await page.textContent('#estimate'), new RegExp(`about ${fmt(est)} tokens`));
+  await page.selectOption('#model', 'gpt-4o');
+  await expectCount(count(short, 'gpt-4o'), 'back on gpt-4o');
+});
+
+// expectedBudget builds the request the page's controls describe, from what
+// this test put into them, asks the core, and checks what the page shows.
+async function checkBudget(req) {
+  const want = answer('budget', req);
+  const got = await waitFor('budget', req);
+  assert.deepEqual(got, want, 'the page drew from the core\'s answer');
+  const cell = (k) => page.textContent(`#budget-table td[data-k="${k}"]`);
+  for (const k of ['contextWindow', 'responseReserve', 'safetyBuffer', 'inputBudget', 'historyBudget', 'usedTokens']) {
+    assert.equal(await cell(k), fmt(want[k]), k);
+  }
+  for (const k of ['system', 'procedure', 'knowledge', 'episodes', 'current']) {
+    assert.ok((await cell(k)).startsWith(fmt(want.sections[k].tokens)), `section ${k}`);
+  }
+  assert.ok((await cell('memoryTokens')).startsWith(fmt(want.memoryTokens)));
+  assert.equal(await cell('historyTokens'), `${fmt(want.history.tokens)} → ${fmt(want.history.keptTokens)}`);
+  const alert = await page.$eval('#alert', (a) => ({ level: a.dataset.alert, text: a.textContent }));
+  assert.equal(alert.level, want.alert);
+  assert.ok(alert.text.includes(`${(want.utilization * 100).toFixed(1)} %`), alert.text);
+  // Each history message's fate, beside it.
+  const fates = await page.$$eval('#history output.fate', (os) => os.map((o) => o.dataset.fate));
+  const expected = req.history.map((_, i) =>
+    want.history.dropped.includes(i) ? 'dropped' : want.history.summarize.includes(i) ? 'summarize' : 'kept');
+  assert.deepEqual(fates, expected);
+  const marks = await page.$$eval('#bar .mark', (ms) => ms.map((m) => m.dataset.label));
+  assert.ok(marks.includes('70 %') && marks.includes('90 %'), 'the bar marks 70 % and 90 %');
+  return want;
+}
+
+test('the budget bar shows calculateBudget, as the window and the history change', async () => {
+  await page.click('#clear-composer');
+  await page.click('#composer');
+  const current = 'Where is my order 4711? It has not arrived.';
+  await page.keyboard.type(current);
+  const sections = { ...samples.sections, current };
+  let history = samples.conversation(6);
+  const a = await checkBudget({ model: 'gpt-4o', sections, history });
+  assert.equal(a.alert, 'none');
+
+  // A long conversation in a small window: history dropped, summaries proposed, critical.
+  await page.click('#sample-history');
+  history = samples.conversation(60);
+  await page.fill('#window', '4000');
+  const b = await checkBudget({ model: 'gpt-4o', contextWindow: 4000, sections, history });
+  assert.ok(b.history.dropped.length > 0, 'a 4,000-token window drops history');
+  assert.equal(b.alert, 'critical');
+
+  // A warning: a window in which the request uses 80 % of the input budget
+  // (its size taken from the core's count of the sections).
+  await page.click('#clear-history');
+  history = [];
+  const used = answer('budget', { model: 'gpt-4o', sections }).usedTokens;
+  const win = 200 + Math.ceil(used / 0.8);
+  await page.fill('#window', String(win));
+  await page.fill('#reserve', '200');
+  const c = await checkBudget({ model: 'gpt-4o', contextWindow: win, outputReserve: 200, sections, history });
+  assert.equal(c.alert, 'warning', `utilization ${c.utilization}`);
+
+  // Edit a section by keyboard.
+  await page.focus('#sec-system');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' Be brief.');
+  await checkBudget({ model: 'gpt-4o', contextWindow: win, outputReserve: 200, sections: { ...sections, system: sections.system + ' Be brief.' }, history });
+  await page.fill('#window', '');
+  await page.fill('#reserve', '');
+});
+
+test('the plan shows planInjection: tiers and why, demotions, the compiled text', async () => {
+  await page.click('#sample-behaviors');
+  const items = structuredClone(samples.behaviors);
+  for (const budget of [120, 60, 2000]) {
+    await page.fill('#plan-budget', String(budget));
+    await checkPlan({ model: 'gpt-4o', budget, items });
+  }
+  // An activation lowered by keyboard: 0.33 → 0.29 drops below the summary tier.
+  await page.focus('#act-measure');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowLeft');
+  items.find((x) => x.id === 'measure').activation = 0.29;
+  const p = await checkPlan({ model: 'gpt-4o', budget: 2000, items });
+  assert.equal(p.items.find((x) => x.id === 'measure').tier, 'nameOnly');
+  await page.fill('#plan-budget', '120');
+  await checkPlan({ model: 'gpt-4o', budget: 120, items });
+});
+
+async function checkPlan(req) {
+  const want = answer('plan', req);
+  const got = await waitFor('plan', req);
+  assert.deepEqual(got, want);
+  for (const it of want.items) {
+    const row = `#plan-items tr[data-id="${it.id}"]`;
+    assert.equal(await page.$eval(`${row} .tier`, (e) => e.dataset.tier), it.tier, `${it.id}'s tier`);
+    assert.equal(await page.$eval(`${row} .n`, (e) => Number(e.dataset.tokens)), it.tokens, `${it.id}'s tokens`);
+  }
+  const reasons = await page.$$eval('#reasons li', (ls) => ls.map((l) => l.textContent));
+  want.items.forEach((it, i) => assert.ok(reasons[i].endsWith(it.reason), reasons[i]));
+  assert.equal(await page.$eval('#plan-summary', (e) => Number(e.dataset.total)), want.totalTokens);
+  assert.equal(await page.textContent('#plan-text'), want.text || '(nothing injected)');
+  const demotions = await page.$$eval('#demotions li', (ls) => ls.map((l) => l.textContent));
+  assert.equal(want.demotions.length ? demotions.length : 1, Math.max(1, want.demotions.length));
+  return want;
+}
+
+test('keyboard alone reaches every control, with a visible focus', async () => {
+  await page.goto(base);
+  await page.waitForFunction(() => window.tokenfitDemo?.ready);
+  const seen = [];
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const f = await page.evaluate(() => {
+      const e = document.activeElement;
+      const s = getComputedStyle(e);
+      const by = e.getAttribute('aria-labelledby');
+      const label = e.labels?.[0]?.textContent || e.getAttribute('aria-label') || (by && document.getElementById(by)?.textContent) || e.textContent;
+      return { id: e.id, tag: e.tagName, visible: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2, label: (label || '').trim().slice(0, 40) };
+    });
+    assert.ok(f.visible, `focus on ${f.tag}#${f.id} is not visible`);
+    assert.ok(f.label, `${f.tag}#${f.id} has no label`);
+    seen.push(f.id || f.tag);
+  }
+  for (const id of ['model', 'composer', 'paste-sample', 'token-view', 'window', 'sec-system', 'role-1', 'text-1']) {
+    assert.ok(seen.includes(id), `Tab never reached #${id} (order: ${seen.join(' ')})`);
+  }
+  assert.ok(seen.indexOf('model') < seen.indexOf('composer') && seen.indexOf('composer') < seen.indexOf('window'), 'focus follows the page');
+  // The count is announced politely.
+  assert.equal(await page.getAttribute('#count', 'aria-live'), 'polite');
+});
+
+// blankness: the luminance variance and the number of distinct colours of a
+// PNG, measured by the browser itself.
+async function pixels(png) {
+  const p = await context.newPage();
+  try {
+    return await p.evaluate(async (b64) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const c = new OffscreenCanvas(img.width, img.height);
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const d = g.getImageData(0, 0, img.width, img.height).data;
+      let sum = 0;
+      let sq = 0;
+      const colours = new Set();
+      for (let i = 0; i < d.length; i += 4) {
+        const y = 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+        sum += y;
+        sq += y * y;
+        if (colours.size < 5000) colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+      }
+      const n = d.length / 4;
+      return { variance: sq / n - (sum / n) ** 2, colours: colours.size, width: img.width, height: img.height };
+    }, png.toString('base64'));
+  } finally {
+    await p.close();
+  }
+}
+
+test('screenshots, wide and narrow, are not blank; a narrow screen does not scroll sideways', async () => {
+  await page.click('#composer');
+  await page.keyboard.type('Screenshots: the count, the tokens, the budget and the plan.');
+  await page.click('#sample-history');
+  await page.fill('#window', '6000');
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: join(results, 'demo-full.png'), fullPage: true });
+  const wide = await page.screenshot({ path: join(results, 'demo.png') });
+  const w = await pixels(wide);
+  console.log(`# screenshot ${w.width}x${w.height}: luminance variance ${w.variance.toFixed(0)}, ${w.colours} colours`);
+  assert.ok(w.variance > 500 && w.colours > 50, `the screenshot looks blank: ${JSON.stringify(w)}`);
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.waitForTimeout(300);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than a 375px screen`);
+  const narrow = await page.screenshot({ path: join(results, 'demo-narrow.png') });
+  const n = await pixels(narrow);
+  assert.ok(n.variance > 500 && n.colours > 50, `the narrow screenshot looks blank: ${JSON.stringify(n)}`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
