@@ -26,17 +26,17 @@ const ops = {
   async open({ encodings }) {
     tf = await open(encodings);
     registry = tf.models();
-    return { version: tf.version, ...registry };
+    return { version: tf.version(), module: tf.module, ...registry };
   },
 
   // counter: (re)opens the live counter for a model's encoding over text.
   async counter({ model, text }) {
     const encoding = encodingOf(model);
-    await tf.useEncoding(encoding);
+    await tf.loadEncoding(encoding);
     counter?.lc.dispose();
     const t0 = performance.now();
     const lc = tf.liveCounter({ encoding }, '');
-    const tokens = text ? lc.edit(0, 0, text) : lc.count;
+    const tokens = text ? lc.edit(0, 0, text) : lc.count();
     counter = { lc, encoding };
     return { tokens, encoding, ms: performance.now() - t0 };
   },
@@ -50,14 +50,14 @@ const ops = {
   // estimate: the model's own count (an estimate for models without a
   // public tokenizer), next to the base encoding's exact count.
   async estimate({ model, text }) {
-    await tf.useEncoding(encodingOf(model));
+    await tf.loadEncoding(encodingOf(model));
     return tf.countTokens(text, { model });
   },
 
   // tokens: the ids of text[from:to) tokens, and each one's text.
   async tokens({ model, text, from, to }) {
     const encoding = encodingOf(model);
-    await tf.useEncoding(encoding);
+    await tf.loadEncoding(encoding);
     if (encoded.key !== encoding || encoded.text !== text) {
       encoded = { key: encoding, text, ids: tf.encode(text, { encoding }) };
     }
@@ -73,12 +73,12 @@ const ops = {
   },
 
   async budget(req) {
-    await tf.useEncoding(encodingOf(req.model));
+    await tf.loadEncoding(encodingOf(req.model));
     return tf.calculateBudget(req);
   },
 
   async plan(req) {
-    await tf.useEncoding(encodingOf(req.model));
+    await tf.loadEncoding(encodingOf(req.model));
     return tf.planInjection(req);
   },
 };

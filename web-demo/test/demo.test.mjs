@@ -143,7 +143,7 @@ test('the page loads from the local server alone, with the right types and gzip'
     await r.arrayBuffer();
     return [r.headers.get('content-type'), r.headers.get('content-encoding')];
   };
-  assert.deepEqual(await head('assets/tokenfit-js.wasm'), ['application/wasm', 'gzip']);
+  assert.deepEqual(await head('assets/tokenfit.wasm'), ['application/wasm', 'gzip']);
   assert.deepEqual(await head('main.js'), ['text/javascript; charset=utf-8', 'gzip']);
   assert.deepEqual(await head(''), ['text/html; charset=utf-8', 'gzip']);
   assert.equal((await fetch(base + 'nope.js')).status, 404);

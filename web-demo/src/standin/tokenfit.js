@@ -1,16 +1,18 @@
 // INTERIM — a stand-in for the npm package `tokenfit` while the package is
-// being built on its own branch. It offers the package's planned API (the
-// npm package issue): `const tf = await init({module, tables})`, then
-// synchronous countTokens, encode, decode, countChat, calculateBudget,
-// planInjection, models and liveCounter, over the GOOS=js module's JSON
-// boundary (wasm/ABI.md, "The GOOS=js module"). Only src/tokenfit.js imports
-// it; when the package lands, that file imports 'tokenfit' instead and this
-// directory goes away.
+// not on main yet. build.mjs resolves `tokenfit` to this file only when
+// ../js has no package source (js/src/index.js); once it does, the page is
+// built on the package itself and this directory can go.
+//
+// It mirrors the part of the package's API (js/src/index.d.ts) the page
+// uses — init({module, encodings, tables}), then synchronous countTokens,
+// encode, decode, calculateBudget, planInjection, models, version,
+// loadEncoding and liveCounter — over the GOOS=js module's JSON boundary
+// (wasm/ABI.md, "The GOOS=js module").
 
 import '../../../build/wasm/wasm_exec.js';
 
 export class TokenfitError extends Error {
-  constructor({ code, message, field }) {
+  constructor(code, message, field) {
     super(message);
     this.name = 'TokenfitError';
     this.code = code;
@@ -20,40 +22,40 @@ export class TokenfitError extends Error {
 
 let started; // GOOS=js registers one global: one runtime per realm.
 
-// init({module, tables}): module is a URL (or Response, or compiled
-// WebAssembly.Module) of tokenfit-js.wasm; tables maps encoding names to
-// the URLs (or bytes) of their .tkt tables, loaded before init resolves.
-export async function init({ module, tables = {} } = {}) {
+export async function init({ module, encodings = ['o200k_base'], tables } = {}) {
   if (!started) started = start(module);
   const g = await started;
   const call = (op, req) => {
     const out = JSON.parse(g.call(op, JSON.stringify(req ?? {})));
-    if (out && out.error) throw new TokenfitError(out.error);
+    if (out && out.error) throw new TokenfitError(out.error.code, out.error.message, out.error.field);
     return out;
   };
-  const loadTable = async (src) => {
+  const loaded = new Set();
+  const loadEncoding = async (name, source) => {
+    if (loaded.has(name)) return;
+    const src = source ?? new URL(`${name}.tkt`, tables);
     const bytes = src instanceof Uint8Array ? src : new Uint8Array(await (await fetch(src)).arrayBuffer());
     const out = JSON.parse(g.loadTable(bytes));
-    if (out.error) throw new TokenfitError(out.error);
-    return out.encoding;
+    if (out.error) throw new TokenfitError(out.error.code, out.error.message);
+    loaded.add(name);
   };
-  await Promise.all(Object.values(tables).map(loadTable));
-  const target = (t = {}) => (typeof t === 'string' ? { encoding: t } : t);
+  await Promise.all(encodings.map((e) => loadEncoding(e)));
   return {
-    version: g.version,
-    loadTable,
-    countTokens: (text, t) => call('countTokens', { ...target(t), text }).tokens,
-    encode: (text, t) => call('encode', { ...target(t), text }).ids,
-    decode: (ids, t) => call('decode', { ...target(t), ids }).text,
-    countChat: (req) => call('countChat', req),
+    module: 'js',
+    version: () => g.version,
+    loadEncoding,
+    countTokens: (text, t) => call('countTokens', { ...t, text }).tokens,
+    encode: (text, t) => call('encode', { ...t, text }).ids,
+    decode: (ids, t) => call('decode', { ...t, ids: [...ids] }).text,
     calculateBudget: (req) => call('calculateBudget', req),
     planInjection: (req) => call('planInjection', req),
-    models: () => call('models', {}),
+    models: (req) => call('models', req ?? {}),
     liveCounter(t, text = '') {
-      let { id, tokens } = call('liveNew', { ...target(t), text });
+      let { id, tokens, encoding } = call('liveNew', { ...t, text });
       return {
-        get count() { return tokens; },
-        edit(at, deleteCount, insert = '') {
+        encoding,
+        count: () => tokens,
+        edit(at, deleteCount = 0, insert = '') {
           ({ tokens } = call('liveEdit', { id, at, delete: deleteCount, insert }));
           return tokens;
         },
@@ -68,10 +70,9 @@ export async function init({ module, tables = {} } = {}) {
 
 async function start(module) {
   const go = new globalThis.Go();
-  let mod = module;
+  let mod = await module;
   if (!(mod instanceof WebAssembly.Module)) {
-    const res = mod instanceof Response ? mod : await fetch(mod);
-    mod = await WebAssembly.compileStreaming(res);
+    mod = await WebAssembly.compileStreaming(mod instanceof Response ? mod : fetch(mod));
   }
   const instance = await WebAssembly.instantiate(mod, go.importObject);
   go.run(instance); // resolves only when the program exits: never awaited
