@@ -1,6 +1,7 @@
 // A small static server for dist/: correct types (application/wasm for
 // WebAssembly, so that browsers compile while downloading), gzip for what
-// compresses, no caching surprises, nothing from the network.
+// compresses, ETags so that a reload revalidates instead of downloading
+// again, nothing from the network.
 //
 //   PORT=8080 node server.mjs      (PORT=0 picks a free port; the URL is printed)
 
@@ -43,7 +44,8 @@ async function load(file) {
   if (!e || e.key !== key) {
     const body = await readFile(file);
     const ext = extname(file);
-    e = { key, body, ext, gzip: compressible.has(ext) ? gz(body, { level: 9 }) : null };
+    const etag = `"${st.size.toString(36)}-${Math.round(st.mtimeMs).toString(36)}"`;
+    e = { key, body, ext, etag, gzip: compressible.has(ext) ? gz(body, { level: 9 }) : null };
     cache.set(file, e);
   }
   return e;
@@ -69,10 +71,15 @@ const server = createServer(async (req, res) => {
     }
     const headers = {
       'Content-Type': types[e.ext] ?? 'application/octet-stream',
-      'Cache-Control': 'no-cache',
+      'Cache-Control': 'no-cache', // revalidate: a rebuilt page is never stale
+      ETag: e.etag,
       'X-Content-Type-Options': 'nosniff',
       Vary: 'Accept-Encoding',
     };
+    if (req.headers['if-none-match'] === e.etag) {
+      res.writeHead(304, headers).end();
+      return;
+    }
     let body = e.body;
     if (e.gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
       body = await e.gzip;

@@ -5,6 +5,7 @@
 import './style.css';
 import * as samples from './samples.js';
 import { diff } from './diff.js';
+import { prepare } from './assets.js';
 
 const $ = (sel) => document.querySelector(sel);
 const num = new Intl.NumberFormat('en-US');
@@ -657,7 +658,8 @@ async function start() {
   drawHistory();
   drawBehaviors();
   composer.placeholder = samples.composerHint;
-  const [info] = await Promise.all([jobs('open', { encodings: ['o200k_base'] }), counter('open', { encodings: ['o200k_base'] })]);
+  const files = await prepare(['o200k_base']);
+  const [info] = await Promise.all([jobs('open', files), counter('open', files)]);
   state.models = info.models;
   state.estimators = info.estimators;
   fillModels();

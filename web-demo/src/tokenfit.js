@@ -1,23 +1,20 @@
 // The page's one door to tokenfit, the npm package, imported by its name as
 // any application would. Only the workers (worker.js) open it.
 //
-// A bundled page loads the package's files from where the page serves
-// them: build.mjs copies the module and the tables into dist/assets.
-// (Before the package landed on main, build.mjs pointed `tokenfit` at
-// ./standin, the same API over the GOOS=js module.)
+// A bundled page tells the package where its files are: build.mjs copies
+// the module and the tables into dist/assets, and the page compiles the
+// module once (assets.js) for both workers. (Before the package landed on
+// main, build.mjs pointed `tokenfit` at ./standin, the same API over the
+// GOOS=js module.)
 
 import { init } from 'tokenfit';
+import { assetBase } from './assets.js';
 
 export { TokenfitError } from 'tokenfit';
 
-const assets = new URL('./assets/', import.meta.url);
-
-// open starts tokenfit with the tables of the given encodings; others load
-// with tf.loadEncoding(name) when a model needs them.
-export function open(encodings = ['o200k_base']) {
-  return init({
-    module: new URL('tokenfit.wasm', assets),
-    encodings,
-    tables: new URL('tables/', assets),
-  });
+// open starts tokenfit on a compiled module with the given tables (name →
+// bytes); other encodings load with tf.loadEncoding(name) when a model
+// needs them, from dist/assets/tables.
+export function open({ module, encodings }) {
+  return init({ module, encodings, tables: new URL('tables/', assetBase) });
 }

@@ -23,8 +23,9 @@ function encodingOf(model) {
 }
 
 const ops = {
-  async open({ encodings }) {
-    tf = await open(encodings);
+  // open: {module, encodings} from assets.js's prepare.
+  async open({ module, encodings }) {
+    tf = await open({ module, encodings });
     registry = tf.models();
     return { version: tf.version(), module: tf.module, ...registry };
   },

@@ -146,6 +146,8 @@ test('the page loads from the local server alone, with the right types and gzip'
   assert.deepEqual(await head('assets/tokenfit.wasm'), ['application/wasm', 'gzip']);
   assert.deepEqual(await head('main.js'), ['text/javascript; charset=utf-8', 'gzip']);
   assert.deepEqual(await head(''), ['text/html; charset=utf-8', 'gzip']);
+  const etag = (await fetch(base + 'main.js')).headers.get('etag');
+  assert.equal((await fetch(base + 'main.js', { headers: { 'If-None-Match': etag } })).status, 304);
   assert.equal((await fetch(base + 'nope.js')).status, 404);
   assert.equal((await fetch(base + '..%2f..%2fMakefile')).status, 403);
 

@@ -39,7 +39,8 @@ export async function init({ module, encodings = ['o200k_base'], tables } = {}) 
     if (out.error) throw new TokenfitError(out.error.code, out.error.message);
     loaded.add(name);
   };
-  await Promise.all(encodings.map((e) => loadEncoding(e)));
+  const preload = Array.isArray(encodings) ? encodings.map((e) => [e]) : Object.entries(encodings);
+  await Promise.all(preload.map(([e, src]) => loadEncoding(e, src)));
   return {
     module: 'js',
     version: () => g.version,
