@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"github.com/tokenfit/tokenfit/core/internal/measure"
 )
 
 // The character heuristics of the seed documents, selectable by name where
@@ -26,7 +27,7 @@ type heuristic struct {
 }
 
 var heuristics = map[string]*heuristic{
-	Chars4: {Chars4, func(s string) int { return max(1, utf16Len(s)/4) }},
+	Chars4: {Chars4, func(s string) int { return max(1, measure.UTF16Len(s)/4) }},
 	Bytes4: {Bytes4, func(s string) int { return (len(s) + 3) / 4 }},
 }
 
@@ -66,18 +67,6 @@ func (h *heuristic) Truncate(text string, maxTokens int, keep Side) (string, int
 	}
 	p := part(lo)
 	return p, h.count(p)
-}
-
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
 }
 
 // TokenizerByName returns the tokenizer for an encoding name (o200k_base, …)

@@ -41,11 +41,11 @@ type ChunkAnswer struct {
 
 // nearFraction: a boundary counts as close when it keeps at least this much
 // of the tokens a chunk could hold.
-const nearFraction = 0.7
+const nearFraction = 0.5
 
 // Chunk splits text at token boundaries, preferring to end a chunk after a
 // paragraph break, then a line break, then a sentence, then a word, when
-// one falls in the last 30% of the chunk's room. Cost: O(n) for the
+// one falls in the last half of the chunk's room. Cost: O(n) for the
 // encoding, plus re-counting each chunk on its own.
 func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 	switch {
@@ -152,7 +152,7 @@ func boundaries(tok Tokenizer, maxTokens, overlap int) (*Encoding, int, int) {
 
 // bestCut chooses where a chunk that starts at token k and may run to token
 // limit ends: after the last paragraph break, line break, sentence end or
-// word end in its last 30%, in that order of preference.
+// word end in its last half, in that order of preference.
 func bestCut(text string, bounds []int, k, limit, room int) (int, string) {
 	lo := k + max(1, int(float64(room)*nearFraction))
 	for _, kind := range []struct {

@@ -15,6 +15,7 @@
 package live
 
 import (
+	"github.com/tokenfit/tokenfit/core/internal/measure"
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/internal/bpe"
@@ -74,7 +75,7 @@ func (c *Counter) Reset(text string) {
 }
 
 func (c *Counter) piece(p string) piece {
-	return piece{int32(len(p)), int32(utf16Len(p)), int32(c.enc.CountPiece(p))}
+	return piece{int32(len(p)), int32(measure.UTF16Len(p)), int32(c.enc.CountPiece(p))}
 }
 
 // Edit replaces del bytes at byte offset at with ins and returns the new
@@ -320,18 +321,6 @@ func (it *pieceIter) ok() bool {
 
 func (it *pieceIter) cur() piece { return it.chunks[it.ci].ps[it.pi] }
 func (it *pieceIter) next()      { it.pi++ }
-
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
-}
 
 // ByteOffset converts an offset in UTF-16 code units (as JavaScript strings
 // count) to a byte offset. ok is false when u is out of range or falls

@@ -308,6 +308,41 @@ func truncateCmd(fs *flag.FlagSet) func(*cli, []string) error {
 	}
 }
 
+func chunkCmd(fs *flag.FlagSet) func(*cli, []string) error {
+	t := targetFlags(fs)
+	maxTokens := fs.Int("max-tokens", 0, "at most N tokens a chunk (required)")
+	overlap := fs.Int("overlap", 0, "each chunk after the first starts N tokens before the previous ended")
+	jsonl := fs.Bool("jsonl", false, "write one chunk a line")
+	return func(c *cli, args []string) error {
+		if err := t.check(); err != nil {
+			return err
+		}
+		if *maxTokens <= 0 {
+			return usagef("--max-tokens N is required (N > 0)")
+		}
+		text, err := c.oneInput(args)
+		if err != nil {
+			return err
+		}
+		req := t.fields()
+		req["text"], req["maxTokens"], req["overlap"] = string(text), *maxTokens, *overlap
+		out, err := c.do("chunk", req, t.encodings())
+		if err != nil || !*jsonl {
+			return c.print(out, err)
+		}
+		var a struct{ Chunks []json.RawMessage }
+		if err := json.Unmarshal(out, &a); err != nil {
+			return err
+		}
+		w := bufio.NewWriter(c.stdout)
+		for _, ch := range a.Chunks {
+			w.Write(ch)
+			w.WriteByte('\n')
+		}
+		return w.Flush()
+	}
+}
+
 // jsonCmd passes a JSON request (stdin or a file) to op.
 func jsonCmd(op string) func(*flag.FlagSet) func(*cli, []string) error {
 	return func(*flag.FlagSet) func(*cli, []string) error {

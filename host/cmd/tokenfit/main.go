@@ -6,6 +6,8 @@
 //	tokenfit encode   [--encoding E | --model M] [FILE]
 //	tokenfit decode   [--encoding E | --model M] [--json] [ID…]
 //	tokenfit truncate --max-tokens N [--keep start|end] [--encoding E | --model M] [--json] [FILE]
+//	tokenfit chunk    --max-tokens N [--overlap N] [--encoding E | --model M] [--jsonl] [FILE]
+//	tokenfit calibrate [FILE]
 //	tokenfit chat     [FILE]
 //	tokenfit budget   [FILE]
 //	tokenfit plan     [--token-budget N] [--dynamic] [FILE]
@@ -20,6 +22,8 @@
 // JSON answer; encode prints the ids as JSON; decode takes ids as arguments
 // (or a JSON array or whitespace-separated ids on stdin) and prints the
 // text; truncate prints the kept text. --json prints the whole answer.
+// chunk prints the chunks answer (with --jsonl, one chunk a line);
+// calibrate reads a calibrate request and prints the updated state.
 //
 // plan's token budget, when the request has none, comes from --token-budget,
 // else TOKENFIT_TOKEN_BUDGET (TOKENFIT_TOKEN_BUDGET_DYNAMIC with --dynamic),
@@ -63,9 +67,11 @@ var commands = []command{
 	{"encode", "[--encoding E | --model M] [FILE]", "print the token ids (JSON)", encodeCmd},
 	{"decode", "[--encoding E | --model M] [--json] [ID…]", "print the text of token ids", decodeCmd},
 	{"truncate", "--max-tokens N [--keep start|end] [--encoding E | --model M] [--json] [FILE]", "print the text cut to N tokens", truncateCmd},
+	{"chunk", "--max-tokens N [--overlap N] [--encoding E | --model M] [--jsonl] [FILE]", "split a text into chunks of at most N tokens", chunkCmd},
 	{"chat", "[FILE]", "count a chat request as the API bills it (countChat)", jsonCmd("countChat")},
 	{"budget", "[FILE]", "divide a context window (calculateBudget)", jsonCmd("calculateBudget")},
 	{"plan", "[--token-budget N] [--dynamic] [FILE]", "plan what to inject (planInjection)", planCmd},
+	{"calibrate", "[FILE]", "record a reported usage, print the calibration state (calibrate)", jsonCmd("calibrate")},
 	{"models", "[MODEL]", "list the models, or resolve one", modelsCmd},
 	{"version", "", "print the version", versionCmd},
 }
