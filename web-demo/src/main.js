@@ -140,6 +140,20 @@ function setCounting(on) {
   $('#count').dataset.state = inFlight > 0 ? 'counting' : 'ready';
 }
 
+// Screen readers hear the count once typing pauses, not on every keystroke.
+const announce = debounceSync(() => {
+  const c = $('#count');
+  $('#count-announce').textContent = `${num.format(Number(c.dataset.tokens))} tokens, ${c.dataset.encoding}`;
+}, 700);
+
+function debounceSync(fn, ms) {
+  let t;
+  return () => {
+    clearTimeout(t);
+    t = setTimeout(fn, ms);
+  };
+}
+
 function showCount(tokens, enc = encoding) {
   encoding = enc;
   const c = $('#count');
@@ -148,6 +162,7 @@ function showCount(tokens, enc = encoding) {
   c.dataset.encoding = enc;
   setCounting(false);
   $('#count-detail').textContent = `${enc} · ${num.format(state.text.length)} characters`;
+  announce();
 }
 
 const ms = (x) => (x < 10 ? x.toFixed(1) : String(Math.round(x)));
@@ -244,7 +259,15 @@ async function refreshTokens() {
   }
   const r = await jobs('tokens', { model: state.model, text: state.text, from: 0, to: PAGE });
   if (seq !== tv.seq) return;
-  Object.assign(tv, { ids: r.ids, texts: r.texts, total: r.total, encoding: r.encoding });
+  // An edit past the tokens on show (typing at the end of a long text)
+  // leaves them as they are: keep the DOM, update the caption.
+  const same = r.encoding === tv.encoding && r.ids.length === tv.ids.length && r.ids.every((id, i) => id === tv.ids[i]);
+  tv.total = r.total;
+  if (same) {
+    caption();
+    return;
+  }
+  Object.assign(tv, { ids: r.ids, texts: r.texts, encoding: r.encoding });
   view.replaceChildren(tokenNodes(r.ids, r.texts, 0), sentinel);
   caption();
 }

@@ -394,8 +394,12 @@ test('keyboard alone reaches every control, with a visible focus', async () => {
     assert.ok(seen.includes(id), `Tab never reached #${id} (order: ${seen.join(' ')})`);
   }
   assert.ok(seen.indexOf('model') < seen.indexOf('composer') && seen.indexOf('composer') < seen.indexOf('window'), 'focus follows the page');
-  // The count is announced politely.
-  assert.equal(await page.getAttribute('#count', 'aria-live'), 'polite');
+  // The count is announced politely, once typing pauses.
+  await page.focus('#composer');
+  await page.keyboard.type('Announce me');
+  const said = `${fmt(count('Announce me', 'gpt-4o'))} tokens, o200k_base`;
+  await page.waitForFunction((said) => document.querySelector('#count-announce').textContent === said, said);
+  assert.equal(await page.getAttribute('#count-announce', 'aria-live'), 'polite');
 });
 
 // blankness: the luminance variance and the number of distinct colours of a
