@@ -5,7 +5,7 @@
 #   make bench   ratio tables against the peers, measured in one run
 #   make build   the WebAssembly modules and the npm package
 #   make check   formatting, vet, tidy and core purity
-#   make wasm    the two WebAssembly modules into build/wasm, with their sizes
+#   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
 #   make test-race   the wazero host under -race at full size (16 x 10,000 calls)
 
@@ -82,14 +82,17 @@ clean:
 
 # ---- WebAssembly ----------------------------------------------------------
 
-# Both modules, without tables (hosts load the ones they use), and Go's
-# wasm_exec.js for the GOOS=js one. Prints each module's size raw and gzip.
+# The modules, without tables (hosts load the ones they use): the full
+# wasip1 reactor, the lean one (-tags tokenfit_lite: counting only, for
+# pages), the GOOS=js module and Go's wasm_exec.js for it. Prints each
+# module's size raw and gzip.
 wasm:
 	@mkdir -p $(WASM_DIR)
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed -o $(WASM_DIR)/tokenfit.wasm ./wasm/wasip1
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_lite -o $(WASM_DIR)/tokenfit-lite.wasm ./wasm/wasip1
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -tags tokenfit_noembed -o $(WASM_DIR)/tokenfit-js.wasm ./wasm/js
 	@cp $(GOROOT_WASM)/wasm_exec.js $(WASM_DIR)/wasm_exec.js
-	@for f in $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-js.wasm; do \
+	@for f in $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(WASM_DIR)/tokenfit-js.wasm; do \
 		printf '%-28s %9d bytes raw %9d bytes gzip -9  sha256 %.16s\n' $$f \
 			$$(wc -c < $$f) $$(gzip -9c $$f | wc -c) $$(sha256sum $$f | cut -c1-16); \
 	done
@@ -135,6 +138,7 @@ test-race:
 check-wasm:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./core/...
 	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm/... ./core/...
+	GOOS=wasip1 GOARCH=wasm $(GO) vet -tags tokenfit_lite ./wasm/...
 	@for os in js wasip1; do \
 		! GOOS=$$os GOARCH=wasm $(GO) list -f '{{range .Imports}}{{.}}{{"\n"}}{{end}}' ./core/... | grep -E '^(os|os/.*|syscall/js|github.com/tetratelabs/wazero.*)$$' || { echo "core must stay pure (GOOS=$$os)"; exit 1; }; \
 		! GOOS=$$os GOARCH=wasm $(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./core/... | grep -v '^github.com/tokenfit/tokenfit/core' | grep . || { echo "core depends on a module (GOOS=$$os)"; exit 1; }; \
