@@ -13,7 +13,17 @@ import (
 	"github.com/tokenfit/tokenfit/wasm/internal/abi"
 )
 
-var api = core.NewAPI()
+// api is made on the first call: building the model registry costs a JSON
+// decode that a host which only counts (the count fast path) never needs,
+// and it would otherwise run inside _initialize.
+var api *core.API
+
+func theAPI() *core.API {
+	if api == nil {
+		api = core.NewAPI()
+	}
+	return api
+}
 
 // encodings are the handles given out: handle h is encodings[h-1].
 var encodings []*core.Encoding
@@ -41,6 +51,7 @@ func loadTable(ptr, n uint32) (h int32) {
 	if err != nil {
 		return fail(err)
 	}
+	defer pauseGC()()
 	e, err := core.LoadEncoding(b)
 	if err != nil {
 		return fail(err)
@@ -123,5 +134,5 @@ func call(opPtr, opLen, reqPtr, reqLen uint32) (res uint64) {
 	}
 	// A copy: core may keep parts of a request (registered models), and the
 	// buffer is the host's to reuse.
-	return pack(api.Call(string(op), append([]byte(nil), req...)))
+	return pack(theAPI().Call(string(op), append([]byte(nil), req...)))
 }

@@ -100,6 +100,7 @@ func loadTable(ptr, n uint32) (h int32) {
 	if err != nil {
 		return fail(err)
 	}
+	defer pauseGC()()
 	e, err := engine.Load(b)
 	if err != nil {
 		return fail(err)
