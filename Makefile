@@ -3,7 +3,7 @@
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
 #   make test    every test
 #   make bench   ratio tables against the peers, measured in one run
-#   make build   the WebAssembly modules and the npm package
+#   make build   the WebAssembly modules and the npm package (js/dist)
 #   make check   formatting, vet, tidy and core purity
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
@@ -14,7 +14,7 @@ NPM  ?= npm
 NODE ?= node
 PORT ?= 8080
 
-.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean
+.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node check-wasm
 
@@ -52,8 +52,20 @@ bench: bench-core bench-host bench-node
 bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
 
-build: wasm cli
+build: wasm cli js
 	$(GO) build ./...
+
+# ---- the npm package (js/) --------------------------------------------------
+
+JS_DIST := js/dist
+
+# The package's build outputs in js/dist (git-ignored): the wasip1 modules
+# (full and lean) and the vocabulary tables. The JavaScript itself is
+# js/src, committed as it ships.
+js: wasm
+	@rm -rf $(JS_DIST) && mkdir -p $(JS_DIST)/tables
+	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
+	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
 
 check: check-wasm
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
