@@ -7,6 +7,7 @@
 #   make check   formatting, vet, tidy and core purity
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
+#   make test-js     the npm package in Node, Deno, Bun, workerd and Chromium
 #   make test-race   the wazero host under -race at full size (16 x 10,000 calls)
 
 GO   ?= go
@@ -14,7 +15,7 @@ NPM  ?= npm
 NODE ?= node
 PORT ?= 8080
 
-.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js
+.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node check-wasm
 
@@ -36,11 +37,30 @@ js/node_modules/.installed: js/package.json js/package-lock.json
 
 js-deps: js/node_modules/.installed
 
+# The runtimes the npm package is tested in, from npm, pinned here rather
+# than in js/package.json: their lock entries are per platform, and a lock
+# written on one platform must not break npm ci on another.
+DENO_VERSION       := 2.9.6
+BUN_VERSION        := 1.4.5
+WORKERD_VERSION    := 1.20261117.1
+PLAYWRIGHT_VERSION := 1.65.1
+JS_RUNTIMES        := $(BUILD)/js-runtimes
+JS_RUNTIMES_STAMP  := $(JS_RUNTIMES)/.installed-$(DENO_VERSION)-$(BUN_VERSION)-$(WORKERD_VERSION)-$(PLAYWRIGHT_VERSION)
+
+$(JS_RUNTIMES_STAMP):
+	@rm -rf $(JS_RUNTIMES) && mkdir -p $(JS_RUNTIMES)
+	cd $(JS_RUNTIMES) && echo '{"private": true}' > package.json && \
+		$(NPM) install --no-audit --no-fund --no-save deno@$(DENO_VERSION) bun@$(BUN_VERSION) \
+			workerd@$(WORKERD_VERSION) playwright-core@$(PLAYWRIGHT_VERSION)
+	@touch $@
+
+js-runtimes: $(JS_RUNTIMES_STAMP)
+
 demo:
 	@echo "The web demo comes with the npm package; meanwhile, the CLI on a sample:"
 	@echo 'Hello world' | $(GO) run ./host/cmd/tokenfit count --encoding o200k_base
 
-test: js-deps test-go test-race-short test-wasm
+test: js-deps test-go test-race-short test-wasm test-js
 
 test-go:
 	$(GO) vet ./...
@@ -66,6 +86,13 @@ js: wasm
 	@rm -rf $(JS_DIST) && mkdir -p $(JS_DIST)/tables
 	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
+
+# The npm package's tests (js/test): the shared vectors and checks in Node
+# (each module), Deno, Bun, workerd and headless Chromium; the TypeScript
+# types; and npm pack installed in an empty directory and imported by name.
+# Chromium comes from apt (.ci/run installs it); the rest from npm ci.
+test-js: js js-deps js-runtimes
+	cd js && TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/*.test.mjs
 
 check: check-wasm
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }

@@ -50,7 +50,16 @@ export interface WorkerOptions extends InitOptions {
    * `new Worker(new URL('tokenfit/worker-entry', import.meta.url), { type: 'module' })`.
    * URLs among the options are sent as strings, Responses as their bytes.
    */
-  worker?: Worker | import('node:worker_threads').Worker;
+  worker?: Worker | NodeWorker;
+}
+
+/** What tokenfit/worker uses of a Node worker_threads Worker. */
+export interface NodeWorker {
+  postMessage(message: unknown): void;
+  on(event: 'message' | 'error', listener: (value: any) => void): unknown;
+  terminate(): unknown;
+  ref(): unknown;
+  unref(): unknown;
 }
 
 /**
