@@ -3,6 +3,7 @@
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
 #   make test    every test
 #   make bench   ratio tables against the peers, measured in one run
+#                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken)
 #   make build   the WebAssembly modules and the npm package (js/dist)
 #   make check   formatting, vet, tidy and core purity
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
@@ -17,7 +18,7 @@ PORT ?= 8080
 
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
-.PHONY: bench-core bench-host bench-node check-wasm
+.PHONY: bench-core bench-host bench-node bench-js check-wasm
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
 # same bytes. Keep WASM_FLAGS equal to host/internal/modbuild.Reproducible.
@@ -67,7 +68,7 @@ test-go:
 	$(GO) test ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-bench: bench-core bench-host bench-node
+bench: bench-core bench-host bench-node bench-js
 
 bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
@@ -80,12 +81,15 @@ build: wasm cli js
 JS_DIST := js/dist
 
 # The package's build outputs in js/dist (git-ignored): the wasip1 modules
-# (full and lean) and the vocabulary tables. The JavaScript itself is
-# js/src, committed as it ships.
+# (full and lean) and the vocabulary tables, as .tkt (read from disk in
+# Node) and in the transport form .tkp (downloaded by pages; see
+# js/scripts/pack-tables.mjs). The JavaScript itself is js/src, committed as
+# it ships.
 js: wasm
 	@rm -rf $(JS_DIST) && mkdir -p $(JS_DIST)/tables
 	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
+	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
 
 # The npm package's tests (js/test): the shared vectors and checks in Node
 # (each module), Deno, Bun, workerd and headless Chromium; the TypeScript
@@ -189,6 +193,15 @@ bench-host:
 	@mkdir -p $(BUILD)/bench
 	$(GO) test ./host/ -run '^$$' -bench . -benchtime 2s -count 1 | tee $(BUILD)/bench/host.txt
 	@$(GO) run ./host/internal/benchtable < $(BUILD)/bench/host.txt
+
+# The npm package against gpt-tokenizer, tiktoken and js-tiktoken in one
+# Node process (cold starts in fresh ones), on the text Go's engine
+# benchmarks count: core/bench_test.go's benchCorpus, written out through
+# TOKENFIT_CORPUS_OUT by running one of its benchmarks once.
+bench-js: js js-deps
+	@mkdir -p $(BUILD)/bench
+	TOKENFIT_CORPUS_OUT=$(abspath $(BUILD)/bench/corpus.txt) $(GO) test ./core -run '^$$' -bench '^BenchmarkCountSizes$$/^10$$' -benchtime 1x >/dev/null
+	$(NODE) js/scripts/bench.mjs $(BUILD)/bench/corpus.txt
 
 # The GOOS=js module against the wasip1 module in Node.
 bench-node: wasm

@@ -57,6 +57,9 @@ const nodePlatform = {
     }
   },
   preload: [],
+  // From disk, the .tkt itself: nothing to expand.
+  tableExt: '.tkt',
+  tableURL: (name) => new URL(`../dist/tables/${name}.tkt`, import.meta.url),
 };
 
 /**

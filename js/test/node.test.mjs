@@ -110,6 +110,25 @@ test('the browser entry loads only what it is given, and says what to call for t
   assert.equal(compiled.countTokens('Hello world', { encoding: 'r50k_base' }), 2);
 });
 
+test('tables in transport form (.tkp) expand to the exact .tkt bytes; a corrupt one is invalid_table', async () => {
+  const { expandTable } = await import('../src/tokenfit.js');
+  for (const name of tokenfit.ENCODINGS) {
+    const tkt = readFileSync(new URL(`../dist/tables/${name}.tkt`, import.meta.url));
+    const tkp = readFileSync(new URL(`../dist/tables/${name}.tkp`, import.meta.url));
+    assert.ok(tkp.length < tkt.length);
+    assert.equal(Buffer.compare(Buffer.from(expandTable(tkp)), tkt), 0, name);
+    assert.equal(expandTable(tkt), tkt, 'a .tkt passes unchanged');
+  }
+  const tkp = readFileSync(new URL('../dist/tables/r50k_base.tkp', import.meta.url));
+  const tf = await web.init({ module: readFileSync(new URL('tokenfit-lite.wasm', build)), encodings: { r50k_base: tkp } });
+  assert.equal(tf.countTokens('Hello world', { encoding: 'r50k_base' }), 2);
+  const flipped = Uint8Array.from(tkp);
+  flipped[tkp.length >> 1] ^= 0x40; // a rank or a byte changes: the CRC no longer holds
+  await assert.rejects(tf.loadEncoding('p50k_base', flipped), (e) => e.code === 'invalid_table');
+  await assert.rejects(tf.loadEncoding('p50k_base', tkp.subarray(0, 1000)), (e) => e.code === 'invalid_table');
+  assert.equal(tf.countTokens('Hello world', { encoding: 'r50k_base' }), 2, 'the instance still answers');
+});
+
 test('the Worker helper: the same API with promises, live counters included', async () => {
   const tf = await createWorker();
   try {

@@ -27,7 +27,7 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
     const packed = JSON.parse(await run(npm, ['pack', '--json', '--pack-destination', dir], js));
     const files = packed[0].files.map((f) => f.path).sort();
     for (const f of ['package.json', 'src/node.js', 'src/index.js', 'src/index.d.ts', 'src/worker.d.ts', 'dist/tokenfit.wasm',
-      'dist/tokenfit-lite.wasm', 'dist/tables/o200k_base.tkt', 'dist/tables/r50k_base.tkt']) {
+      'dist/tokenfit-lite.wasm', 'dist/tables/o200k_base.tkt', 'dist/tables/r50k_base.tkt', 'dist/tables/o200k_base.tkp']) {
       assert.ok(files.includes(f), `the tarball lacks ${f}`);
     }
     assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('node_modules/') || f.startsWith('scripts/')), `the tarball holds ${files}`);

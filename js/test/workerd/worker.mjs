@@ -1,15 +1,16 @@
 // A Cloudflare worker (run by workerd in runtimes.test.mjs) that runs the
 // shared checks as a deployed worker would use the package: the module
 // imported as a WebAssembly.Module (workerd cannot compile bytes at run
-// time), the tables as data modules. GET /?module=full|lite answers the
+// time), the tables as data modules (in their transport form, .tkp, which
+// also keeps a worker's upload small). GET /?module=full|lite answers the
 // failures per check as JSON.
 import { init } from './src/index.js';
 import full from './tokenfit.wasm';
 import lite from './tokenfit-lite.wasm';
-import o200k_base from './tables/o200k_base.tkt';
-import cl100k_base from './tables/cl100k_base.tkt';
-import p50k_base from './tables/p50k_base.tkt';
-import r50k_base from './tables/r50k_base.tkt';
+import o200k_base from './tables/o200k_base.tkp';
+import cl100k_base from './tables/cl100k_base.tkp';
+import p50k_base from './tables/p50k_base.tkp';
+import r50k_base from './tables/r50k_base.tkp';
 import vectors from './vectors.json';
 import { runAll } from './test/shared.mjs';
 
