@@ -599,7 +599,7 @@ export interface Tokenfit {
   /**
    * The number of tokens in `text`: exact for OpenAI encodings, an estimate
    * for models without a public tokenizer. Special-token text such as
-   * `<|endoftext|>` counts as ordinary text. Cost: O(n), about 20 MB/s, and
+   * `<|endoftext|>` counts as ordinary text. Cost: O(n), 10 to 20 MB/s in V8 depending on the text, and
    * a few µs per call.
    */
   countTokens(text: string, target?: Target): number;
