@@ -19,6 +19,7 @@ const DEFAULT_ENCODING = 'o200k_base';
 const ABI_VERSION = 1;
 const MAX_BYTES = 1 << 30; // the module's largest buffer (wasm/ABI.md)
 const BIG = 1 << 24; // texts longer than this are measured exactly before they are copied
+const SCRATCH = 64 << 10; // the text buffer a module starts with (texts up to 21,845 UTF-16 units)
 
 // ---- errors -------------------------------------------------------------
 
@@ -176,6 +177,13 @@ export function expandTable(b) {
   return out;
 }
 
+// tableName reads the encoding name in a .tkt header (the module has
+// checked the table by then).
+function tableName(tkt) {
+  const k = tkt[6];
+  return tkt.length >= 24 + k ? String.fromCharCode(...tkt.subarray(24, 24 + k)) : '';
+}
+
 // ---- the wasip1 reactors ------------------------------------------------
 
 const encoder = new TextEncoder();
@@ -271,17 +279,6 @@ class Wasip1 {
     const h = this.x.load_table(p, bytes.length);
     this.x.free(p);
     if (h < 0) throw this.fail(h);
-    return h;
-  }
-
-  // handle returns the handle of a loaded encoding, or a negative status.
-  handle(name) {
-    const n = this.put(name);
-    const h = this.x.encoding_handle(this.buf, n);
-    if (h < 0) {
-      const p = this.x.last_error(); // not needed: forget it
-      if (p !== 0n) this.x.free(Number(p >> 32n));
-    }
     return h;
   }
 
@@ -396,7 +393,12 @@ async function startWasip1(module) {
   if (v !== ABI_VERSION) {
     throw new TokenfitError('invalid_argument', `tokenfit: the module speaks ABI ${v}, this package ${ABI_VERSION}: use the tokenfit.wasm that came with this package`);
   }
-  return new Wasip1(instance);
+  const be = new Wasip1(instance);
+  // The scratch buffer comes first: counting texts that fit it then never
+  // allocates in the module, and a first count after loading a table does
+  // not pay for the collection that loading has made due.
+  be.grow(SCRATCH);
+  return be;
 }
 
 // ---- the GOOS=js module -------------------------------------------------
@@ -483,13 +485,14 @@ function makeInstance(be, platform, tables) {
     }
   };
 
+  // load loads a table and records its handle under the name the table
+  // carries (read from its header here: asking the module would allocate,
+  // and the first allocation after a load costs a garbage collection).
   const load = (bytes) => {
-    const h = be.loadTable(expandTable(bytes));
-    for (const name of ENCODINGS) {
-      if (handles.has(name)) continue;
-      const got = be.kind === 'js' ? (h === name ? name : -6) : be.handle(name);
-      if (got === h) handles.set(name, h);
-    }
+    const tkt = expandTable(bytes);
+    const h = be.loadTable(tkt);
+    const name = be.kind === 'js' ? h : tableName(tkt);
+    if (name) handles.set(name, h);
     return h;
   };
 
