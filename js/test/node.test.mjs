@@ -129,6 +129,31 @@ test('tables in transport form (.tkp) expand to the exact .tkt bytes; a corrupt 
   assert.equal(tf.countTokens('Hello world', { encoding: 'r50k_base' }), 2, 'the instance still answers');
 });
 
+test('live counters are released in the module once garbage-collected', async () => {
+  const v8 = await import('node:v8');
+  const vm = await import('node:vm');
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  const tf = await tokenfit.init({ module: readFileSync(new URL('tokenfit.wasm', build)) });
+  (() => {
+    for (let i = 0; i < 20; i++) tf.liveCounter(undefined, `text ${i}`).edit(0, 0, 'x');
+  })();
+  const alive = () => [...Array(20).keys()].filter((i) => {
+    try {
+      tf.call('liveGet', { id: i + 1 });
+      return true;
+    } catch {
+      return false;
+    }
+  }).length;
+  assert.equal(alive(), 20);
+  for (let k = 0; k < 10 && alive() > 0; k++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.equal(alive(), 0, 'every counter was freed in the module');
+});
+
 test('the Worker helper: the same API with promises, live counters included', async () => {
   const tf = await createWorker();
   try {
