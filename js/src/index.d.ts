@@ -82,8 +82,8 @@ export interface InitOptions {
  * first instance made also answers the top-level functions
  * (`import { countTokens } from 'tokenfit'`). `init()` without options
  * returns the same instance every time; with options, a new one.
- * Cost: compiling the module (tens of ms) and each table (o200k_base: about
- * 50 ms in V8), once.
+ * Cost: compiling and starting the module (about 50 ms in Node) and loading
+ * each table (o200k_base: about 30 ms), once.
  */
 export function init(options?: InitOptions): Promise<Tokenfit>;
 
