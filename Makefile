@@ -3,10 +3,12 @@
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
 #   make test    every test (test-demo: the web demo in headless Chromium)
 #   make bench   ratio tables against the peers, measured in one run
-#   make build   the WebAssembly modules and the npm package
+#                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken)
+#   make build   the WebAssembly modules and the npm package (js/dist)
 #   make check   formatting, vet, tidy and core purity
-#   make wasm    the two WebAssembly modules into build/wasm, with their sizes
+#   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
+#   make test-js     the npm package in Node, Deno, Bun, workerd and Chromium
 #   make test-race   the wazero host under -race at full size (16 x 10,000 calls)
 
 GO   ?= go
@@ -14,9 +16,9 @@ NPM  ?= npm
 NODE ?= node
 PORT ?= 8080
 
-.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean
+.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
-.PHONY: bench-core bench-host bench-node check-wasm
+.PHONY: bench-core bench-host bench-node bench-js check-wasm
 .PHONY: demo-build demo-deps test-demo
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
@@ -37,6 +39,25 @@ js/node_modules/.installed: js/package.json js/package-lock.json
 
 js-deps: js/node_modules/.installed
 
+# The runtimes the npm package is tested in, from npm, pinned here rather
+# than in js/package.json: their lock entries are per platform, and a lock
+# written on one platform must not break npm ci on another.
+DENO_VERSION       := 2.9.6
+BUN_VERSION        := 1.4.5
+WORKERD_VERSION    := 1.20261117.1
+PLAYWRIGHT_VERSION := 1.65.1
+JS_RUNTIMES        := $(BUILD)/js-runtimes
+JS_RUNTIMES_STAMP  := $(JS_RUNTIMES)/.installed-$(DENO_VERSION)-$(BUN_VERSION)-$(WORKERD_VERSION)-$(PLAYWRIGHT_VERSION)
+
+$(JS_RUNTIMES_STAMP):
+	@rm -rf $(JS_RUNTIMES) && mkdir -p $(JS_RUNTIMES)
+	cd $(JS_RUNTIMES) && echo '{"private": true}' > package.json && \
+		$(NPM) install --no-audit --no-fund --no-save deno@$(DENO_VERSION) bun@$(BUN_VERSION) \
+			workerd@$(WORKERD_VERSION) playwright-core@$(PLAYWRIGHT_VERSION)
+	@touch $@
+
+js-runtimes: $(JS_RUNTIMES_STAMP)
+
 # ---- the web demo (web-demo/) -------------------------------------------
 
 web-demo/node_modules/.installed: web-demo/package.json web-demo/package-lock.json
@@ -45,9 +66,9 @@ web-demo/node_modules/.installed: web-demo/package.json web-demo/package-lock.js
 
 demo-deps: web-demo/node_modules/.installed
 
-# The page in web-demo/dist: its bundles (esbuild) and the files the
-# package loads at run time.
-demo-build: wasm demo-deps
+# The page in web-demo/dist: its bundles (esbuild) and the package's module
+# and tables (js/dist, made by the js target).
+demo-build: js demo-deps
 	cd web-demo && $(NODE) build.mjs
 
 # Serves the page on http://localhost:$(PORT) until interrupted.
@@ -59,20 +80,42 @@ demo: demo-build
 test-demo: demo-build
 	cd web-demo && $(NODE) --test test/
 
-test: js-deps test-go test-race-short test-wasm test-demo
+test: js-deps test-go test-race-short test-wasm test-js test-demo
 
 test-go:
 	$(GO) vet ./...
 	$(GO) test ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-bench: bench-core bench-host bench-node
+bench: bench-core bench-host bench-node bench-js
 
 bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
 
-build: wasm cli
+build: wasm cli js
 	$(GO) build ./...
+
+# ---- the npm package (js/) --------------------------------------------------
+
+JS_DIST := js/dist
+
+# The package's build outputs in js/dist (git-ignored): the wasip1 modules
+# (full and lean) and the vocabulary tables, as .tkt (read from disk in
+# Node) and in the transport form .tkp (downloaded by pages; see
+# js/scripts/pack-tables.mjs). The JavaScript itself is js/src, committed as
+# it ships.
+js: wasm
+	@rm -rf $(JS_DIST) && mkdir -p $(JS_DIST)/tables
+	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
+	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
+	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
+
+# The npm package's tests (js/test): the shared vectors and checks in Node
+# (each module), Deno, Bun, workerd and headless Chromium; the TypeScript
+# types; and npm pack installed in an empty directory and imported by name.
+# Chromium comes from apt (.ci/run installs it); the rest from npm ci.
+test-js: js js-deps js-runtimes
+	cd js && TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/*.test.mjs
 
 check: check-wasm
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
@@ -101,14 +144,17 @@ clean:
 
 # ---- WebAssembly ----------------------------------------------------------
 
-# Both modules, without tables (hosts load the ones they use), and Go's
-# wasm_exec.js for the GOOS=js one. Prints each module's size raw and gzip.
+# The modules, without tables (hosts load the ones they use): the full
+# wasip1 reactor, the lean one (-tags tokenfit_lite: counting only, for
+# pages), the GOOS=js module and Go's wasm_exec.js for it. Prints each
+# module's size raw and gzip.
 wasm:
 	@mkdir -p $(WASM_DIR)
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed -o $(WASM_DIR)/tokenfit.wasm ./wasm/wasip1
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_lite -o $(WASM_DIR)/tokenfit-lite.wasm ./wasm/wasip1
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -tags tokenfit_noembed -o $(WASM_DIR)/tokenfit-js.wasm ./wasm/js
 	@cp $(GOROOT_WASM)/wasm_exec.js $(WASM_DIR)/wasm_exec.js
-	@for f in $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-js.wasm; do \
+	@for f in $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(WASM_DIR)/tokenfit-js.wasm; do \
 		printf '%-28s %9d bytes raw %9d bytes gzip -9  sha256 %.16s\n' $$f \
 			$$(wc -c < $$f) $$(gzip -9c $$f | wc -c) $$(sha256sum $$f | cut -c1-16); \
 	done
@@ -154,6 +200,7 @@ test-race:
 check-wasm:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./core/...
 	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm/... ./core/...
+	GOOS=wasip1 GOARCH=wasm $(GO) vet -tags tokenfit_lite ./wasm/...
 	@for os in js wasip1; do \
 		! GOOS=$$os GOARCH=wasm $(GO) list -f '{{range .Imports}}{{.}}{{"\n"}}{{end}}' ./core/... | grep -E '^(os|os/.*|syscall/js|github.com/tetratelabs/wazero.*)$$' || { echo "core must stay pure (GOOS=$$os)"; exit 1; }; \
 		! GOOS=$$os GOARCH=wasm $(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./core/... | grep -v '^github.com/tokenfit/tokenfit/core' | grep . || { echo "core depends on a module (GOOS=$$os)"; exit 1; }; \
@@ -165,6 +212,15 @@ bench-host:
 	@mkdir -p $(BUILD)/bench
 	$(GO) test ./host/ -run '^$$' -bench . -benchtime 2s -count 1 | tee $(BUILD)/bench/host.txt
 	@$(GO) run ./host/internal/benchtable < $(BUILD)/bench/host.txt
+
+# The npm package against gpt-tokenizer, tiktoken and js-tiktoken in one
+# Node process (cold starts in fresh ones), on the text Go's engine
+# benchmarks count: core/bench_test.go's benchCorpus, written out through
+# TOKENFIT_CORPUS_OUT by running one of its benchmarks once.
+bench-js: js js-deps
+	@mkdir -p $(BUILD)/bench
+	TOKENFIT_CORPUS_OUT=$(abspath $(BUILD)/bench/corpus.txt) $(GO) test ./core -run '^$$' -bench '^BenchmarkCountSizes$$/^10$$' -benchtime 1x >/dev/null
+	$(NODE) js/scripts/bench.mjs $(BUILD)/bench/corpus.txt
 
 # The GOOS=js module against the wasip1 module in Node.
 bench-node: wasm

@@ -1,77 +1,46 @@
-// Package abi holds what the two WebAssembly adapters (wasm/wasip1 and
-// wasm/js) share: the ABI version, the numeric error codes of the fast
-// paths and the error answers for faults at the boundary itself. It
-// translates; the domain stays in core. The contract is wasm/ABI.md.
+// Package abi holds what the two full WebAssembly adapters (wasm/wasip1 and
+// wasm/js) share: the error answers and status numbers of core's errors and
+// of the boundary's own faults. It translates; the domain stays in core. The
+// version, the status table and the boundary faults themselves are in
+// package boundary, which the lean module uses without core. The contract
+// is wasm/ABI.md.
 package abi
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/tokenfit/tokenfit/core"
+	"github.com/tokenfit/tokenfit/wasm/internal/boundary"
 )
 
-// Version is the ABI version the modules report. It changes when an export's
-// name, signature or meaning changes (see wasm/ABI.md).
-const Version = 1
+// Version is the ABI version the modules report (see wasm/ABI.md).
+const Version = boundary.Version
 
 // Boundary faults: arguments that cannot even reach core.
 var (
-	// ErrInvalidArgument reports a pointer and length that are not inside a
-	// live buffer, or a buffer size out of range.
-	ErrInvalidArgument = errors.New("tokenfit: invalid argument")
-	// ErrInvalidHandle reports an encoding handle the module never gave out.
-	ErrInvalidHandle = errors.New("tokenfit: invalid encoding handle")
+	ErrInvalidArgument = boundary.ErrInvalidArgument
+	ErrInvalidHandle   = boundary.ErrInvalidHandle
 )
 
 // Codes of the boundary faults, as in {"error": {"code": …}}.
 const (
-	CodeInvalidArgument = "invalid_argument"
-	CodeInvalidHandle   = "invalid_handle"
+	CodeInvalidArgument = boundary.CodeInvalidArgument
+	CodeInvalidHandle   = boundary.CodeInvalidHandle
 )
-
-// Status numbers returned by the fast paths (count, load_table, …) in place
-// of a result. Every error has one; its message is in the error answer.
-// The list is wasm/ABI.md's; numbers are never reused.
-var statuses = []struct {
-	code   string
-	status int32
-}{
-	{core.CodeInternal, -1},
-	{CodeInvalidArgument, -2},
-	{CodeInvalidHandle, -3},
-	{core.CodeInvalidTable, -4},
-	{core.CodeUnknownEncoding, -5},
-	{core.CodeEncodingNotLoaded, -6},
-	{core.CodeInvalidRequest, -7},
-	{core.CodeInvalidToken, -8},
-	{core.CodeUnknownOperation, -9},
-}
 
 // Code returns the boundary code of err: core's codes, plus
 // invalid_argument and invalid_handle.
 func Code(err error) string {
-	switch {
-	case errors.Is(err, ErrInvalidArgument):
-		return CodeInvalidArgument
-	case errors.Is(err, ErrInvalidHandle):
-		return CodeInvalidHandle
+	if c := boundary.Code(err); c != "" {
+		return c
 	}
 	return core.Code(err)
 }
 
 // Status returns the negative status number of err (-1, internal, for a
 // code without a number of its own).
-func Status(err error) int32 {
-	c := Code(err)
-	for _, s := range statuses {
-		if s.code == c {
-			return s.status
-		}
-	}
-	return -1
-}
+func Status(err error) int32 { return boundary.Status(Code(err)) }
 
 // ErrorJSON encodes err as {"error": {"code", "message", "field"}}, like
 // core.ErrorJSON, with the boundary's own codes.

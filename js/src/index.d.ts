@@ -1,0 +1,703 @@
+// Types of the npm package `tokenfit`: every function, and every JSON shape
+// core answers with. This is the one place for them: src/worker.d.ts builds
+// on it. Field names are core's JSON names exactly; a Go test
+// (wasm/tstypes_test.go) holds each interface here to the Go type of the
+// same name in package core.
+
+// ---- errors ---------------------------------------------------------------
+
+/**
+ * The codes a {@link TokenfitError} carries: the module's error codes
+ * (wasm/ABI.md), plus `not_initialized` for a call before {@link init}.
+ */
+export type ErrorCode =
+  | 'internal'
+  | 'invalid_argument'
+  | 'invalid_handle'
+  | 'invalid_table'
+  | 'unknown_encoding'
+  | 'encoding_not_loaded'
+  | 'invalid_request'
+  | 'invalid_token'
+  | 'unknown_operation'
+  | 'not_initialized';
+
+/**
+ * Every error tokenfit throws. `code` is stable; `message` says what to do;
+ * `field` names the request field at fault (a JSON path such as
+ * `messages[2].content`) when there is one. A TokenfitError never ends the
+ * instance: the next call answers normally.
+ */
+export class TokenfitError extends Error {
+  constructor(code: ErrorCode, message: string, field?: string);
+  readonly name: 'TokenfitError';
+  readonly code: ErrorCode;
+  readonly field?: string;
+}
+
+// ---- loading ----------------------------------------------------------------
+
+/** An encoding tokenfit counts exactly. */
+export type EncodingName = 'o200k_base' | 'cl100k_base' | 'p50k_base' | 'r50k_base';
+
+/** The encodings tokenfit knows, in core's order. */
+export const ENCODINGS: readonly EncodingName[];
+
+/** Bytes, or where to get them: a URL (absolute, or relative to the page), a fetch Response. */
+export type Source = string | URL | Response | ArrayBuffer | ArrayBufferView;
+
+/** A WebAssembly module: compiled already (what workerd and Vercel Edge give an imported .wasm), or its bytes. */
+export type ModuleSource = Source | WebAssembly.Module;
+
+/** What {@link init} takes. Every field is optional. */
+export interface InitOptions {
+  /**
+   * The module. Defaults to the package's own `tokenfit.wasm` (or
+   * `tokenfit-lite.wasm` with `lite`), read from the package directory in
+   * Node, Deno and Bun, fetched beside the package's code in browsers.
+   * At the edge (workerd, Vercel Edge), which cannot compile bytes at run
+   * time, import the .wasm and pass the `WebAssembly.Module`. The GOOS=js
+   * module works too, once Go's wasm_exec.js is loaded.
+   */
+  module?: ModuleSource | Promise<ModuleSource>;
+  /**
+   * Use the lean module (counting only: countTokens, encode, decode,
+   * withinLimit, truncate, liveCounter by encoding; about a third smaller)
+   * when `module` is not given.
+   */
+  lite?: boolean;
+  /**
+   * Encodings to load now: names (fetched from `tables`), or a map from
+   * name to its table's bytes or URL. Defaults: none in Node, Deno and Bun
+   * (each loads from disk when first needed); `['o200k_base']` elsewhere.
+   */
+  encodings?: EncodingName[] | Partial<Record<EncodingName, Source | Promise<Source>>>;
+  /** Where the tables (`<name>.tkt`) are, as a base URL. Defaults to the package's `dist/tables/`. */
+  tables?: string | URL;
+}
+
+/**
+ * Starts tokenfit: compiles and starts the module and loads the encodings
+ * asked for. In Node, Deno and Bun `await init()` needs no options. The
+ * first instance made also answers the top-level functions
+ * (`import { countTokens } from 'tokenfit'`). `init()` without options
+ * returns the same instance every time; with options, a new one.
+ * Cost: compiling and starting the module (about 50 ms in Node) and loading
+ * each table (o200k_base: about 30 ms), once.
+ */
+export function init(options?: InitOptions): Promise<Tokenfit>;
+
+// ---- the API ----------------------------------------------------------------
+
+/** What to count with: an encoding (or heuristic) name wins over a model; neither means o200k_base. */
+export interface Target {
+  /** A model id or alias; an unknown one counts with cl100k_base (answers say `fallback`). */
+  model?: string;
+  /** An encoding, or a heuristic name such as `chars4` (full module only). */
+  encoding?: string;
+  /** Scales a model's estimated counts by what the provider reported (see {@link Tokenfit.calibrate}). */
+  calibration?: Calibration;
+}
+
+/** The tokenizer an answer used. */
+export interface Counted {
+  encoding: string;
+  model?: string;
+  /** False for estimates (models without a public tokenizer). */
+  exact: boolean;
+  /** True when the model was unknown and cl100k_base answered. */
+  fallback?: boolean;
+}
+
+/** countTokens' JSON answer (through {@link Tokenfit.call}). */
+export interface CountAnswer extends Counted {
+  tokens: number;
+  /** What the provider's count will not exceed; equals `tokens` when exact. */
+  upperBound: number;
+}
+
+/** encode's JSON answer (through {@link Tokenfit.call}). */
+export interface EncodeAnswer extends Counted {
+  ids: number[];
+}
+
+/** decode's JSON answer (through {@link Tokenfit.call}). */
+export interface DecodeAnswer extends Counted {
+  text: string;
+  /** False when the ids end (or start) inside a character: `text` then holds U+FFFD for those bytes. */
+  valid: boolean;
+}
+
+/** Whether a text fits a limit. */
+export interface LimitAnswer extends Counted {
+  within: boolean;
+  /** Exact when `within`; otherwise where counting stopped, a number above the limit. */
+  tokens: number;
+}
+
+/** A text cut to a number of tokens. */
+export interface TruncateAnswer extends Counted {
+  text: string;
+  tokens: number;
+  truncated: boolean;
+}
+
+/** One chunk of a text. */
+export interface Chunk {
+  text: string;
+  /** UTF-8 byte offsets of the chunk in the text. */
+  start: number;
+  end: number;
+  tokens: number;
+  /** Where the chunk ended: "paragraph", "line", "sentence", "word", "token" or "end". */
+  cut: string;
+}
+
+/** A text split into chunks of at most maxTokens tokens. */
+export interface ChunkAnswer extends Counted {
+  chunks: Chunk[];
+}
+
+// Chat requests: OpenAI's shapes.
+
+export interface ImageURL {
+  url: string;
+  detail?: 'low' | 'high' | 'auto' | string;
+  width?: number;
+  height?: number;
+}
+
+export interface ContentPart {
+  type: 'text' | 'image_url' | string;
+  text?: string;
+  image_url?: ImageURL;
+}
+
+export interface FunctionCall {
+  name: string;
+  arguments: string;
+}
+
+export interface ToolCall {
+  id?: string;
+  type: 'function' | string;
+  function: FunctionCall;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function' | string;
+  content?: string | ContentPart[] | null;
+  name?: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  function_call?: FunctionCall;
+}
+
+export interface FunctionDef {
+  name: string;
+  description?: string;
+  /** A JSON Schema object. */
+  parameters?: unknown;
+  strict?: boolean;
+}
+
+export interface ChatTool {
+  type: 'function' | string;
+  function: FunctionDef;
+}
+
+export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
+export type FunctionCallChoice = 'none' | 'auto' | { name: string };
+
+/** An OpenAI chat request (other fields are ignored: they cost no tokens). */
+export interface ChatRequest {
+  model?: string;
+  messages: ChatMessage[];
+  tools?: ChatTool[];
+  functions?: FunctionDef[];
+  tool_choice?: ToolChoice;
+  function_call?: FunctionCallChoice;
+  /** tokenfit's own: scales estimated counts (see {@link Tokenfit.calibrate}). */
+  calibration?: Calibration;
+}
+
+/** What a chat request costs, as the API bills `prompt_tokens`. */
+export interface ChatCount {
+  /** The request's prompt_tokens. */
+  total: number;
+  /** All messages with their overhead; perMessage has each one's share, in order. */
+  messages: number;
+  perMessage: number[];
+  /** What the tool (function) definitions add. */
+  tools: number;
+  /** What tool_choice or function_call adds. */
+  toolChoice: number;
+  /** The reply priming, once per request. */
+  priming: number;
+  /** Image tokens, already part of `messages`. */
+  images: number;
+  /** False when an estimate, an image or a fitted rule was involved; `notes` say which. */
+  exact: boolean;
+  /** The family of chat rules used. */
+  rules: string;
+  encoding: string;
+  notes?: string[];
+}
+
+/** countChat's answer: the count, and the model it was counted for. */
+export interface ChatAnswer extends ChatCount {
+  model?: string;
+  fallback?: boolean;
+}
+
+// Budgets.
+
+/** A prompt section: text, a list of texts, or a count you already have. */
+export type Section = string | string[] | { tokens: number } | null;
+
+/** The parts of a prompt that are never pruned. */
+export interface Sections {
+  system?: Section;
+  /** When a procedure matched. */
+  procedure?: Section;
+  /** Capped by limits.maxKnowledgeTokens. */
+  knowledge?: Section;
+  /** Capped by limits.maxEpisodeTokens. */
+  episodes?: Section;
+  current?: Section;
+}
+
+export interface Limits {
+  minHistoryTokens?: number;
+  maxKnowledgeTokens?: number;
+  maxEpisodeTokens?: number;
+}
+
+/** Utilization levels of the alerts (defaults 0.7 and 0.9). */
+export interface Alerts {
+  warning?: number;
+  critical?: number;
+}
+
+/** The response reserve as a ratio of the window, clamped, plus a safety ratio. */
+export interface ReservePolicy {
+  ratio?: number;
+  min?: number;
+  max?: number;
+  safetyRatio?: number;
+}
+
+export interface BudgetRequest {
+  model?: string;
+  /** Count with this, not the model's tokenizer. */
+  encoding?: string;
+  /** Overrides the registry's window; without a model or a window: 100,000. */
+  contextWindow?: number;
+  /** A fixed response reserve; without it, `reserve` (default 15% of the window in [500, 4,096] plus a 5% safety buffer). */
+  outputReserve?: number;
+  reserve?: ReservePolicy;
+  sections?: Sections;
+  /** Counted in full, never truncated. */
+  directive?: string;
+  /** The conversation so far; only it is ever pruned. */
+  history?: ChatMessage[];
+  tools?: ChatTool[];
+  limits?: Limits;
+  /** The previous turn's history.keepFrom: messages before it stay dropped. */
+  keepFrom?: number;
+  lowWater?: number;
+  alerts?: Alerts;
+  calibration?: Calibration;
+  summarizeTarget?: number;
+  keepRecent?: number;
+}
+
+export interface SectionBudget {
+  tokens: number;
+  truncated?: boolean;
+  originalTokens?: number;
+  /** The kept text, when a cap truncated the section. */
+  text?: string;
+  /** For a list, how many items were kept (the last one cut). */
+  keptItems?: number;
+}
+
+export interface HistoryBudget {
+  /** Tokens of the history as given, with per-message overhead and reply priming. */
+  tokens: number;
+  perMessage: number[];
+  keptTokens: number;
+  /** Message indices. */
+  kept: number[];
+  dropped: number[];
+  /** Goes into the next turn's request. */
+  keepFrom: number;
+  /** The oldest kept turns to summarize, once utilization reaches the warning level. */
+  summarize: number[];
+  summarizeTokens: number;
+}
+
+export type AlertLevel = 'none' | 'warning' | 'critical';
+
+/** calculateBudget's answer. */
+export interface Budget {
+  model?: string;
+  encoding: string;
+  exact: boolean;
+  fallback?: boolean;
+  contextWindow: number;
+  responseReserve: number;
+  safetyBuffer: number;
+  /** contextWindow − responseReserve − safetyBuffer. */
+  inputBudget: number;
+  sections: Partial<Record<'system' | 'procedure' | 'knowledge' | 'episodes' | 'current', SectionBudget>>;
+  directiveTokens: number;
+  toolTokens: number;
+  /** Every section and the directive: never pruned. */
+  fixedTokens: number;
+  /** inputBudget − fixedTokens. */
+  historyBudget: number;
+  history: HistoryBudget;
+  usedTokens: number;
+  /** What the request leaves of the input budget, never below 0. */
+  memoryTokens: number;
+  isConstrained: boolean;
+  utilization: number;
+  alert: AlertLevel;
+  usedAfterPruning: number;
+  utilizationAfterPruning: number;
+  overflowTokens: number;
+}
+
+// Plans.
+
+export type Tier = 'full' | 'summary' | 'nameOnly' | 'omitted';
+
+export interface Thresholds {
+  full: number;
+  summary: number;
+  nameOnly: number;
+}
+
+export interface PlanItem {
+  /** Unique within the request, not empty. */
+  id: string;
+  name?: string;
+  /** "constraint" (never below summary, never demoted), "procedure", or any other kind (a directive). */
+  kind?: string;
+  tags?: string[];
+  /** In [0, 1]: decides the tier. */
+  activation: number;
+  content?: string;
+  summary?: string;
+}
+
+export interface SessionConfig {
+  maxTokenBudget: number;
+  maxPerInjection: number;
+  backoffMultiplier: number;
+}
+
+export interface SessionState {
+  prompt: number;
+  injections: number;
+  tokensUsed: number;
+  lastInjectionPrompt: number;
+}
+
+/** Session pacing, carried from one request to the next as JSON. */
+export interface Session {
+  config: SessionConfig;
+  state: SessionState;
+}
+
+export interface PlanRequest {
+  /** The most tokens the text may hold; 0 means no limit. */
+  budget: number;
+  items: PlanItem[];
+  thresholds?: Thresholds;
+  session?: Session;
+}
+
+/** planInjection's request: a plan request and what to count with. */
+export interface PlanCall extends PlanRequest, Target {}
+
+export interface PlannedItem {
+  id: string;
+  tier: Tier;
+  /** Why the item got its tier, as a sentence. */
+  reason: string;
+  tokens: number;
+}
+
+export interface Demotion {
+  id: string;
+  from: Tier;
+  to: Tier;
+}
+
+export interface SessionReport {
+  config: SessionConfig;
+  state: SessionState;
+  allowed: boolean;
+  injected: boolean;
+  exhausted: boolean;
+  reason: string;
+  budget: number;
+  remainingTokens: number;
+  waitPrompts: number;
+  nextInjectionPrompt: number;
+}
+
+/** planInjection's answer. */
+export interface Plan {
+  items: PlannedItem[];
+  totalTokens: number;
+  budget: number;
+  /** The compiled prompt text (sections Constraints, Directives, Procedures). */
+  text: string;
+  demotions: Demotion[];
+  overBudget: boolean;
+  session?: SessionReport;
+  exact: boolean;
+  encoding: string;
+}
+
+// Calibration.
+
+export interface ModelCalibration {
+  pairs: number;
+  sumLog: number;
+  minLog: number;
+  maxLog: number;
+  factor: number;
+  errorBound: number;
+}
+
+export interface Calibration {
+  models: Record<string, ModelCalibration>;
+}
+
+export interface CalibrateRequest {
+  calibration?: Calibration;
+  model: string;
+  /** What tokenfit counted (countTokens or countChat's total). */
+  estimate: number;
+  /** What the provider billed. */
+  reported: number;
+}
+
+export interface CalibrateAnswer {
+  calibration: Calibration;
+  model: string;
+  current: ModelCalibration;
+}
+
+// Models.
+
+export interface Model {
+  id: string;
+  provider?: string;
+  aliases?: string[];
+  contextWindow: number;
+  maxOutput?: number;
+  maxInput?: number;
+  reasoning?: boolean;
+  encoding?: string;
+  estimator?: string;
+}
+
+export interface Estimator {
+  base: string;
+  ratio: number;
+  errorBound: number;
+  note?: string;
+}
+
+/** A model with the numbers derived from it. */
+export interface ModelInfo extends Model {
+  responseReserve: number;
+  effectiveInputBudget: number;
+  exact: boolean;
+  fallback?: boolean;
+}
+
+export interface ModelsRequest {
+  model?: string;
+}
+
+/** models' answer: one model (asked by name; an unknown one falls back) or all. */
+export interface ModelsAnswer {
+  model?: ModelInfo;
+  models?: ModelInfo[];
+  estimators?: Record<string, Estimator>;
+}
+
+/** The shape of core/models.json, for registerModels. */
+export interface RegistryFile {
+  estimators?: Record<string, Estimator>;
+  models?: Model[];
+}
+
+export interface EncodingInfo {
+  name: string;
+  loaded: boolean;
+}
+
+/** Truncation's options: the target, and which end to keep. */
+export interface TruncateOptions extends Target {
+  keep?: 'start' | 'end';
+}
+
+/** Chunking's options: the target, and how many tokens consecutive chunks share. */
+export interface ChunkOptions extends Target {
+  overlap?: number;
+}
+
+/**
+ * An exact token count kept up to date while a text is edited, for a
+ * composer that shows the count on every keystroke. Offsets are UTF-16 code
+ * units, as text areas give them (selectionStart, selectionEnd). An edit
+ * costs time in proportion to the edit and the pieces around it, not to the
+ * text (microseconds in a 1 MB document). Released when garbage-collected;
+ * {@link LiveCounter.dispose} releases it at once.
+ */
+export interface LiveCounter {
+  /** The encoding it counts with. */
+  readonly encoding: string;
+  /**
+   * Deletes `deleteCount` UTF-16 units at `at`, inserts `insert` there, and
+   * returns the new count. An offset outside the text or between the halves
+   * of a surrogate pair throws (invalid_request) and changes nothing.
+   */
+  edit(at: number, deleteCount?: number, insert?: string): number;
+  /**
+   * Makes the text `text` by one edit found from the common start and end
+   * of the old text and the new one (what an `input` event handler has), and
+   * returns the count. Cost: the comparison, O(n) in JavaScript (fast), plus
+   * the edit.
+   */
+  update(text: string): number;
+  /** Replaces the whole text and returns its count. O(n). */
+  reset(text: string): number;
+  /** The current count. O(1). */
+  count(): number;
+  /** The current text. O(n). */
+  text(): string;
+  /** Releases the counter now; later calls throw. */
+  dispose(): void;
+}
+
+/**
+ * A started tokenfit: every call is synchronous, and every function keeps
+ * working when destructured (`const { countTokens } = tf`).
+ */
+export interface Tokenfit {
+  /** The module it runs: the full wasip1 reactor, the lean one, or the GOOS=js module. */
+  readonly module: 'wasip1' | 'lite' | 'js';
+
+  /**
+   * The number of tokens in `text`: exact for OpenAI encodings, an estimate
+   * for models without a public tokenizer. Special-token text such as
+   * `<|endoftext|>` counts as ordinary text. Cost: O(n), 10 to 20 MB/s in V8 depending on the text, and
+   * a few µs per call.
+   */
+  countTokens(text: string, target?: Target): number;
+
+  /** What a chat request costs, as the API bills `prompt_tokens` (tools included). Cost: O(n). Full module. */
+  countChat(request: ChatRequest): ChatAnswer;
+
+  /** A model-aware context budget with reserves, caps, history pruning, alerts and a summarization trigger. Full module. */
+  calculateBudget(request: BudgetRequest): Budget;
+
+  /** Which ranked items go into the prompt at which tier, and the compiled text. Full module. */
+  planInjection(request: PlanCall): Plan;
+
+  /** The token ids of `text`. Cost: O(n). */
+  encode(text: string, target?: Target): number[];
+
+  /** The text of token ids; ids cut inside a character give U+FFFD for those bytes. Cost: O(ids). */
+  decode(ids: readonly number[] | Uint32Array, target?: Target): string;
+
+  /** Whether `text` has at most `limit` tokens; stops counting once past it, so it costs what it read. */
+  withinLimit(text: string, limit: number, target?: Target): LimitAnswer;
+
+  /** At most `maxTokens` tokens of `text`, from its start (default) or end, cut at a token boundary. Cost: O(n). */
+  truncate(text: string, maxTokens: number, options?: TruncateOptions): TruncateAnswer;
+
+  /** `text` in chunks of at most `maxTokens` tokens, cut at the best boundary near the limit. Full module. */
+  chunk(text: string, maxTokens: number, options?: ChunkOptions): ChunkAnswer;
+
+  /** Folds one reported usage into a calibration (carry it to the next call as JSON). Full module. */
+  calibrate(request: CalibrateRequest): CalibrateAnswer;
+
+  /** Every model in the registry (no argument), or one, resolved (unknown: the fallback). Full module. */
+  models(request?: ModelsRequest): ModelsAnswer;
+
+  /** Adds or replaces models and estimators (the shape of core/models.json). Full module. */
+  registerModels(registry: RegistryFile | string): { models: number };
+
+  /** The encodings tokenfit knows, and whether each is loaded. */
+  encodings(): EncodingInfo[];
+
+  /** core's version. Full module. */
+  version(): string;
+
+  /**
+   * A live counter over `text` (default empty) with an encoding (or an
+   * exact model's encoding; the lean module takes encodings only).
+   */
+  liveCounter(target?: Target, text?: string): LiveCounter;
+
+  /**
+   * Loads an encoding's table from `source` (bytes, a URL, a Response), or
+   * from the package's tables (or init's `tables`) when none is given.
+   * Browsers and edge runtimes need it for encodings not loaded by init;
+   * Node loads them on first use by itself. Loading a loaded encoding does
+   * nothing.
+   */
+  loadEncoding(name: EncodingName, source?: Source | Promise<Source>): Promise<void>;
+
+  /**
+   * Runs any operation of core's JSON API by name (wasm/ABI.md) and returns
+   * its answer, for operations and fields this wrapper does not spell out
+   * (countTokens' upperBound, for one). Full module.
+   */
+  call(op: string, request?: object | string): unknown;
+}
+
+// ---- the top-level functions: the first instance's ---------------------------
+// Each throws TokenfitError 'not_initialized' until init() has made an instance.
+
+/** {@link Tokenfit.countTokens} of the first instance {@link init} made. */
+export function countTokens(text: string, target?: Target): number;
+/** {@link Tokenfit.countChat} of the first instance {@link init} made. */
+export function countChat(request: ChatRequest): ChatAnswer;
+/** {@link Tokenfit.calculateBudget} of the first instance {@link init} made. */
+export function calculateBudget(request: BudgetRequest): Budget;
+/** {@link Tokenfit.planInjection} of the first instance {@link init} made. */
+export function planInjection(request: PlanCall): Plan;
+/** {@link Tokenfit.encode} of the first instance {@link init} made. */
+export function encode(text: string, target?: Target): number[];
+/** {@link Tokenfit.decode} of the first instance {@link init} made. */
+export function decode(ids: readonly number[] | Uint32Array, target?: Target): string;
+/** {@link Tokenfit.withinLimit} of the first instance {@link init} made. */
+export function withinLimit(text: string, limit: number, target?: Target): LimitAnswer;
+/** {@link Tokenfit.truncate} of the first instance {@link init} made. */
+export function truncate(text: string, maxTokens: number, options?: TruncateOptions): TruncateAnswer;
+/** {@link Tokenfit.chunk} of the first instance {@link init} made. */
+export function chunk(text: string, maxTokens: number, options?: ChunkOptions): ChunkAnswer;
+/** {@link Tokenfit.calibrate} of the first instance {@link init} made. */
+export function calibrate(request: CalibrateRequest): CalibrateAnswer;
+/** {@link Tokenfit.models} of the first instance {@link init} made. */
+export function models(request?: ModelsRequest): ModelsAnswer;
+/** {@link Tokenfit.registerModels} of the first instance {@link init} made. */
+export function registerModels(registry: RegistryFile | string): { models: number };
+/** {@link Tokenfit.encodings} of the first instance {@link init} made. */
+export function encodings(): EncodingInfo[];
+/** {@link Tokenfit.version} of the first instance {@link init} made. */
+export function version(): string;
+/** {@link Tokenfit.liveCounter} of the first instance {@link init} made. */
+export function liveCounter(target?: Target, text?: string): LiveCounter;
+/** {@link Tokenfit.loadEncoding} of the first instance {@link init} made. */
+export function loadEncoding(name: EncodingName, source?: Source | Promise<Source>): Promise<void>;

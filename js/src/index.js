@@ -1,0 +1,30 @@
+// tokenfit for browsers and edge runtimes (the package's default export
+// condition). init() fetches the module and the tables beside this file, or
+// takes them from its options (a URL, bytes, a Response or, for the module,
+// a WebAssembly.Module). See index.d.ts.
+
+import { makeInit, webPlatform } from './tokenfit.js';
+
+export {
+  TokenfitError,
+  ENCODINGS,
+  countTokens,
+  countChat,
+  calculateBudget,
+  planInjection,
+  encode,
+  decode,
+  withinLimit,
+  truncate,
+  chunk,
+  calibrate,
+  models,
+  registerModels,
+  encodings,
+  version,
+  liveCounter,
+  loadEncoding,
+} from './tokenfit.js';
+
+/** Starts tokenfit: see index.d.ts. */
+export const init = makeInit(webPlatform);

@@ -1,0 +1,69 @@
+// tokenfit for Node, Deno and Bun (the package's "node" export condition):
+// the same API as tokenfit.js, with init() reading the module and the tables
+// from the package directory, and encodings loaded from disk, synchronously,
+// the first time a call needs them.
+
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { makeInit, TokenfitError } from './tokenfit.js';
+
+export {
+  TokenfitError,
+  ENCODINGS,
+  countTokens,
+  countChat,
+  calculateBudget,
+  planInjection,
+  encode,
+  decode,
+  withinLimit,
+  truncate,
+  chunk,
+  calibrate,
+  models,
+  registerModels,
+  encodings,
+  version,
+  liveCounter,
+  loadEncoding,
+} from './tokenfit.js';
+
+const nodePlatform = {
+  name: 'node',
+  base: () => pathToFileURL(process.cwd() + '/'),
+  async read(url, what) {
+    if (url.protocol !== 'file:') {
+      const r = await fetch(url);
+      if (!r.ok) throw new TokenfitError('invalid_argument', `tokenfit: ${what}: HTTP ${r.status} for ${url}`);
+      return new Uint8Array(await r.arrayBuffer());
+    }
+    try {
+      return await readFile(url);
+    } catch (e) {
+      throw new TokenfitError('invalid_argument', `tokenfit: ${what}: cannot read ${url.pathname} (${e.code || e.message})` +
+        (url.pathname.includes('/dist/') ? ': the package is not built; in a checkout, run `make js`' : ''));
+    }
+  },
+  open(url, what) {
+    return this.read(url, what);
+  },
+  readSync(url) {
+    if (url.protocol !== 'file:') return undefined;
+    try {
+      return readFileSync(url);
+    } catch {
+      return undefined;
+    }
+  },
+  preload: [],
+  // From disk, the .tkt itself: nothing to expand.
+  tableExt: '.tkt',
+  tableURL: (name) => new URL(`../dist/tables/${name}.tkt`, import.meta.url),
+};
+
+/**
+ * Starts tokenfit. In Node, Deno and Bun it needs no options: the module and
+ * the tables come from the package directory. See index.d.ts.
+ */
+export const init = makeInit(nodePlatform);

@@ -1,0 +1,99 @@
+// A minimal WASI preview 1, just enough for tokenfit's Go reactor (see
+// RATIONALE.md, "Why does the package bring its own WASI shim?"). The
+// reactor opens no file and reads no input: Go's runtime asks for the
+// clocks, random bytes, and fd_write for its own last words. Everything
+// else answers "not supported" or "bad file descriptor", which Go's os
+// package handles. It runs wherever WebAssembly does (browsers, Node, Deno,
+// Bun, workerd): no Node API, no globals but crypto, performance and console.
+
+const ENOSYS = 52;
+const EBADF = 8;
+const EINVAL = 28;
+
+/**
+ * @param {{ env?: string[], log?: (line: string) => void }} [options] the
+ *   environment ("NAME=value" strings, such as GOGC for Go's runtime) and
+ *   where the runtime's messages go
+ * @returns {{ imports: WebAssembly.Imports, setMemory(memory: WebAssembly.Memory): void }}
+ */
+export function wasiShim({ env = [], log = (line) => console.error(line) } = {}) {
+  /** @type {WebAssembly.Memory} */
+  let memory;
+  const view = () => new DataView(memory.buffer);
+  const decoder = new TextDecoder();
+  let pending = '';
+  const envBytes = env.map((e) => new TextEncoder().encode(e + '\0'));
+  const origin = typeof performance !== 'undefined' ? performance.timeOrigin || Date.now() : Date.now();
+  const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now() - origin);
+  const zero2 = (a, b) => {
+    view().setUint32(a, 0, true);
+    view().setUint32(b, 0, true);
+    return 0;
+  };
+  const wasi = {
+    args_sizes_get: zero2,
+    args_get: () => 0,
+    environ_sizes_get(n, size) {
+      view().setUint32(n, envBytes.length, true);
+      view().setUint32(size, envBytes.reduce((a, b) => a + b.length, 0), true);
+      return 0;
+    },
+    environ_get(ptrs, buf) {
+      const v = view();
+      for (const [i, b] of envBytes.entries()) {
+        v.setUint32(ptrs + 4 * i, buf, true);
+        new Uint8Array(memory.buffer, buf, b.length).set(b);
+        buf += b.length;
+      }
+      return 0;
+    },
+    clock_time_get(id, precision, out) {
+      // 0 is the real-time clock; the others are monotonic.
+      const ms = id === 0 ? origin + now() : now();
+      view().setBigUint64(out, BigInt(Math.round(ms * 1e6)), true);
+      return 0;
+    },
+    random_get(ptr, len) {
+      // getRandomValues fills at most 65,536 bytes at a time.
+      for (let off = 0; off < len; off += 65536) {
+        crypto.getRandomValues(new Uint8Array(memory.buffer, ptr + off, Math.min(65536, len - off)));
+      }
+      return 0;
+    },
+    fd_write(fd, iovs, n, written) {
+      if (fd !== 1 && fd !== 2) return EBADF;
+      const v = view();
+      let total = 0;
+      for (let i = 0; i < n; i++) {
+        const p = v.getUint32(iovs + 8 * i, true);
+        const l = v.getUint32(iovs + 8 * i + 4, true);
+        pending += decoder.decode(new Uint8Array(memory.buffer, p, l), { stream: true });
+        total += l;
+      }
+      let nl;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        log(pending.slice(0, nl));
+        pending = pending.slice(nl + 1);
+      }
+      v.setUint32(written, total, true);
+      return 0;
+    },
+    proc_exit(code) {
+      throw new WebAssembly.RuntimeError(`tokenfit: the module exited with status ${code}`);
+    },
+    sched_yield: () => 0,
+    poll_oneoff: () => ENOSYS,
+    fd_close: () => EBADF,
+    fd_read: () => EBADF,
+    fd_fdstat_get: () => EBADF,
+    fd_fdstat_set_flags: () => EBADF,
+    fd_prestat_get: () => EBADF,
+    fd_prestat_dir_name: () => EINVAL,
+  };
+  return {
+    imports: { wasi_snapshot_preview1: wasi },
+    setMemory(m) {
+      memory = m;
+    },
+  };
+}

@@ -1,0 +1,181 @@
+// The package in Node: the shared vectors and checks on each module (the
+// full wasip1 reactor, the lean one, the GOOS=js module), loading on
+// demand, the browser entry's explicit loading, top-level functions, and the
+// Worker helper. Run by make test-js (after make js).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as tokenfit from 'tokenfit';
+import * as web from '../src/index.js';
+import { createWorker } from 'tokenfit/worker';
+import { runAll } from './shared.mjs';
+import { bundleVectors } from './vectors.mjs';
+
+const build = new URL('../../build/wasm/', import.meta.url);
+const vectors = bundleVectors();
+
+function assertPassed(t, results) {
+  for (const [name, failures] of Object.entries(results)) {
+    assert.deepEqual(failures, [], `${name}: ${failures.length} failures`);
+  }
+}
+
+test('a call before init() throws not_initialized, saying what to call', () => {
+  const e = assert.throws(() => tokenfit.countTokens('x'), (e) => {
+    assert.ok(e instanceof tokenfit.TokenfitError);
+    assert.equal(e.code, 'not_initialized');
+    assert.match(e.message, /await init\(\)/);
+    return true;
+  });
+  void e;
+});
+
+test('the full wasip1 module (the default): vectors, chat, errors, destructuring, live', async () => {
+  const tf = await tokenfit.init();
+  assert.equal(tf.module, 'wasip1');
+  assert.equal(await tokenfit.init(), tf, 'init() without options returns the same instance');
+  assertPassed(null, runAll(tf, vectors));
+});
+
+test('the lean module: vectors, errors, destructuring, live', async () => {
+  const tf = await tokenfit.init({ lite: true });
+  assert.equal(tf.module, 'lite');
+  assertPassed(null, runAll(tf, vectors));
+  assert.deepEqual(tf.encodings().map((e) => e.name), tokenfit.ENCODINGS);
+});
+
+test('the GOOS=js module, with Go\'s wasm_exec.js: vectors, chat, errors, destructuring, live', async () => {
+  await import(new URL('wasm_exec.js', build));
+  const tf = await tokenfit.init({ module: readFileSync(new URL('tokenfit-js.wasm', build)) });
+  assert.equal(tf.module, 'js');
+  assertPassed(null, runAll(tf, vectors));
+});
+
+test('top-level functions answer with the first instance', async () => {
+  await tokenfit.init();
+  assert.equal(tokenfit.countTokens('Hello world'), 2);
+  assert.equal(tokenfit.countTokens('Hello world', { model: 'gpt-4' }), 2);
+  assert.deepEqual(tokenfit.encode('Hello world'), [13225, 2375]);
+  assert.equal(tokenfit.decode([13225, 2375]), 'Hello world');
+  assert.equal(tokenfit.countChat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).total, 8);
+  // The seed examples of the budget calculator (DESIGN.md).
+  const b = tokenfit.calculateBudget({
+    contextWindow: 150000, outputReserve: 8192,
+    sections: { system: { tokens: 1200 }, procedure: { tokens: 300 }, knowledge: { tokens: 1500 }, episodes: { tokens: 400 }, current: { tokens: 100 } },
+  });
+  assert.equal(b.historyBudget, 138308);
+  const g = tokenfit.calculateBudget({ model: 'gpt-4o' });
+  assert.equal(g.responseReserve, 4096);
+  assert.equal(g.safetyBuffer, 6400);
+  assert.equal(tokenfit.version(), JSON.parse(readFileSync(new URL('../package.json', import.meta.url))).version);
+  assert.ok(tokenfit.models().models.length > 10);
+  assert.equal(tokenfit.registerModels({ models: [{ id: 'my-model', contextWindow: 32000, encoding: 'p50k_base' }] }).models > 10, true);
+  assert.equal(tokenfit.countTokens('  hello', { model: 'my-model' }), tokenfit.countTokens('  hello', { encoding: 'p50k_base' }));
+  const c = tokenfit.chunk('Para one.\n\nPara two is here.\n\nThree.', 5);
+  assert.ok(c.chunks.length >= 2);
+  const cal = tokenfit.calibrate({ model: 'claude-sonnet-4-5', estimate: 100, reported: 120 });
+  assert.ok(cal.calibration.models);
+  assert.equal(tokenfit.liveCounter(undefined, 'Hello world').count(), 2);
+});
+
+test('Node loads an encoding from disk the first time a call needs it', async () => {
+  const tf = await tokenfit.init({ module: readFileSync(new URL('tokenfit.wasm', build)) });
+  assert.ok(tf.encodings().every((e) => !e.loaded), 'nothing loaded at start');
+  assert.equal(tf.countTokens('Hello world', { encoding: 'r50k_base' }), 2);
+  assert.deepEqual(tf.encodings().filter((e) => e.loaded).map((e) => e.name), ['r50k_base']);
+  // Through the JSON path too (a model's encoding, found in an error answer).
+  assert.equal(tf.countChat({ model: 'gpt-4', messages: [{ role: 'user', content: 'hi' }] }).total, 8);
+  assert.ok(tf.encodings().find((e) => e.name === 'cl100k_base').loaded);
+});
+
+test('the browser entry loads only what it is given, and says what to call for the rest', async () => {
+  const module = readFileSync(new URL('tokenfit-lite.wasm', build));
+  const table = (n) => readFileSync(new URL(`../dist/tables/${n}.tkt`, import.meta.url));
+  const tf = await web.init({ module, encodings: { o200k_base: table('o200k_base') } });
+  assert.equal(tf.countTokens('Hello world'), 2);
+  assert.throws(() => tf.countTokens('Hello world', { encoding: 'cl100k_base' }), (e) => {
+    assert.equal(e.code, 'encoding_not_loaded');
+    assert.match(e.message, /await tf\.loadEncoding\('cl100k_base'\)/);
+    return true;
+  });
+  await tf.loadEncoding('cl100k_base', table('cl100k_base').buffer);
+  assert.equal(tf.countTokens('Hello world', { encoding: 'cl100k_base' }), 2);
+  await assert.rejects(tf.loadEncoding('p50k_base', table('r50k_base')), (e) => e.code === 'invalid_table');
+  await assert.rejects(tf.loadEncoding('nope'), (e) => e.code === 'unknown_encoding');
+  await assert.rejects(web.init({ module: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 9]) }));
+  const full = await web.init({ module: readFileSync(new URL('tokenfit.wasm', build)), encodings: [] });
+  assert.throws(() => full.countChat({ model: 'gpt-4o', messages: [] }), (e) => e.code === 'encoding_not_loaded' && /loadEncoding\('o200k_base'\)/.test(e.message));
+  // A WebAssembly.Module, as workerd and Vercel Edge give an imported .wasm.
+  const compiled = await web.init({ module: new WebAssembly.Module(module), encodings: { r50k_base: table('r50k_base') } });
+  assert.equal(compiled.countTokens('Hello world', { encoding: 'r50k_base' }), 2);
+});
+
+test('tables in transport form (.tkp) expand to the exact .tkt bytes; a corrupt one is invalid_table', async () => {
+  const { expandTable } = await import('../src/tokenfit.js');
+  for (const name of tokenfit.ENCODINGS) {
+    const tkt = readFileSync(new URL(`../dist/tables/${name}.tkt`, import.meta.url));
+    const tkp = readFileSync(new URL(`../dist/tables/${name}.tkp`, import.meta.url));
+    assert.ok(tkp.length < tkt.length);
+    assert.equal(Buffer.compare(Buffer.from(expandTable(tkp)), tkt), 0, name);
+    assert.equal(expandTable(tkt), tkt, 'a .tkt passes unchanged');
+  }
+  const tkp = readFileSync(new URL('../dist/tables/r50k_base.tkp', import.meta.url));
+  const tf = await web.init({ module: readFileSync(new URL('tokenfit-lite.wasm', build)), encodings: { r50k_base: tkp } });
+  assert.equal(tf.countTokens('Hello world', { encoding: 'r50k_base' }), 2);
+  const flipped = Uint8Array.from(tkp);
+  flipped[tkp.length >> 1] ^= 0x40; // a rank or a byte changes: the CRC no longer holds
+  await assert.rejects(tf.loadEncoding('p50k_base', flipped), (e) => e.code === 'invalid_table');
+  await assert.rejects(tf.loadEncoding('p50k_base', tkp.subarray(0, 1000)), (e) => e.code === 'invalid_table');
+  assert.equal(tf.countTokens('Hello world', { encoding: 'r50k_base' }), 2, 'the instance still answers');
+});
+
+test('live counters are released in the module once garbage-collected', async () => {
+  const v8 = await import('node:v8');
+  const vm = await import('node:vm');
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  const tf = await tokenfit.init({ module: readFileSync(new URL('tokenfit.wasm', build)) });
+  (() => {
+    for (let i = 0; i < 20; i++) tf.liveCounter(undefined, `text ${i}`).edit(0, 0, 'x');
+  })();
+  const alive = () => [...Array(20).keys()].filter((i) => {
+    try {
+      tf.call('liveGet', { id: i + 1 });
+      return true;
+    } catch {
+      return false;
+    }
+  }).length;
+  assert.equal(alive(), 20);
+  for (let k = 0; k < 10 && alive() > 0; k++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.equal(alive(), 0, 'every counter was freed in the module');
+});
+
+test('the Worker helper: the same API with promises, live counters included', async () => {
+  const tf = await createWorker();
+  try {
+    const { countTokens, countChat } = tf;
+    assert.equal(tf.module, 'wasip1');
+    assert.equal(await countTokens('Hello world'), 2);
+    assert.equal((await countChat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).total, 8);
+    const big = vectors.tokens.cases.filter((c) => c.file).map((c) => c.text).join('\n');
+    assert.equal(await tf.countTokens(big), tokenfit.countTokens(big));
+    const lc = await tf.liveCounter({ encoding: 'o200k_base' }, 'Hello');
+    assert.equal(await lc.edit(5, 0, ' world'), 2);
+    assert.equal(await lc.text(), 'Hello world');
+    assert.equal(lc.lastCount(), 2);
+    await assert.rejects(tf.countTokens(5), (e) => e instanceof tokenfit.TokenfitError && e.code === 'invalid_argument');
+    await lc.dispose();
+    await assert.rejects(lc.count(), (e) => e.code === 'invalid_handle');
+    assert.equal(await tf.countTokens('still here'), 2);
+  } finally {
+    tf.terminate();
+  }
+  const lite = await createWorker({ lite: true });
+  assert.equal(lite.module, 'lite');
+  assert.equal(await lite.countTokens('Hello world'), 2);
+  lite.terminate();
+});

@@ -1,0 +1,60 @@
+// As a user would: npm pack the package, install the tarball in an empty
+// directory, and import it by name (the Node entry, the worker helper, and
+// the lean module) with nothing but what the tarball holds.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const js = fileURLToPath(new URL('../', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function run(cmd, args, cwd) {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { cwd, maxBuffer: 16 << 20, timeout: 120000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${err.message}\n${stdout}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+test('npm pack, install the tarball in an empty directory, import tokenfit by name', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tokenfit-pack-'));
+  try {
+    const packed = JSON.parse(await run(npm, ['pack', '--json', '--pack-destination', dir], js));
+    const files = packed[0].files.map((f) => f.path).sort();
+    for (const f of ['package.json', 'src/node.js', 'src/index.js', 'src/index.d.ts', 'src/worker.d.ts', 'dist/tokenfit.wasm',
+      'dist/tokenfit-lite.wasm', 'dist/tables/o200k_base.tkt', 'dist/tables/r50k_base.tkt', 'dist/tables/o200k_base.tkp']) {
+      assert.ok(files.includes(f), `the tarball lacks ${f}`);
+    }
+    assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('node_modules/') || f.startsWith('scripts/')), `the tarball holds ${files}`);
+    const app = join(dir, 'app');
+    await run(process.execPath, ['-e', `require('fs').mkdirSync(${JSON.stringify(app)})`], dir);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    await run(npm, ['install', '--no-audit', '--no-fund', '--offline', join(dir, packed[0].filename)], app);
+    writeFileSync(join(app, 'main.js'), `
+      import { init, countTokens, TokenfitError } from 'tokenfit';
+      import { createWorker } from 'tokenfit/worker';
+      const tf = await init();
+      const lite = await init({ lite: true });
+      const w = await createWorker();
+      const out = {
+        count: countTokens('Hello world'),
+        model: tf.countTokens('Hello world', { model: 'gpt-4' }),
+        chat: tf.countChat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).total,
+        lite: lite.countTokens('Hello world', { encoding: 'p50k_base' }),
+        worker: await w.countTokens('Hello world'),
+        error: (() => { try { tf.countTokens(1); } catch (e) { return e instanceof TokenfitError && e.code; } })(),
+      };
+      w.terminate();
+      console.log(JSON.stringify(out));
+    `);
+    const out = JSON.parse(await run(process.execPath, ['main.js'], app));
+    assert.deepEqual(out, { count: 2, model: 2, chat: 8, lite: 2, worker: 2, error: 'invalid_argument' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

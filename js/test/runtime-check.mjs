@@ -1,0 +1,28 @@
+// The shared checks outside Node: `deno run --allow-read runtime-check.mjs`
+// and `bun runtime-check.mjs` run them on the full and the lean module, and
+// the Worker helper, then print one line "RESULT <json>" (failures per
+// check) and exit non-zero on any failure. runtimes.test.mjs runs them.
+import { init } from '../src/node.js';
+import { createWorker } from '../src/worker.js';
+import { runAll } from './shared.mjs';
+import { bundleVectors } from './vectors.mjs';
+
+const vectors = bundleVectors();
+const results = {};
+for (const [name, options] of [['full', undefined], ['lite', { lite: true }]]) {
+  const tf = await init(options);
+  for (const [check, failures] of Object.entries(runAll(tf, vectors))) results[`${name}/${check}`] = failures.slice(0, 10);
+}
+// The Worker helper: a module worker, which loads the package by fetching it.
+const w = await createWorker({ lite: true });
+const wf = [];
+if ((await w.countTokens('Hello world')) !== 2) wf.push('countTokens');
+const lc = await w.liveCounter({ encoding: 'o200k_base' }, 'Hello');
+if ((await lc.edit(5, 0, ' world')) !== 2) wf.push('live edit');
+w.terminate();
+results['worker'] = wf;
+
+const failed = Object.values(results).some((f) => f.length);
+console.log('RESULT ' + JSON.stringify({ runtime: typeof Deno !== 'undefined' ? 'deno' : typeof Bun !== 'undefined' ? 'bun' : 'node', results }));
+// Deno and Bun keep running while a worker lives: leave explicitly.
+globalThis.process?.exit?.(failed ? 1 : 0);

@@ -1,0 +1,66 @@
+// Compiled (never run) by types.test.mjs with tsc --noEmit: the types let
+// every call be written as the README shows it, and refuse misuse.
+import {
+  init, countTokens, countChat, calculateBudget, planInjection, encode, decode, withinLimit, truncate, chunk,
+  calibrate, models, registerModels, encodings, version, liveCounter, loadEncoding, TokenfitError, ENCODINGS,
+  type Tokenfit, type ChatAnswer, type Budget, type Plan, type LiveCounter, type ErrorCode,
+} from 'tokenfit';
+import { createWorker, type TokenfitWorker, type AsyncLiveCounter } from 'tokenfit/worker';
+
+async function main(): Promise<void> {
+  const tf: Tokenfit = await init();
+  await init({ lite: true, encodings: ['o200k_base'], tables: 'https://cdn.example/tables/' });
+  await init({ module: new URL('https://cdn.example/tokenfit.wasm'), encodings: { cl100k_base: new Uint8Array(0) } });
+  await init({ module: {} as WebAssembly.Module });
+  const n: number = tf.countTokens('Hello', { model: 'gpt-4o' });
+  const m: number = countTokens('Hello', { encoding: 'cl100k_base' });
+  const chat: ChatAnswer = countChat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], tool_choice: 'auto' });
+  const b: Budget = calculateBudget({ model: 'gpt-4o', sections: { system: 'Be brief.', knowledge: ['a', 'b'], current: { tokens: 5 } } });
+  const alert: 'none' | 'warning' | 'critical' = b.alert;
+  const p: Plan = planInjection({ budget: 500, items: [{ id: 'x', activation: 0.8, kind: 'constraint' }], model: 'gpt-4o' });
+  const tier: 'full' | 'summary' | 'nameOnly' | 'omitted' = p.items[0].tier;
+  const ids: number[] = encode('Hello');
+  const text: string = decode(ids) + decode(new Uint32Array(ids));
+  const within: boolean = withinLimit('Hello', 10).within;
+  const cut: string = truncate('Hello', 1, { keep: 'end' }).text;
+  const chunks = chunk('Hello', 1, { overlap: 0 }).chunks.map((c) => c.text);
+  const cal = calibrate({ model: 'claude-sonnet-4-5', estimate: 100, reported: 120 }).calibration;
+  countTokens('x', { model: 'claude-sonnet-4-5', calibration: cal });
+  const all = models().models ?? [];
+  registerModels({ models: [{ id: 'mine', contextWindow: 8000, encoding: 'cl100k_base' }] });
+  const loaded: boolean = encodings()[0].loaded;
+  const v: string = version();
+  const lc: LiveCounter = liveCounter({ encoding: 'o200k_base' }, 'Hello');
+  const c: number = lc.edit(5, 0, ' world') + lc.update('x') + lc.reset('y') + lc.count();
+  lc.dispose();
+  await loadEncoding('p50k_base');
+  const { countTokens: destructured } = tf;
+  destructured('x');
+  try {
+    countTokens('x');
+  } catch (e) {
+    if (e instanceof TokenfitError) {
+      const code: ErrorCode = e.code;
+      void code;
+    }
+  }
+  const w: TokenfitWorker = await createWorker({ lite: true });
+  const wn: number = await w.countTokens('Hello');
+  const wl: AsyncLiveCounter = await w.liveCounter({ encoding: 'o200k_base' });
+  const wc: number = await wl.edit(0, 0, 'x');
+  w.terminate();
+
+  // Misuse the types refuse.
+  // @ts-expect-error the text must be a string
+  countTokens(42);
+  // @ts-expect-error an unknown encoding name for loading
+  await loadEncoding('gpt2');
+  // @ts-expect-error keep is "start" or "end"
+  truncate('x', 1, { keep: 'middle' });
+  // @ts-expect-error messages are required
+  countChat({ model: 'gpt-4o' });
+  // @ts-expect-error a worker call answers a promise
+  const wrong: number = w.countTokens('x');
+  void [n, m, alert, tier, text, within, cut, chunks, all, loaded, v, c, wn, wc, wrong, ENCODINGS];
+}
+void main;

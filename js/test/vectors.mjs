@@ -1,0 +1,16 @@
+// bundleVectors reads the shared vectors with every case's text filled in
+// (files under testdata/ read, repetitions expanded), as one object that a
+// browser or a worker can be given whole.
+import { readFileSync } from 'node:fs';
+
+const root = new URL('../../testdata/', import.meta.url);
+
+export function bundleVectors() {
+  const tokens = JSON.parse(readFileSync(new URL('vectors/tokens.json', root), 'utf8'));
+  for (const c of tokens.cases) {
+    if (c.file) c.text = readFileSync(new URL(c.file, root), 'utf8');
+    else if (c.repeat) c.text = c.repeat.unit.repeat(c.repeat.times);
+  }
+  const chat = JSON.parse(readFileSync(new URL('vectors/chat_api_verified.json', root), 'utf8'));
+  return { tokens, chat };
+}

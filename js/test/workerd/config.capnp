@@ -1,0 +1,28 @@
+# workerd's configuration for the worker.mjs check. runtimes.test.mjs copies
+# this directory's files, the package (src/, dist/) and the bundled vectors
+# into a temporary directory beside it, and serves on 127.0.0.1 with an
+# ephemeral port (--socket-addr, --control-fd).
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .tokenfitWorker)],
+  sockets = [(name = "http", address = "127.0.0.1:0", http = (), service = "main")],
+);
+
+const tokenfitWorker :Workerd.Worker = (
+  modules = [
+    (name = "worker.mjs", esModule = embed "worker.mjs"),
+    (name = "src/index.js", esModule = embed "src/index.js"),
+    (name = "src/tokenfit.js", esModule = embed "src/tokenfit.js"),
+    (name = "src/wasi.js", esModule = embed "src/wasi.js"),
+    (name = "test/shared.mjs", esModule = embed "test/shared.mjs"),
+    (name = "tokenfit.wasm", wasm = embed "dist/tokenfit.wasm"),
+    (name = "tokenfit-lite.wasm", wasm = embed "dist/tokenfit-lite.wasm"),
+    (name = "tables/o200k_base.tkp", data = embed "dist/tables/o200k_base.tkp"),
+    (name = "tables/cl100k_base.tkp", data = embed "dist/tables/cl100k_base.tkp"),
+    (name = "tables/p50k_base.tkp", data = embed "dist/tables/p50k_base.tkp"),
+    (name = "tables/r50k_base.tkp", data = embed "dist/tables/r50k_base.tkp"),
+    (name = "vectors.json", json = embed "vectors.json"),
+  ],
+  compatibilityDate = "2025-09-01",
+);

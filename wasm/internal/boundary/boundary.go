@@ -1,0 +1,151 @@
+// Package boundary is the part of tokenfit's WebAssembly contract
+// (wasm/ABI.md) that needs nothing but the standard library's smallest
+// packages: the ABI version, the status numbers of the fast paths, the
+// boundary's own errors and the JSON error answer written by hand. The lean
+// module (wasm/wasip1 with -tags tokenfit_lite) is built on it without core,
+// fmt or encoding/json; package abi builds the full modules' error answers
+// on it with core's codes.
+package boundary
+
+import (
+	"errors"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Version is the ABI version the modules report. It changes when an export's
+// name, signature or meaning changes (see wasm/ABI.md).
+const Version = 1
+
+// Boundary faults: arguments that cannot even reach core.
+var (
+	// ErrInvalidArgument reports a pointer and length that are not inside a
+	// live buffer, or a buffer size out of range.
+	ErrInvalidArgument = errors.New("tokenfit: invalid argument")
+	// ErrInvalidHandle reports an encoding or live-counter handle the module
+	// never gave out (or has released).
+	ErrInvalidHandle = errors.New("tokenfit: invalid encoding handle")
+)
+
+// The error codes of {"error": {"code": …}}: core's, plus the boundary's
+// own invalid_argument and invalid_handle. abi's tests hold core's to these.
+const (
+	CodeInternal          = "internal"
+	CodeInvalidArgument   = "invalid_argument"
+	CodeInvalidHandle     = "invalid_handle"
+	CodeInvalidTable      = "invalid_table"
+	CodeUnknownEncoding   = "unknown_encoding"
+	CodeEncodingNotLoaded = "encoding_not_loaded"
+	CodeInvalidRequest    = "invalid_request"
+	CodeInvalidToken      = "invalid_token"
+	CodeUnknownOperation  = "unknown_operation"
+)
+
+// statuses are the negative numbers the fast paths return in place of a
+// result, in wasm/ABI.md's order. Numbers are never reused.
+var statuses = [...]string{
+	1: CodeInternal,
+	2: CodeInvalidArgument,
+	3: CodeInvalidHandle,
+	4: CodeInvalidTable,
+	5: CodeUnknownEncoding,
+	6: CodeEncodingNotLoaded,
+	7: CodeInvalidRequest,
+	8: CodeInvalidToken,
+	9: CodeUnknownOperation,
+}
+
+// Status returns the negative status number of a code (-1, internal, for a
+// code without a number of its own).
+func Status(code string) int32 {
+	for i, c := range statuses {
+		if c == code && i > 0 {
+			return -int32(i)
+		}
+	}
+	return -1
+}
+
+// StatusCode returns the code of a negative status number, "" for none.
+func StatusCode(status int32) string {
+	if status < 0 && int(-status) < len(statuses) {
+		return statuses[-status]
+	}
+	return ""
+}
+
+// Error is a boundary fault with its detail; its message is the sentinel's
+// followed by ": " and the detail.
+type Error struct {
+	Err    error
+	Detail string
+}
+
+func (e *Error) Error() string { return e.Err.Error() + ": " + e.Detail }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Code returns the code of a boundary fault, "" for any other error.
+func Code(err error) string {
+	switch {
+	case errors.Is(err, ErrInvalidArgument):
+		return CodeInvalidArgument
+	case errors.Is(err, ErrInvalidHandle):
+		return CodeInvalidHandle
+	}
+	return ""
+}
+
+// AppendErrorJSON appends the error answer
+// {"error": {"code": …, "message": …, "field": …}} (field omitted when
+// empty) to dst, as core.ErrorJSON writes it.
+func AppendErrorJSON(dst []byte, code, message, field string) []byte {
+	dst = append(dst, `{"error":{"code":`...)
+	dst = AppendJSONString(dst, code)
+	dst = append(dst, `,"message":`...)
+	dst = AppendJSONString(dst, message)
+	if field != "" {
+		dst = append(dst, `,"field":`...)
+		dst = AppendJSONString(dst, field)
+	}
+	return append(dst, "}}"...)
+}
+
+// AppendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD,
+// one per bad byte, as encoding/json does.
+func AppendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c == '\n':
+				dst = append(dst, '\\', 'n')
+			case c == '\r':
+				dst = append(dst, '\\', 'r')
+			case c == '\t':
+				dst = append(dst, '\\', 't')
+			case c < 0x20:
+				dst = append(dst, `\u00`...)
+				dst = append(dst, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+			default:
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, `\u202`...)
+			dst = strconv.AppendInt(dst, int64(r&15), 16)
+		default:
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}

@@ -1,0 +1,121 @@
+//go:build wasip1
+
+package main
+
+// The buffers both variants share: what the host allocates, what the module
+// hands over, and the error answer of the latest failure. Nothing here may
+// import core, fmt or encoding/json (the lean variant must stay small).
+
+import (
+	"runtime/debug"
+	"strconv"
+	"unsafe"
+
+	"github.com/tokenfit/tokenfit/wasm/internal/boundary"
+)
+
+// maxAlloc bounds one buffer. A larger request is refused with an error
+// rather than risk the runtime's fatal (unrecoverable) out-of-memory.
+const maxAlloc = 1 << 30
+
+// bufs holds every live buffer by the address of its first byte. Go's
+// collector does not move objects, so an address stays valid while the
+// buffer is referenced here. WebAssembly runs one thread, so no lock.
+var bufs = map[uint32][]byte{}
+
+// lastErr is the error answer of the latest failed call, until last_error
+// hands it over.
+var lastErr []byte
+
+func addr(b []byte) uint32 { return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }
+
+// own registers b as a live buffer and returns its address.
+func own(b []byte) uint32 {
+	if len(b) == 0 {
+		b = make([]byte, 0, 1) // every buffer needs an address of its own
+	}
+	p := addr(b)
+	bufs[p] = b
+	return p
+}
+
+// pack returns a buffer as (address << 32 | length), or 0 for none.
+func pack(b []byte) uint64 {
+	p := own(b)
+	return uint64(p)<<32 | uint64(len(b))
+}
+
+// view returns the n bytes at ptr, which must start a live buffer that holds
+// them. n == 0 needs no buffer.
+func view(ptr, n uint32) ([]byte, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	b, ok := bufs[ptr]
+	if !ok || uint64(n) > uint64(len(b)) {
+		return nil, &boundary.Error{Err: boundary.ErrInvalidArgument,
+			Detail: strconv.FormatUint(uint64(n), 10) + " bytes at 0x" + strconv.FormatUint(uint64(ptr), 16) + " are not inside a buffer from alloc"}
+	}
+	return b[:n:n], nil
+}
+
+// str returns the n bytes at ptr as a string that aliases them (valid while
+// the buffer is, and only during the call).
+func str(ptr, n uint32) (string, error) {
+	b, err := view(ptr, n)
+	return unsafe.String(unsafe.SliceData(b), len(b)), err
+}
+
+// abiVersion reports the ABI version (wasm/ABI.md).
+//
+//go:wasmexport abi_version
+func abiVersion() int32 { return boundary.Version }
+
+// alloc returns a new zeroed buffer of size bytes that the host owns until it
+// calls free, or 0 (see last_error) for a size out of range.
+//
+//go:wasmexport alloc
+func alloc(size uint32) (ptr uint32) {
+	defer func() {
+		if p := recover(); p != nil {
+			fail(recovered(p))
+			ptr = 0
+		}
+	}()
+	if size > maxAlloc {
+		fail(&boundary.Error{Err: boundary.ErrInvalidArgument,
+			Detail: "alloc(" + strconv.FormatUint(uint64(size), 10) + "): at most " + strconv.Itoa(maxAlloc) + " bytes"})
+		return 0
+	}
+	return own(make([]byte, size))
+}
+
+// free releases a buffer from alloc, call, last_error or another export
+// that hands one over. Freeing 0 or an address that is not a live buffer
+// does nothing.
+//
+//go:wasmexport free
+func free(ptr uint32) { delete(bufs, ptr) }
+
+// lastError returns the error answer of the latest failed export, as
+// (address << 32 | length) of a new buffer the host frees, and forgets it;
+// 0 when there is none.
+//
+//go:wasmexport last_error
+func lastError() uint64 {
+	if lastErr == nil {
+		return 0
+	}
+	b := lastErr
+	lastErr = nil
+	return pack(b)
+}
+
+// pauseGC turns the collector off and returns what turns it back on.
+// Loading a table allocates its structures once and frees nothing, so a
+// collection in the middle of it finds no garbage; under V8's baseline
+// compiler those collections were a third of loading o200k_base.
+func pauseGC() (resume func()) {
+	old := debug.SetGCPercent(-1)
+	return func() { debug.SetGCPercent(old) }
+}

@@ -1,0 +1,31 @@
+//go:build wasip1
+
+// Command wasip1 is tokenfit as a WASI reactor: core's API behind a handful
+// of //go:wasmexport functions over linear memory. It builds in two
+// variants (names, signatures, ownership and errors are in wasm/ABI.md):
+//
+//	full (default)        the whole JSON API through call, and the count fast path
+//	lean (-tags tokenfit_lite)
+//	                      counting only, without core's JSON API, the model
+//	                      registry, fmt or encoding/json: count, encode,
+//	                      decode, within_limit, truncate and live counters
+//	                      over package core/engine, each a direct export
+//
+// Build the full one with
+//
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -tags tokenfit_noembed \
+//	    -trimpath -ldflags="-s -w -buildid=" -buildvcs=false -o tokenfit.wasm ./wasm/wasip1
+//
+// and the lean one by adding tokenfit_lite to the tags (make wasm builds
+// both). Call _initialize once, then the exports. Neither module carries a
+// vocabulary: the host gives it the tables it needs through load_table.
+// wasm/exports.txt and wasm/exports-lite.txt list the exports, and tests
+// hold the modules to them.
+//
+// Nothing here decides anything: each export checks that its pointers name
+// live buffers, calls core, and recovers any panic into an error answer, so
+// the instance keeps answering after bad input.
+package main
+
+// main does nothing: a reactor runs its exports, not main.
+func main() {}

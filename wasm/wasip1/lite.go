@@ -1,0 +1,377 @@
+//go:build wasip1 && tokenfit_lite
+
+// The lean variant: counting only, over core/engine, with every operation a
+// direct export (no JSON in or out). It leaves out core's JSON API, the
+// model registry, fmt and encoding/json, which is what makes it small (see
+// wasm/ABI.md, "The lean reactor"). wasm/exports-lite.txt lists its exports.
+
+package main
+
+import (
+	"errors"
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/wasm/internal/boundary"
+)
+
+// encodings are the encoding handles given out: handle h is encodings[h-1].
+var encodings []*engine.Encoding
+
+// lives are the live counters by handle; nextLive is the next handle.
+var (
+	lives    = map[int32]*engine.Live{}
+	nextLive int32
+)
+
+var errInternal = errors.New("tokenfit: internal error")
+
+// fail records err for last_error and returns its status number.
+func fail(err error) int32 {
+	code, field := boundary.Code(err), ""
+	if code == "" {
+		code = engine.Code(err)
+	}
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		field = ee.Field
+	}
+	lastErr = boundary.AppendErrorJSON(nil, code, err.Error(), field)
+	return boundary.Status(code)
+}
+
+func recovered(p any) error {
+	msg := "panic"
+	switch v := p.(type) {
+	case error:
+		msg = v.Error()
+	case string:
+		msg = v
+	}
+	return &engine.Error{Err: errInternal, Detail: ": " + msg}
+}
+
+func invalid(field, reason string) error {
+	return &engine.Error{Err: engine.ErrInvalidRequest, Field: field, Detail: ": " + field + ": " + reason}
+}
+
+// enc returns the encoding of handle h.
+func enc(h int32) (*engine.Encoding, error) {
+	if h <= 0 || int(h) > len(encodings) {
+		return nil, &boundary.Error{Err: boundary.ErrInvalidHandle, Detail: strconv.Itoa(int(h))}
+	}
+	return encodings[h-1], nil
+}
+
+// encText returns the encoding of h and the n bytes of text at ptr.
+func encText(h int32, ptr, n uint32) (*engine.Encoding, string, error) {
+	e, err := enc(h)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := str(ptr, n)
+	return e, s, err
+}
+
+func handle(e *engine.Encoding) int32 {
+	for i, x := range encodings {
+		if x == e {
+			return int32(i + 1)
+		}
+	}
+	encodings = append(encodings, e)
+	return int32(len(encodings))
+}
+
+// loadTable loads an encoding from a vocabulary table (a .tkt file) and
+// returns its handle (> 0), or a negative status. Loading an encoding that
+// is already loaded returns its handle. The table buffer stays the host's.
+//
+//go:wasmexport load_table
+func loadTable(ptr, n uint32) (h int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			h = fail(recovered(p))
+		}
+	}()
+	b, err := view(ptr, n)
+	if err != nil {
+		return fail(err)
+	}
+	defer pauseGC()()
+	e, err := engine.Load(b)
+	if err != nil {
+		return fail(err)
+	}
+	return handle(e)
+}
+
+// encodingHandle returns the handle of a loaded encoding named by the n
+// bytes at ptr, or a negative status (encoding_not_loaded, unknown_encoding).
+//
+//go:wasmexport encoding_handle
+func encodingHandle(ptr, n uint32) (h int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			h = fail(recovered(p))
+		}
+	}()
+	s, err := str(ptr, n)
+	if err != nil {
+		return fail(err)
+	}
+	e, err := engine.Get(s)
+	if err != nil {
+		return fail(err)
+	}
+	return handle(e)
+}
+
+// count returns the number of tokens in the n bytes at ptr with the encoding
+// h, or a negative status. The text is read in place.
+//
+//go:wasmexport count
+func count(h int32, ptr, n uint32) (c int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			c = fail(recovered(p))
+		}
+	}()
+	e, s, err := encText(h, ptr, n)
+	if err != nil {
+		return fail(err)
+	}
+	return int32(e.Count(s))
+}
+
+// encode returns the token ids of the n bytes of text at ptr as a new buffer
+// of little-endian uint32s, packed as (address << 32 | length in bytes); 0
+// on error (see last_error).
+//
+//go:wasmexport encode
+func encode(h int32, ptr, n uint32) (res uint64) {
+	defer func() {
+		if p := recover(); p != nil {
+			fail(recovered(p))
+			res = 0
+		}
+	}()
+	e, s, err := encText(h, ptr, n)
+	if err != nil {
+		fail(err)
+		return 0
+	}
+	ids := e.AppendEncode(nil, s)
+	if len(ids) == 0 {
+		return pack(nil)
+	}
+	// WebAssembly is little-endian: the uint32s are their own encoding.
+	return pack(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), 4*len(ids)))
+}
+
+// decode returns the text of the token ids at ptr (n bytes of little-endian
+// uint32s) as a new buffer of UTF-8, packed; 0 on error (see last_error).
+// Bytes that are not valid UTF-8 (ids cut inside a character) become U+FFFD,
+// one per byte, as the full module's JSON answer has them.
+//
+//go:wasmexport decode
+func decode(h int32, ptr, n uint32) (res uint64) {
+	defer func() {
+		if p := recover(); p != nil {
+			fail(recovered(p))
+			res = 0
+		}
+	}()
+	e, err := enc(h)
+	if err != nil {
+		fail(err)
+		return 0
+	}
+	if n%4 != 0 {
+		fail(&boundary.Error{Err: boundary.ErrInvalidArgument, Detail: "decode: " + strconv.Itoa(int(n)) + " bytes are not a list of uint32 ids"})
+		return 0
+	}
+	b, err := view(ptr, n)
+	if err != nil {
+		fail(err)
+		return 0
+	}
+	ids := make([]int, n/4)
+	for i := range ids {
+		ids[i] = int(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
+	}
+	text, err := e.AppendDecode(nil, ids)
+	if err != nil {
+		fail(err)
+		return 0
+	}
+	if !utf8.Valid(text) {
+		text = replaceInvalid(text)
+	}
+	return pack(text)
+}
+
+// replaceInvalid replaces each byte that is not part of a valid UTF-8
+// character with U+FFFD, as encoding/json does.
+func replaceInvalid(b []byte) []byte {
+	out := make([]byte, 0, len(b)+8)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+// withinLimit counts the n bytes of text at ptr until the count passes
+// limit: it returns the exact count when the text has at most limit tokens,
+// a count above limit as soon as it has more, or a negative status.
+//
+//go:wasmexport within_limit
+func withinLimit(h int32, ptr, n uint32, limit int32) (c int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			c = fail(recovered(p))
+		}
+	}()
+	if limit < 0 {
+		return fail(invalid("limit", "must not be negative"))
+	}
+	e, s, err := encText(h, ptr, n)
+	if err != nil {
+		return fail(err)
+	}
+	count, _ := e.WithinLimit(s, int(limit))
+	return int32(count)
+}
+
+// truncate finds the longest start of the n bytes of text at ptr (its end
+// when fromEnd is not 0) that holds at most max tokens, cut at a token
+// boundary and never inside a character. It returns (bytes kept << 32 |
+// their tokens): the kept part is the first (or last) that many bytes of the
+// text, which the host still holds. A negative result is a status.
+//
+//go:wasmexport truncate
+func truncate(h int32, ptr, n uint32, max int32, fromEnd int32) (res int64) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = int64(fail(recovered(p)))
+		}
+	}()
+	if max < 0 {
+		return int64(fail(invalid("maxTokens", "must not be negative")))
+	}
+	e, s, err := encText(h, ptr, n)
+	if err != nil {
+		return int64(fail(err))
+	}
+	kept, tokens := e.Truncate(s, int(max), fromEnd != 0)
+	return int64(len(kept))<<32 | int64(tokens)
+}
+
+// live returns the live counter of handle id.
+func live(id int32) (*engine.Live, error) {
+	l := lives[id]
+	if l == nil {
+		return nil, &boundary.Error{Err: boundary.ErrInvalidHandle, Detail: "no live counter " + strconv.Itoa(int(id)) + " (freed, or never made)"}
+	}
+	return l, nil
+}
+
+// liveNew makes a live counter over an empty text with the encoding h, and
+// returns its handle (> 0) or a negative status. The host frees it with
+// live_free.
+//
+//go:wasmexport live_new
+func liveNew(h int32) (id int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			id = fail(recovered(p))
+		}
+	}()
+	e, err := enc(h)
+	if err != nil {
+		return fail(err)
+	}
+	nextLive++
+	lives[nextLive] = e.NewLive()
+	return nextLive
+}
+
+// liveEdit deletes del UTF-16 code units at offset at of the counter's text,
+// inserts the n bytes of UTF-8 at ptr there, and returns the new count, or a
+// negative status (an offset outside the text or inside a surrogate pair is
+// invalid_request, and changes nothing). Cost: in proportion to the edit.
+//
+//go:wasmexport live_edit
+func liveEdit(id, at, del int32, ptr, n uint32) (c int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			c = fail(recovered(p))
+		}
+	}()
+	l, err := live(id)
+	if err != nil {
+		return fail(err)
+	}
+	s, err := str(ptr, n)
+	if err != nil {
+		return fail(err)
+	}
+	count, err := l.Edit(int(at), int(del), s)
+	if err != nil {
+		return fail(err)
+	}
+	return int32(count)
+}
+
+// liveReset replaces the counter's whole text with the n bytes at ptr and
+// returns its count, or a negative status. Cost: O(n).
+//
+//go:wasmexport live_reset
+func liveReset(id int32, ptr, n uint32) (c int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			c = fail(recovered(p))
+		}
+	}()
+	l, err := live(id)
+	if err != nil {
+		return fail(err)
+	}
+	s, err := str(ptr, n)
+	if err != nil {
+		return fail(err)
+	}
+	// Reset keeps the text: a copy, as the buffer is the host's.
+	return int32(l.Reset(string([]byte(s))))
+}
+
+// liveText returns the counter's text as a new buffer, packed; 0 on error.
+//
+//go:wasmexport live_text
+func liveText(id int32) (res uint64) {
+	defer func() {
+		if p := recover(); p != nil {
+			fail(recovered(p))
+			res = 0
+		}
+	}()
+	l, err := live(id)
+	if err != nil {
+		fail(err)
+		return 0
+	}
+	return pack([]byte(l.Text()))
+}
+
+// liveFree releases a live counter. An unknown handle is ignored.
+//
+//go:wasmexport live_free
+func liveFree(id int32) { delete(lives, id) }
