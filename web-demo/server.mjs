@@ -24,12 +24,13 @@ const types = {
   '.map': 'application/json; charset=utf-8',
   '.wasm': 'application/wasm',
   '.tkt': 'application/octet-stream',
+  '.tkp': 'application/octet-stream',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
 };
-const compressible = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.wasm', '.tkt', '.svg', '.txt']);
+const compressible = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.wasm', '.tkt', '.tkp', '.svg', '.txt']);
 
 // One entry per file and modification time: its bytes and, once made, its
 // gzip (level 9, made once: the wasm module shrinks from 4.4 to 1.2 MB).

@@ -3,9 +3,7 @@
 //
 // A bundled page tells the package where its files are: build.mjs copies
 // the module and the tables into dist/assets, and the page compiles the
-// module once (assets.js) for both workers. (Before the package landed on
-// main, build.mjs pointed `tokenfit` at ./standin, the same API over the
-// GOOS=js module.)
+// module once (assets.js) for both workers.
 
 import { init } from 'tokenfit';
 import { assetBase } from './assets.js';

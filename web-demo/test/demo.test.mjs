@@ -144,6 +144,7 @@ test('the page loads from the local server alone, with the right types and gzip'
     return [r.headers.get('content-type'), r.headers.get('content-encoding')];
   };
   assert.deepEqual(await head('assets/tokenfit.wasm'), ['application/wasm', 'gzip']);
+  assert.deepEqual(await head('assets/tables/o200k_base.tkp'), ['application/octet-stream', 'gzip']);
   assert.deepEqual(await head('main.js'), ['text/javascript; charset=utf-8', 'gzip']);
   assert.deepEqual(await head(''), ['text/html; charset=utf-8', 'gzip']);
   const etag = (await fetch(base + 'main.js')).headers.get('etag');
