@@ -47,11 +47,13 @@ function fail(err) {
   console.error(err);
 }
 
+// debounce runs fn once calls pause for ms (a number, or a function
+// giving it at each call).
 function debounce(fn, ms) {
   let t;
   return () => {
     clearTimeout(t);
-    t = setTimeout(() => fn().catch(fail), ms);
+    t = setTimeout(() => fn().catch(fail), typeof ms === 'function' ? ms() : ms);
   };
 }
 
@@ -661,10 +663,15 @@ $('#sample-behaviors').addEventListener('click', () => {
 const refreshBudgetSoon = debounce(refreshBudget, 120);
 const refreshPlanSoon = debounce(refreshPlan, 80);
 // Text changes redraw the token view, the estimate and the budget together,
-// once typing pauses.
-const refreshText = debounce(async () => {
-  await Promise.all([refreshTokens(), refreshEstimate(), refreshBudget()]);
-}, 150);
+// once typing pauses. Each of them reads the whole text, so a long text
+// waits for a longer pause: a 1 MB encode between two keystrokes would
+// compete with the next one for the machine (the live count does not wait).
+const refreshText = debounce(
+  async () => {
+    await Promise.all([refreshTokens(), refreshEstimate(), refreshBudget()]);
+  },
+  () => (state.text.length > 100_000 ? 800 : 150),
+);
 
 function refreshAll() {
   refreshText();
