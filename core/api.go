@@ -3,8 +3,8 @@ package core
 import (
 	"errors"
 
-	"github.com/tokenfit/tokenfit/core/engine"
 	"fmt"
+	"github.com/tokenfit/tokenfit/core/engine"
 	"runtime/debug"
 	"sort"
 	"strings"
