@@ -2,7 +2,9 @@ package core
 
 import (
 	"errors"
+
 	"fmt"
+	"github.com/tokenfit/tokenfit/core/engine"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -49,8 +51,12 @@ type ErrorBody struct {
 func ErrorJSON(err error) []byte {
 	body := ErrorBody{Code: Code(err), Message: err.Error()}
 	var fe *FieldError
-	if errors.As(err, &fe) {
+	var ee *engine.Error
+	switch {
+	case errors.As(err, &fe):
 		body.Field = fe.Field
+	case errors.As(err, &ee):
+		body.Field = ee.Field
 	}
 	b, _ := marshal(ErrorAnswer{body})
 	return b
@@ -179,10 +185,8 @@ type EncodingInfo struct {
 
 func encodingsAnswer() map[string][]EncodingInfo {
 	var out []EncodingInfo
-	loaded.Lock()
-	defer loaded.Unlock()
 	for _, n := range EncodingNames() {
-		out = append(out, EncodingInfo{Name: n, Loaded: loaded.m[n] != nil})
+		out = append(out, EncodingInfo{Name: n, Loaded: engine.Loaded(n)})
 	}
 	return map[string][]EncodingInfo{"encodings": out}
 }

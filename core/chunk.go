@@ -65,10 +65,10 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 		return ChunkAnswer{}, fieldErr("encoding", "%s is a heuristic: it has no token boundaries to cut at", tok.Name())
 	}
 	text := req.Text
-	ranks := enc.enc.AppendEncode(nil, text)
+	ranks := enc.AppendEncode(nil, text)
 	bounds := make([]int, len(ranks)+1) // bounds[k]: byte offset after k tokens
 	for i, rk := range ranks {
-		t, _ := enc.enc.Token(int(rk))
+		t, _ := enc.Token(int(rk))
 		bounds[i+1] = bounds[i] + len(t)
 	}
 	// floor moves a token boundary that falls inside a character (an emoji

@@ -3,29 +3,32 @@ package core
 import (
 	"errors"
 	"fmt"
+
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 // Sentinel errors. Every error core returns wraps one of them, so callers can
-// test with errors.Is, and carries a stable code for the JSON boundary.
+// test with errors.Is, and carries a stable code for the JSON boundary. The
+// counting ones are engine's own values.
 var (
-	ErrUnknownEncoding   = errors.New("tokenfit: unknown encoding")
-	ErrEncodingNotLoaded = errors.New("tokenfit: encoding not loaded")
-	ErrInvalidTable      = errors.New("tokenfit: invalid encoding table")
-	ErrInvalidRequest    = errors.New("tokenfit: invalid request")
-	ErrInvalidToken      = errors.New("tokenfit: invalid token")
+	ErrUnknownEncoding   = engine.ErrUnknownEncoding
+	ErrEncodingNotLoaded = engine.ErrEncodingNotLoaded
+	ErrInvalidTable      = engine.ErrInvalidTable
+	ErrInvalidRequest    = engine.ErrInvalidRequest
+	ErrInvalidToken      = engine.ErrInvalidToken
 	ErrUnknownOperation  = errors.New("tokenfit: unknown operation")
 	ErrInternal          = errors.New("tokenfit: internal error")
 )
 
 // Error codes, as they appear in {"error": {"code": …}} across the boundary.
 const (
-	CodeUnknownEncoding   = "unknown_encoding"
-	CodeEncodingNotLoaded = "encoding_not_loaded"
-	CodeInvalidTable      = "invalid_table"
-	CodeInvalidRequest    = "invalid_request"
-	CodeInvalidToken      = "invalid_token"
+	CodeUnknownEncoding   = engine.CodeUnknownEncoding
+	CodeEncodingNotLoaded = engine.CodeEncodingNotLoaded
+	CodeInvalidTable      = engine.CodeInvalidTable
+	CodeInvalidRequest    = engine.CodeInvalidRequest
+	CodeInvalidToken      = engine.CodeInvalidToken
 	CodeUnknownOperation  = "unknown_operation"
-	CodeInternal          = "internal"
+	CodeInternal          = engine.CodeInternal
 )
 
 var codes = []struct {

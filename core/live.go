@@ -2,85 +2,7 @@ package core
 
 import (
 	"sync"
-	"unicode/utf8"
-
-	"github.com/tokenfit/tokenfit/core/internal/live"
 )
-
-// Units says how a LiveCounter's offsets count: in bytes of UTF-8, or in
-// UTF-16 code units as JavaScript strings and text areas do.
-type Units int
-
-const (
-	Bytes Units = iota
-	UTF16
-)
-
-// LiveCounter keeps the exact token count of a text while it is edited, for
-// a composer that shows the count on every keystroke. An edit costs time in
-// proportion to its size and the pieces around it, not to the text: about
-// 6 µs for a keystroke in a 1 MB document natively. Not safe for concurrent
-// use.
-type LiveCounter struct {
-	c     *live.Counter
-	units Units
-}
-
-// NewLiveCounter returns a counter over an empty text whose offsets count in
-// units.
-func (e *Encoding) NewLiveCounter(units Units) *LiveCounter {
-	return &LiveCounter{c: live.New(e.enc), units: units}
-}
-
-// Reset replaces the whole text and returns its count. O(n).
-func (l *LiveCounter) Reset(text string) int {
-	l.c.Reset(text)
-	return l.c.Count()
-}
-
-// Edit deletes del units at offset at, inserts ins there, and returns the
-// new count. Offsets must lie within the text and, in UTF-16 units, not
-// inside a surrogate pair; in bytes, on character boundaries. A bad offset
-// is an error wrapping ErrInvalidRequest and changes nothing.
-func (l *LiveCounter) Edit(at, del int, ins string) (int, error) {
-	if at < 0 || del < 0 {
-		return l.c.Count(), fieldErr("at", "offsets must not be negative")
-	}
-	b, e := at, at+del
-	switch l.units {
-	case UTF16:
-		var ok1, ok2 bool
-		b, ok1 = l.c.ByteOffset(at)
-		e, ok2 = l.c.ByteOffset(at + del)
-		if !ok1 || !ok2 {
-			return l.c.Count(), fieldErr("at", "offsets %d..%d are outside the text (%d UTF-16 units) or inside a surrogate pair", at, at+del, l.c.Len16())
-		}
-	default:
-		text := l.c.Len()
-		if e > text || !l.boundary(b) || !l.boundary(e) {
-			return l.c.Count(), fieldErr("at", "offsets %d..%d are outside the text (%d bytes) or inside a character", at, at+del, text)
-		}
-	}
-	return l.c.Edit(b, e-b, ins), nil
-}
-
-func (l *LiveCounter) boundary(p int) bool {
-	return p == 0 || p == l.c.Len() || utf8.RuneStart(l.c.ByteAt(p))
-}
-
-// Count returns the current count. O(1).
-func (l *LiveCounter) Count() int { return l.c.Count() }
-
-// Text returns the current text. O(n).
-func (l *LiveCounter) Text() string { return l.c.Text() }
-
-// Len returns the text's length in the counter's units.
-func (l *LiveCounter) Len() int {
-	if l.units == UTF16 {
-		return l.c.Len16()
-	}
-	return l.c.Len()
-}
 
 // lives holds an API's live counters by id, for hosts that reach them
 // through JSON (the WebAssembly modules).
@@ -165,7 +87,7 @@ func (a *API) liveEdit(r LiveEditRequest) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return LiveAnswer{ID: r.ID, Tokens: n, Length: l.Len(), Counted: l.counted()}, nil
+	return LiveAnswer{ID: r.ID, Tokens: n, Length: l.Len(), Counted: counted(l)}, nil
 }
 
 func (a *API) liveGet(r LiveRequest) (any, error) {
@@ -175,10 +97,10 @@ func (a *API) liveGet(r LiveRequest) (any, error) {
 	}
 	if r.Text != nil {
 		l.Reset(*r.Text)
-		return LiveAnswer{ID: r.ID, Tokens: l.Count(), Length: l.Len(), Counted: l.counted()}, nil
+		return LiveAnswer{ID: r.ID, Tokens: l.Count(), Length: l.Len(), Counted: counted(l)}, nil
 	}
 	t := l.Text()
-	return LiveAnswer{ID: r.ID, Tokens: l.Count(), Length: l.Len(), Text: &t, Counted: l.counted()}, nil
+	return LiveAnswer{ID: r.ID, Tokens: l.Count(), Length: l.Len(), Text: &t, Counted: counted(l)}, nil
 }
 
 func (a *API) liveFree(r LiveRequest) (any, error) {
@@ -191,6 +113,6 @@ func (a *API) liveFree(r LiveRequest) (any, error) {
 	return map[string]bool{"freed": true}, nil
 }
 
-func (l *LiveCounter) counted() Counted {
-	return Counted{Encoding: l.c.Encoding(), Exact: true}
+func counted(l *LiveCounter) Counted {
+	return Counted{Encoding: l.Encoding(), Exact: true}
 }

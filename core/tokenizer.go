@@ -20,10 +20,4 @@ type Tokenizer interface {
 	Truncate(text string, maxTokens int, keep Side) (string, int)
 }
 
-// Exact reports true: an Encoding counts what the provider counts.
-func (e *Encoding) Exact() bool { return true }
-
-// Upper returns count: an exact count is its own bound.
-func (e *Encoding) Upper(count int) int { return count }
-
 var _ Tokenizer = (*Encoding)(nil)

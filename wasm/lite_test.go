@@ -274,7 +274,11 @@ func TestLite_SameAsEngine(t *testing.T) {
 				for _, end := range []uint64{0, 1} {
 					res := int64(l.call("truncate", h, p, n, uint64(limit), end)[0])
 					kept, tokens := int(res>>32), int(res&0xffffffff)
-					ws, wt := e.Truncate(text, limit, end == 1)
+					side := engine.KeepStart
+					if end == 1 {
+						side = engine.KeepEnd
+					}
+					ws, wt := e.Truncate(text, limit, side)
 					if kept != len(ws) || tokens != wt {
 						t.Errorf("%s: truncate(texts[%d], %d, %d) = %d bytes %d tokens, want %d %d", name, i, limit, end, kept, tokens, len(ws), wt)
 					}

@@ -11,10 +11,12 @@ import (
 	"github.com/tokenfit/tokenfit/core/internal/tables"
 )
 
-// Encoding is an exact tokenizer for one OpenAI encoding. It is safe for
-// concurrent use.
+// Encoding is an exact tokenizer for one OpenAI encoding: its counts equal
+// the official tiktoken's encode_ordinary, so special-token text such as
+// <|endoftext|> counts as ordinary text. It is safe for concurrent use.
 type Encoding struct {
 	enc *bpe.Encoder
+	crc uint32
 }
 
 var loaded struct {
@@ -25,20 +27,25 @@ var loaded struct {
 // Names lists the encodings tokenfit knows, loaded or not.
 func Names() []string { return slices.Clone(tables.Names) }
 
-// Load parses a vocabulary table (a .tkt file, see core/internal/tables),
-// checks it, and makes its encoding available under the name it carries.
-// Loading a name twice keeps the first. data may be reused afterwards.
-// Cost: O(len(data)).
-func Load(data []byte) (*Encoding, error) {
+// Loaded reports whether an encoding is loaded (its look-up structures
+// built).
+func Loaded(name string) bool {
 	loaded.Lock()
 	defer loaded.Unlock()
-	return addLocked(data, true)
+	return loaded.m[name] != nil
 }
 
-// Get returns a loaded encoding by name, or one whose table is compiled into
-// the binary (builds without tag tokenfit_noembed). Otherwise the error wraps
-// ErrEncodingNotLoaded (a known name: give its table to Load) or
-// ErrUnknownEncoding.
+// Table returns the vocabulary table of an encoding as compiled into this
+// binary (a .tkt file, what Load takes), or nil when the name is unknown or
+// the build left the tables out (tag tokenfit_noembed). The bytes are
+// shared: do not modify them.
+func Table(name string) []byte { return tables.Embedded(name) }
+
+// Get returns an encoding by name: one loaded before, or one whose table is
+// compiled into the binary, built on first use (~4 ms natively for
+// o200k_base, most of it grouping the ranks; the hash table fills lazily).
+// Otherwise the error wraps ErrEncodingNotLoaded (a known name: give its
+// table to Load) or ErrUnknownEncoding.
 func Get(name string) (*Encoding, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
@@ -52,10 +59,59 @@ func Get(name string) (*Encoding, error) {
 	if data == nil {
 		return nil, &Error{Err: ErrEncodingNotLoaded, Detail: ": " + name + ": load its table first"}
 	}
-	return addLocked(data, false)
+	return addLocked(data, nil, false)
 }
 
-func addLocked(data []byte, verify bool) (*Encoding, error) {
+// Load parses a vocabulary table given at run time (a .tkt file), checks its
+// checksum, and makes its encoding available under the name it carries.
+// Loading a name twice keeps the first. data may be reused afterwards.
+// Cost: O(len(data)).
+func Load(data []byte) (*Encoding, error) {
+	loaded.Lock()
+	defer loaded.Unlock()
+	return addLocked(data, nil, true)
+}
+
+// LoadIndexed is Load with the table's prebuilt index (see Index): the
+// look-up structures are taken from it instead of computed, so loading
+// costs a checksum and a copy. The table is checked as by Load; the index,
+// like the module, is trusted (a damaged one can give wrong counts, never
+// read outside its bytes). The index's bytes are used in place and must
+// stay unchanged.
+func LoadIndexed(data, index []byte) (*Encoding, error) {
+	loaded.Lock()
+	defer loaded.Unlock()
+	return addLocked(data, index, true)
+}
+
+var indexes struct {
+	sync.Mutex
+	m map[string][]byte
+}
+
+// Index returns the prebuilt index of an encoding whose table is compiled
+// into this binary, computed once (~10 ms natively for o200k_base) and
+// shared: do not modify it. Hosts hand it to WebAssembly modules with the
+// table (LoadIndexed there), so that an instance starts without building it.
+func Index(name string) ([]byte, error) {
+	indexes.Lock()
+	defer indexes.Unlock()
+	if b := indexes.m[name]; b != nil {
+		return b, nil
+	}
+	e, err := Get(name)
+	if err != nil {
+		return nil, err
+	}
+	if indexes.m == nil {
+		indexes.m = map[string][]byte{}
+	}
+	b := e.enc.AppendIndex(nil, e.crc)
+	indexes.m[name] = b
+	return b, nil
+}
+
+func addLocked(data, index []byte, verify bool) (*Encoding, error) {
 	t, err := tables.Parse(data, verify)
 	if err != nil {
 		return nil, &Error{Err: ErrInvalidTable, Detail: ": " + err.Error()}
@@ -63,14 +119,19 @@ func addLocked(data []byte, verify bool) (*Encoding, error) {
 	if e := loaded.m[t.Name]; e != nil {
 		return e, nil
 	}
-	enc, err := bpe.New(t, verify)
+	var enc *bpe.Encoder
+	if index != nil {
+		enc, err = bpe.NewIndexed(t, index, verify)
+	} else {
+		enc, err = bpe.New(t, verify)
+	}
 	if err != nil {
 		return nil, &Error{Err: ErrInvalidTable, Detail: ": " + err.Error()}
 	}
 	if loaded.m == nil {
 		loaded.m = map[string]*Encoding{}
 	}
-	e := &Encoding{enc: enc}
+	e := &Encoding{enc: enc, crc: t.CRC}
 	loaded.m[t.Name] = e
 	return e, nil
 }
@@ -78,18 +139,48 @@ func addLocked(data []byte, verify bool) (*Encoding, error) {
 // Name returns the encoding's name, such as "o200k_base".
 func (e *Encoding) Name() string { return e.enc.Name }
 
+// VocabSize returns one past the highest token id, special tokens included.
+func (e *Encoding) VocabSize() int { return e.enc.Size() }
+
+// Exact reports true: an encoding counts what the provider counts.
+func (e *Encoding) Exact() bool { return true }
+
+// Upper returns count: an exact count is its own bound.
+func (e *Encoding) Upper(count int) int { return count }
+
 // Count returns the number of tokens in text. Cost: O(n); no allocation.
 func (e *Encoding) Count(text string) int { return e.enc.Count(text) }
+
+// Encode returns the token ids of text. Cost: O(n).
+func (e *Encoding) Encode(text string) []int {
+	ranks := e.enc.AppendEncode(nil, text)
+	ids := make([]int, len(ranks))
+	for i, r := range ranks {
+		ids[i] = int(r)
+	}
+	return ids
+}
 
 // AppendEncode appends the token ids of text to dst. Cost: O(n).
 func (e *Encoding) AppendEncode(dst []uint32, text string) []uint32 {
 	return e.enc.AppendEncode(dst, text)
 }
 
-// AppendDecode appends the bytes of the token ids to dst, special tokens
-// included. Ids cut at an arbitrary token can end inside a character; those
-// bytes are kept as they are. An id the encoding does not have is an error
-// wrapping ErrInvalidToken. Cost: O(len(ids)) plus the output.
+// Token returns the bytes of a token id, special tokens included, and false
+// for an id the encoding does not have.
+func (e *Encoding) Token(id int) (string, bool) { return e.enc.Token(id) }
+
+// Decode returns the text of token ids, special tokens included. Ids cut at
+// an arbitrary token can end inside a character; those bytes are kept as
+// they are (hosts that need valid UTF-8 replace them with U+FFFD). An id the
+// encoding does not have is an error wrapping ErrInvalidToken.
+// Cost: O(len(ids)) plus the output.
+func (e *Encoding) Decode(ids []int) (string, error) {
+	b, err := e.AppendDecode(nil, ids)
+	return string(b), err
+}
+
+// AppendDecode appends the bytes of the token ids to dst; see Decode.
 func (e *Encoding) AppendDecode(dst []byte, ids []int) ([]byte, error) {
 	out, err := e.enc.AppendDecode(dst, ids)
 	if err != nil {
@@ -103,15 +194,24 @@ func (e *Encoding) AppendDecode(dst []byte, ids []int) ([]byte, error) {
 }
 
 // WithinLimit reports whether text has at most limit tokens. It stops
-// counting once the limit is passed, so it costs what it read; the count is
-// exact when ok, else a count above limit.
+// counting as soon as the limit is passed, so its cost is proportional to
+// the part of text it read; the count is exact when ok, else a count above
+// limit.
 func (e *Encoding) WithinLimit(text string, limit int) (count int, ok bool) {
 	return e.enc.WithinLimit(text, limit)
 }
 
-// Truncate returns the longest start of text (or end, when fromEnd) that
-// holds at most maxTokens tokens counted on its own, cut at one of text's
-// token boundaries and never inside a character, and its count. Cost: O(n).
-func (e *Encoding) Truncate(text string, maxTokens int, fromEnd bool) (string, int) {
-	return e.enc.Truncate(text, maxTokens, fromEnd)
+// Side says which end of a text Truncate keeps.
+type Side int
+
+const (
+	KeepStart Side = iota // keep the beginning, drop the end
+	KeepEnd               // keep the end, drop the beginning
+)
+
+// Truncate returns the longest start (or end) of text that holds at most
+// maxTokens tokens when counted on its own, cut at one of text's token
+// boundaries and never inside a character, and its count. Cost: O(n).
+func (e *Encoding) Truncate(text string, maxTokens int, keep Side) (string, int) {
+	return e.enc.Truncate(text, maxTokens, keep == KeepEnd)
 }

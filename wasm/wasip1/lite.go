@@ -22,7 +22,7 @@ var encodings []*engine.Encoding
 
 // lives are the live counters by handle; nextLive is the next handle.
 var (
-	lives    = map[int32]*engine.Live{}
+	lives    = map[int32]*engine.LiveCounter{}
 	nextLive int32
 )
 
@@ -271,12 +271,16 @@ func truncate(h int32, ptr, n uint32, max int32, fromEnd int32) (res int64) {
 	if err != nil {
 		return int64(fail(err))
 	}
-	kept, tokens := e.Truncate(s, int(max), fromEnd != 0)
+	side := engine.KeepStart
+	if fromEnd != 0 {
+		side = engine.KeepEnd
+	}
+	kept, tokens := e.Truncate(s, int(max), side)
 	return int64(len(kept))<<32 | int64(tokens)
 }
 
 // live returns the live counter of handle id.
-func live(id int32) (*engine.Live, error) {
+func live(id int32) (*engine.LiveCounter, error) {
 	l := lives[id]
 	if l == nil {
 		return nil, &boundary.Error{Err: boundary.ErrInvalidHandle, Detail: "no live counter " + strconv.Itoa(int(id)) + " (freed, or never made)"}
@@ -300,7 +304,7 @@ func liveNew(h int32) (id int32) {
 		return fail(err)
 	}
 	nextLive++
-	lives[nextLive] = e.NewLive()
+	lives[nextLive] = e.NewLiveCounter(engine.UTF16)
 	return nextLive
 }
 

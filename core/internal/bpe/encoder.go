@@ -30,6 +30,16 @@ func New(t *tables.Table, own bool) (*Encoder, error) {
 	return &Encoder{Vocab: v}, nil
 }
 
+// NewIndexed builds an encoder over a parsed table and its prebuilt index
+// (see NewVocabIndexed).
+func NewIndexed(t *tables.Table, idx []byte, own bool) (*Encoder, error) {
+	v, err := NewVocabIndexed(t, idx, own)
+	if err != nil {
+		return nil, err
+	}
+	return &Encoder{Vocab: v}, nil
+}
+
 // Next returns the end of the piece of s that starts at i (i < len(s)). A
 // switch, not a function value: direct calls are cheaper, in WebAssembly
 // most of all.

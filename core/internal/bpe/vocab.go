@@ -88,6 +88,9 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 		if l == 0 {
 			continue
 		}
+		if int(pos) > len(v.bytes) {
+			return nil, &tables.FormatError{Reason: "token lengths run past the table's bytes"}
+		}
 		tok := v.bytes[v.off[rank]:pos]
 		v.maxLen = max(v.maxLen, len(tok))
 		switch len(tok) {
@@ -101,6 +104,9 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 		v.starts[r+1]++
 	}
 	v.off[n] = pos
+	if int(pos) != len(v.bytes) {
+		return nil, &tables.FormatError{Reason: "token lengths add to " + strconv.Itoa(int(pos)) + ", the table holds " + strconv.Itoa(len(v.bytes))}
+	}
 	for b, r := range v.byteRank {
 		if r == noRank {
 			return nil, &tables.FormatError{Reason: "byte 0x" + strconv.FormatInt(int64(b), 16) + " has no token"}

@@ -48,6 +48,7 @@ type Special struct {
 // Table is a parsed vocabulary. Its slices alias the bytes it was parsed from.
 type Table struct {
 	Name     string
+	CRC      uint32 // the header's checksum: identifies the table
 	Pattern  Pattern
 	Lengths  []byte // Lengths[rank] is the byte length of token rank, 0 for none
 	Bytes    []byte // all token bytes in rank order
@@ -122,10 +123,12 @@ func Marshal(name string, p Pattern, tokens [][]byte, specials []Special) ([]byt
 	return buf, nil
 }
 
-// Parse decodes a table without copying it. It checks the structure always and
-// the checksum when verify is true (tables that arrive at run time from a
-// caller), so that a truncated or corrupted table is an error, never a crash.
-// Cost: O(len(data)) with verify, O(n) without.
+// Parse decodes a table without copying it. It checks the header's structure
+// always and the checksum when verify is true (tables that arrive at run time
+// from a caller), so that a truncated or corrupted table is an error, never a
+// crash; the lengths are checked against the bytes by whoever reads them
+// (CheckLengths, or bpe.NewVocab in its own pass). Cost: O(len(data)) with
+// verify, O(specials) without.
 func Parse(data []byte, verify bool) (*Table, error) {
 	if len(data) < headerSize || string(data[:4]) != magic {
 		return nil, bad("bad magic")
@@ -148,16 +151,11 @@ func Parse(data []byte, verify bool) (*Table, error) {
 	if n <= 256 || n > len(rest) || k+n+b > len(rest) {
 		return nil, bad("truncated")
 	}
-	t := &Table{Name: string(rest[:k]), Pattern: p}
+	t := &Table{Name: string(rest[:k]), Pattern: p, CRC: u32(data[16:])}
 	rest = rest[k:]
 	t.Lengths, rest = rest[:n], rest[n:]
-	sum := 0
-	for _, l := range t.Lengths {
-		sum += int(l)
-	}
-	if sum != b {
-		return nil, bad("token lengths add to ", itoa(sum), ", header says ", itoa(b))
-	}
+	// That the lengths add up to the bytes is checked by the pass that
+	// builds offsets from them (bpe.NewVocab): one loop, not two.
 	t.Bytes, rest = rest[:b], rest[b:]
 	for range s {
 		if len(rest) < 5 || len(rest) < 5+int(rest[4]) {
@@ -187,4 +185,16 @@ func putU32(b []byte, v uint32) {
 
 func appendU32(b []byte, v uint32) []byte {
 	return append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+}
+
+// CheckLengths reports whether the lengths add up to the bytes. O(n).
+func (t *Table) CheckLengths() error {
+	sum := 0
+	for _, l := range t.Lengths {
+		sum += int(l)
+	}
+	if sum != len(t.Bytes) {
+		return bad("token lengths add to ", itoa(sum), ", the table holds ", itoa(len(t.Bytes)))
+	}
+	return nil
 }
