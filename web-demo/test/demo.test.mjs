@@ -440,6 +440,7 @@ test('screenshots, wide and narrow, are not blank; a narrow screen does not scro
   await page.fill('#window', '6000');
   await page.waitForTimeout(800);
   await page.screenshot({ path: join(results, 'demo-full.png'), fullPage: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
   const wide = await page.screenshot({ path: join(results, 'demo.png') });
   const w = await pixels(wide);
   console.log(`# screenshot ${w.width}x${w.height}: luminance variance ${w.variance.toFixed(0)}, ${w.colours} colours`);
@@ -449,6 +450,7 @@ test('screenshots, wide and narrow, are not blank; a narrow screen does not scro
   await page.waitForTimeout(300);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than a 375px screen`);
+  await page.evaluate(() => window.scrollTo(0, 0));
   const narrow = await page.screenshot({ path: join(results, 'demo-narrow.png') });
   const n = await pixels(narrow);
   assert.ok(n.variance > 500 && n.colours > 50, `the narrow screenshot looks blank: ${JSON.stringify(n)}`);
