@@ -156,14 +156,16 @@ function debounceSync(fn, ms) {
   };
 }
 
-function showCount(tokens, enc = encoding) {
+// showCount shows a count, and how long it took when tookMs is given.
+function showCount(tokens, enc = encoding, tookMs) {
   encoding = enc;
   const c = $('#count');
   c.querySelector('[data-tokens]').textContent = num.format(tokens);
   c.dataset.tokens = tokens;
   c.dataset.encoding = enc;
   setCounting(false);
-  $('#count-detail').textContent = `${enc} · ${num.format(state.text.length)} characters`;
+  $('#count-detail').textContent =
+    `${enc} · ${num.format(state.text.length)} characters` + (tookMs === undefined ? '' : ` · counted in ${ms(tookMs)} ms`);
   announce();
 }
 
@@ -195,8 +197,8 @@ function textChanged(t0, tKey, kind) {
   setCounting(true);
   counter('edit', ed)
     .then(async (r) => {
-      showCount(r.tokens);
       const shown = performance.now();
+      showCount(r.tokens, encoding, shown - t0);
       await nextFrame();
       const painted = performance.now();
       demo.perf.push({
@@ -206,7 +208,6 @@ function textChanged(t0, tKey, kind) {
         fromKeyMs: painted - tKey, // keydown or paste → that frame, the text area's own work included
         workerMs: r.ms, // the live counter's edit in the worker
       });
-      $('#count-detail').textContent += ` · counted in ${ms(shown - t0)} ms`;
     })
     .catch(fail);
   refreshText();

@@ -434,6 +434,7 @@ async function pixels(png) {
 }
 
 test('screenshots, wide and narrow, are not blank; a narrow screen does not scroll sideways', async () => {
+  await page.click('#clear-composer');
   await page.click('#composer');
   await page.keyboard.type('Screenshots: the count, the tokens, the budget and the plan.');
   await page.click('#sample-history');
