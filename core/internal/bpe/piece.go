@@ -18,11 +18,7 @@ func (v *Vocab) count(p string) int {
 		return n
 	}
 	c := 0
-	v.splitLong(p, func(next []int32) {
-		for i := int32(0); int(i) < len(p); i = next[i] {
-			c++
-		}
-	})
+	v.eachToken(p, func(string) { c++ })
 	return c
 }
 
@@ -54,10 +50,6 @@ func (v *Vocab) appendRanks(dst []uint32, p string) []uint32 {
 		}
 		return dst
 	}
-	v.splitLong(p, func(next []int32) {
-		for i := int32(0); int(i) < len(p); i = next[i] {
-			dst = append(dst, v.rank(p[i:next[i]]))
-		}
-	})
+	v.eachToken(p, func(tok string) { dst = append(dst, v.rank(tok)) })
 	return dst
 }
