@@ -108,6 +108,7 @@ js: wasm
 	@rm -rf $(JS_DIST) && mkdir -p $(JS_DIST)/tables
 	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
+	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
 	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
 
 # The npm package's tests (js/test): the shared vectors and checks in Node

@@ -18,6 +18,7 @@ var exports = map[string]struct{ params, results []api.ValueType }{
 	"alloc":           {[]api.ValueType{i32}, []api.ValueType{i32}},
 	"free":            {[]api.ValueType{i32}, nil},
 	"load_table":      {[]api.ValueType{i32, i32}, []api.ValueType{i32}},
+	"load_indexed":    {[]api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32}},
 	"encoding_handle": {[]api.ValueType{i32, i32}, []api.ValueType{i32}},
 	"count":           {[]api.ValueType{i32, i32, i32}, []api.ValueType{i32}},
 	"call":            {[]api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
@@ -50,15 +51,15 @@ func checkExports(m wazero.CompiledModule) error {
 // instance is one module instance and what the host keeps about it. Only
 // the goroutine that took it from the pool touches it.
 type instance struct {
-	mod                                    api.Module
-	alloc, free, loadTable, encodingByName api.Function
-	countFn, callFn, lastError             api.Function
-	stack                                  []uint64
-	handles                                map[string]int32 // loaded encodings
-	text, op                               buffer           // reusable input buffers
-	regs                                   int              // registrations applied
-	broken                                 bool             // trapped: drop it
-	stderr                                 *tail
+	mod                                      api.Module
+	alloc, free, loadIndexed, encodingByName api.Function
+	countFn, callFn, lastError               api.Function
+	stack                                    []uint64
+	handles                                  map[string]int32 // loaded encodings
+	text, op                                 buffer           // reusable input buffers
+	regs                                     int              // registrations applied
+	broken                                   bool             // trapped: drop it
+	stderr                                   *tail
 }
 
 // buffer is a module buffer the host reuses for inputs.
@@ -72,7 +73,7 @@ func (h *Host) instantiate(ctx context.Context) (*instance, error) {
 		return nil, fmt.Errorf("%w: instantiating: %v%s", ErrModule, err, stderr)
 	}
 	fn := mod.ExportedFunction
-	in := &instance{mod: mod, alloc: fn("alloc"), free: fn("free"), loadTable: fn("load_table"),
+	in := &instance{mod: mod, alloc: fn("alloc"), free: fn("free"), loadIndexed: fn("load_indexed"),
 		encodingByName: fn("encoding_handle"), countFn: fn("count"), callFn: fn("call"),
 		lastError: fn("last_error"), stack: make([]uint64, 4), handles: map[string]int32{}, stderr: stderr}
 	v, err := in.invoke(ctx, fn("abi_version"))
@@ -183,18 +184,24 @@ func (in *instance) wrote(buf *buffer, ok bool) error {
 	return nil
 }
 
-// load gives the instance a table.
-func (in *instance) load(ctx context.Context, name string, table []byte) error {
-	var buf buffer
-	if err := in.putBytes(ctx, &buf, table); err != nil {
+// load gives the instance a table and its prebuilt index, so that the
+// instance copies its look-up structures in rather than building them.
+func (in *instance) load(ctx context.Context, name string, t table) error {
+	var tb, ib buffer
+	if err := in.putBytes(ctx, &tb, t.data); err != nil {
 		return err
 	}
-	st, err := in.invoke(ctx, in.loadTable, uint64(buf.ptr), uint64(len(table)))
+	if err := in.putBytes(ctx, &ib, t.index); err != nil {
+		return err
+	}
+	st, err := in.invoke(ctx, in.loadIndexed, uint64(tb.ptr), uint64(len(t.data)), uint64(ib.ptr), uint64(len(t.index)))
 	if err != nil {
 		return err
 	}
-	if _, err := in.invoke(ctx, in.free, uint64(buf.ptr)); err != nil {
-		return err
+	for _, b := range []buffer{tb, ib} {
+		if _, err := in.invoke(ctx, in.free, uint64(b.ptr)); err != nil {
+			return err
+		}
 	}
 	if int32(st) <= 0 {
 		return fmt.Errorf("host: loading %s: %w", name, in.status(ctx, int32(st)))

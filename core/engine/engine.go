@@ -59,7 +59,7 @@ func Get(name string) (*Encoding, error) {
 	if data == nil {
 		return nil, &Error{Err: ErrEncodingNotLoaded, Detail: ": " + name + ": load its table first"}
 	}
-	return addLocked(data, nil, false)
+	return addLocked(data, nil, false, false)
 }
 
 // Load parses a vocabulary table given at run time (a .tkt file), checks its
@@ -69,19 +69,20 @@ func Get(name string) (*Encoding, error) {
 func Load(data []byte) (*Encoding, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
-	return addLocked(data, nil, true)
+	return addLocked(data, nil, true, true)
 }
 
 // LoadIndexed is Load with the table's prebuilt index (see Index): the
-// look-up structures are taken from it instead of computed, so loading
-// costs a checksum and a copy. The table is checked as by Load; the index,
-// like the module, is trusted (a damaged one can give wrong counts, never
-// read outside its bytes). The index's bytes are used in place and must
-// stay unchanged.
+// look-up structures are used from it instead of computed, so loading costs
+// little more than reading the header. The index must have been made for
+// this table (it records the table's checksum); both are trusted, as the
+// program's own files are: the table's checksum is not recomputed, and a
+// damaged pair can give wrong counts but never reads outside its bytes.
+// The index is used in place and must stay unchanged; data may be reused.
 func LoadIndexed(data, index []byte) (*Encoding, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
-	return addLocked(data, index, true)
+	return addLocked(data, index, false, true)
 }
 
 var indexes struct {
@@ -111,7 +112,10 @@ func Index(name string) ([]byte, error) {
 	return b, nil
 }
 
-func addLocked(data, index []byte, verify bool) (*Encoding, error) {
+// addLocked loads a table: verify recomputes its checksum; own copies its
+// bytes (tables given at run time) instead of using them in place
+// (compiled-in ones).
+func addLocked(data, index []byte, verify, own bool) (*Encoding, error) {
 	t, err := tables.Parse(data, verify)
 	if err != nil {
 		return nil, &Error{Err: ErrInvalidTable, Detail: ": " + err.Error()}
@@ -121,9 +125,9 @@ func addLocked(data, index []byte, verify bool) (*Encoding, error) {
 	}
 	var enc *bpe.Encoder
 	if index != nil {
-		enc, err = bpe.NewIndexed(t, index, verify)
+		enc, err = bpe.NewIndexed(t, index, own)
 	} else {
-		enc, err = bpe.New(t, verify)
+		enc, err = bpe.New(t, own)
 	}
 	if err != nil {
 		return nil, &Error{Err: ErrInvalidTable, Detail: ": " + err.Error()}

@@ -273,10 +273,20 @@ class Wasip1 {
     }
   }
 
-  loadTable(bytes) {
+  loadTable(bytes, index) {
     const p = this.alloc(bytes.length);
     this.bytes().set(bytes, p);
-    const h = this.x.load_table(p, bytes.length);
+    let h;
+    if (index && this.x.load_indexed) {
+      // The prebuilt index: the module copies its look-up structures in
+      // instead of building them (wasm/ABI.md, load_indexed).
+      const q = this.alloc(index.length);
+      this.bytes().set(index, q);
+      h = this.x.load_indexed(p, bytes.length, q, index.length);
+      this.x.free(q);
+    } else {
+      h = this.x.load_table(p, bytes.length);
+    }
     this.x.free(p);
     if (h < 0) throw this.fail(h);
     return h;
@@ -488,9 +498,9 @@ function makeInstance(be, platform, tables) {
   // load loads a table and records its handle under the name the table
   // carries (read from its header here: asking the module would allocate,
   // and the first allocation after a load costs a garbage collection).
-  const load = (bytes) => {
+  const load = (bytes, index) => {
     const tkt = expandTable(bytes);
-    const h = be.loadTable(tkt);
+    const h = be.loadTable(tkt, index);
     const name = be.kind === 'js' ? h : tableName(tkt);
     if (name) handles.set(name, h);
     return h;
@@ -506,7 +516,7 @@ function makeInstance(be, platform, tables) {
     }
     const bytes = platform.readSync && platform.readSync(tables(name));
     if (!bytes) throw notLoadedError(name, fn);
-    load(bytes);
+    load(bytes, platform.readIndexSync && platform.readIndexSync(name));
     return handles.get(name);
   };
 

@@ -87,6 +87,11 @@ func alloc(size uint32) (ptr uint32) {
 			Detail: "alloc(" + strconv.FormatUint(uint64(size), 10) + "): at most " + strconv.Itoa(maxAlloc) + " bytes"})
 		return 0
 	}
+	if size >= 1<<20 {
+		// A table or an index, usually, in a young heap: a collection now
+		// would scan a heap that is about to hold it anyway.
+		defer pauseGC()()
+	}
 	return own(make([]byte, size))
 }
 

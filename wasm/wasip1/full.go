@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/tokenfit/tokenfit/core"
+	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/wasm/internal/abi"
 )
 
@@ -56,6 +57,39 @@ func loadTable(ptr, n uint32) (h int32) {
 	if err != nil {
 		return fail(err)
 	}
+	return handle(e)
+}
+
+// loadIndexed is load_table with the table's prebuilt index (tokenfit's
+// .tkx files; core/engine.Index): the encoding's look-up structures are
+// used as they are rather than built, which in a cold instance saves most
+// of a table load. The index must have been made for this table; both are
+// trusted as the module is (the table's checksum is not recomputed). The
+// index buffer is taken over: the module keeps it, and the host must not
+// write to it again (freeing it is harmless). The table buffer stays the
+// host's.
+//
+//go:wasmexport load_indexed
+func loadIndexed(tptr, tn, iptr, in uint32) (h int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			h = fail(abi.Recovered(p))
+		}
+	}()
+	b, err := view(tptr, tn)
+	if err != nil {
+		return fail(err)
+	}
+	idx, err := view(iptr, in)
+	if err != nil {
+		return fail(err)
+	}
+	defer pauseGC()()
+	e, err := engine.LoadIndexed(b, idx)
+	if err != nil {
+		return fail(err)
+	}
+	delete(bufs, iptr) // the index is the encoding's now
 	return handle(e)
 }
 
