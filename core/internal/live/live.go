@@ -63,15 +63,27 @@ func (c *Counter) Text() string { return c.text.String() }
 // Reset replaces the whole text. O(n).
 func (c *Counter) Reset(text string) {
 	c.text.reset(text)
-	c.chunks = nil
+	c.chunks = c.chunks[:0]
 	c.total = 0
-	var ps []piece
+	// Pieces go straight into full chunks: no list of all pieces to copy.
+	ch := &chunk{ps: make([]piece, 0, chunkSize)}
 	for i := 0; i < len(text); {
 		j := c.enc.Next(text, i)
-		ps = append(ps, c.piece(text[i:j]))
+		p := c.piece(text[i:j])
+		ch.ps = append(ch.ps, p)
+		ch.n += int(p.n)
+		ch.u += int(p.u)
+		ch.t += int(p.t)
+		c.total += int(p.t)
+		if len(ch.ps) == chunkSize {
+			c.chunks = append(c.chunks, ch)
+			ch = &chunk{ps: make([]piece, 0, chunkSize)}
+		}
 		i = j
 	}
-	c.insertPieces(0, 0, ps)
+	if len(ch.ps) > 0 || len(c.chunks) == 0 {
+		c.chunks = append(c.chunks, ch)
+	}
 }
 
 func (c *Counter) piece(p string) piece {

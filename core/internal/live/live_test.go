@@ -135,3 +135,17 @@ func TestLive_ByteOffset(t *testing.T) {
 		t.Errorf("Len16 = %d", c.Len16())
 	}
 }
+
+func BenchmarkLive_Reset(b *testing.B) {
+	e := encoder(b, "o200k_base")
+	var sb strings.Builder
+	for sb.Len() < 1<<20 {
+		sb.WriteString("The budget calculator prunes the oldest turns first, keeping tool calls with their results. 你好世界 ")
+	}
+	text := sb.String()
+	c := New(e)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		c.Reset(text)
+	}
+}
