@@ -57,11 +57,28 @@ func (e *Encoder) Next(s string, i int) int {
 // that is a whole token costs one look-up, others a merge (O(k²) for short
 // pieces, O(k log k) for long ones). It does not allocate.
 func (e *Encoder) Count(s string) int {
+	// One loop per pattern, each calling its scanner directly: in
+	// WebAssembly a call level per piece shows.
 	n := 0
-	for i := 0; i < len(s); {
-		j := e.Next(s, i)
-		n += e.count(s[i:j])
-		i = j
+	switch e.Pattern {
+	case tables.PatternO200k:
+		for i := 0; i < len(s); {
+			j := pretok.O200k(s, i)
+			n += e.count(s[i:j])
+			i = j
+		}
+	case tables.PatternCl100k:
+		for i := 0; i < len(s); {
+			j := pretok.Cl100k(s, i)
+			n += e.count(s[i:j])
+			i = j
+		}
+	default:
+		for i := 0; i < len(s); {
+			j := pretok.GPT2(s, i)
+			n += e.count(s[i:j])
+			i = j
+		}
 	}
 	return n
 }

@@ -5,16 +5,17 @@ package bpe
 
 // count returns the number of tokens in piece p.
 func (v *Vocab) count(p string) int {
-	if v.rank(p) != noRank {
+	r, h := v.rankHash(p)
+	if r != noRank {
 		return 1
 	}
 	if len(p) <= smallPiece {
-		if n, ok := v.pieces.get(p); ok {
+		if n, ok := v.pieces.get(p, h); ok {
 			return n
 		}
 		var buf [smallPiece + 1]part
 		n := len(v.splitSmall(p, &buf)) - 1
-		v.pieces.put(p, n)
+		v.pieces.put(p, h, n)
 		return n
 	}
 	c := 0

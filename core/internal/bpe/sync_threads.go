@@ -20,5 +20,5 @@ func (o *regionOnce) do(v *Vocab, r int) { o.once.Do(func() { v.fill(r) }) }
 // pieceCache is a no-op here: see sync_wasm.go.
 type pieceCache struct{}
 
-func (pieceCache) get(string) (int, bool) { return 0, false }
-func (pieceCache) put(string, int)        {}
+func (pieceCache) get(string, uint64) (int, bool) { return 0, false }
+func (pieceCache) put(string, uint64, int)        {}

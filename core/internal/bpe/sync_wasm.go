@@ -23,8 +23,10 @@ func (o *regionOnce) do(v *Vocab, r int) {
 
 // pieceCache remembers the counts of recent pieces that needed a merge: in
 // real text rare words repeat (about 40% of merged pieces in the benchmark
-// corpus), and a merge costs far more than a look-up. Direct-mapped, keys
-// kept in full and compared, so a hit is always right. It lives only in the
+// corpus), and an app counts the same conversation again and again; a merge
+// costs far more than a look-up. 32K entries, 2 MB, allocated at the first
+// merge. Direct-mapped, keys kept in full and compared, so a hit is always
+// right. It lives only in the
 // WebAssembly build, where merging is slowest and there is one thread; a
 // native build merges fast enough not to need shared state for it.
 type pieceCache struct {
@@ -32,7 +34,7 @@ type pieceCache struct {
 }
 
 const (
-	pieceBits    = 12
+	pieceBits    = 15
 	maxCachedLen = 62
 )
 
@@ -42,29 +44,33 @@ type pieceEntry struct {
 	count uint8
 }
 
-func (c *pieceCache) slot(p string) *pieceEntry {
+// slot picks p's entry from h, p's hash (or 0 when the caller had none).
+func (c *pieceCache) slot(p string, h uint64) *pieceEntry {
 	if c.entries == nil {
 		c.entries = new([1 << pieceBits]pieceEntry)
 	}
-	return &c.entries[hash(p)>>(64-pieceBits)]
+	if h == 0 {
+		h = hash(p)
+	}
+	return &c.entries[h>>(64-pieceBits)]
 }
 
-func (c *pieceCache) get(p string) (int, bool) {
+func (c *pieceCache) get(p string, h uint64) (int, bool) {
 	if len(p) > maxCachedLen {
 		return 0, false
 	}
-	e := c.slot(p)
+	e := c.slot(p, h)
 	if int(e.n) == len(p) && string(e.key[:e.n]) == p {
 		return int(e.count), true
 	}
 	return 0, false
 }
 
-func (c *pieceCache) put(p string, count int) {
+func (c *pieceCache) put(p string, h uint64, count int) {
 	if len(p) > maxCachedLen || count > 255 {
 		return
 	}
-	e := c.slot(p)
+	e := c.slot(p, h)
 	e.n = uint8(len(p))
 	copy(e.key[:], p)
 	e.count = uint8(count)

@@ -158,13 +158,20 @@ func (v *Vocab) token(r uint32) string { return v.bytes[v.off[r]:v.off[r+1]] }
 // rank returns the rank of the token whose bytes are s, or noRank.
 // Cost: O(len(s)) for the hash, then usually one probe.
 func (v *Vocab) rank(s string) uint32 {
+	r, _ := v.rankHash(s)
+	return r
+}
+
+// rankHash is rank that also returns the hash of s (0 when it needed none),
+// for the piece cache to reuse.
+func (v *Vocab) rankHash(s string) (uint32, uint64) {
 	switch {
 	case len(s) > v.maxLen:
-		return noRank
+		return noRank, hash(s)
 	case len(s) == 1:
-		return v.byteRank[s[0]]
+		return v.byteRank[s[0]], 0
 	case len(s) == 2:
-		return v.pair2[int(s[0])<<8|int(s[1])] - 1
+		return v.pair2[int(s[0])<<8|int(s[1])] - 1, 0
 	}
 	h := hash(s)
 	r := v.regionOf(h)
@@ -174,12 +181,12 @@ func (v *Vocab) rank(s string) uint32 {
 	for i := h % regionSlots; ; i = (i + 1) % regionSlots {
 		e := region[i]
 		if e == 0 {
-			return noRank
+			return noRank, h
 		}
 		if e&^(1<<slotRankBits-1) == tag {
 			rank := e&(1<<slotRankBits-1) - 1
 			if v.token(rank) == s {
-				return rank
+				return rank, h
 			}
 		}
 	}
