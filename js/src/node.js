@@ -31,6 +31,7 @@ export {
 
 const nodePlatform = {
   name: 'node',
+  syncCompile: true,
   base: () => pathToFileURL(process.cwd() + '/'),
   async read(url, what) {
     if (url.protocol !== 'file:') {

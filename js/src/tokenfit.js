@@ -108,7 +108,12 @@ async function compile(platform, src) {
     if (!src.ok) throw new TokenfitError('invalid_argument', `tokenfit: the module: HTTP ${src.status} for ${src.url}`);
     return WebAssembly.compileStreaming(src);
   }
-  return WebAssembly.compile(await fetchBytes(platform, src, 'the module'));
+  const bytes = await fetchBytes(platform, src, 'the module');
+  // Node, Deno and Bun may compile synchronously, which V8 does lazily and
+  // is several times faster for a first count than WebAssembly.compile;
+  // browsers refuse synchronous compilation of a module this size.
+  if (platform.syncCompile) return new WebAssembly.Module(bytes);
+  return WebAssembly.compile(bytes);
 }
 
 // ---- tables -------------------------------------------------------------
@@ -394,9 +399,9 @@ class Wasip1 {
   }
 }
 
-async function startWasip1(module) {
+async function startWasip1(module, sync) {
   const shim = wasiShim();
-  const instance = await WebAssembly.instantiate(module, shim.imports);
+  const instance = sync ? new WebAssembly.Instance(module, shim.imports) : await WebAssembly.instantiate(module, shim.imports);
   shim.setMemory(instance.exports.memory);
   instance.exports._initialize();
   const v = instance.exports.abi_version();
@@ -833,7 +838,7 @@ async function start(platform, options) {
 
   const module = await compile(platform, src);
   const imports = WebAssembly.Module.imports(module).map((i) => i.module);
-  const be = imports.includes('gojs') ? await startGoJS(module) : await startWasip1(module);
+  const be = imports.includes('gojs') ? await startGoJS(module) : await startWasip1(module, platform.syncCompile);
   const tf = makeInstance(be, platform, tables);
 
   let preload = encodings;
