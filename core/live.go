@@ -46,6 +46,10 @@ func (l *LiveCounter) Edit(at, del int, ins string) (int, error) {
 	if at < 0 || del < 0 {
 		return l.c.Count(), fieldErr("at", "offsets must not be negative")
 	}
+	// Checked before at+del is formed: it could overflow.
+	if n := l.Len(); at > n || del > n-at {
+		return l.c.Count(), fieldErr("at", "offsets %d..%d+%d are outside the text (%d units)", at, at, del, n)
+	}
 	b, e := at, at+del
 	switch l.units {
 	case UTF16:
