@@ -208,9 +208,11 @@ func call(opPtr, opLen, reqPtr, reqLen uint32) (res uint64) {
 	if err != nil {
 		return pack(abi.ErrorJSON(err))
 	}
-	// A copy: core may keep parts of a request (registered models), and the
-	// buffer is the host's to reuse.
-	return pack(api.Call(string(op), append([]byte(nil), req...)))
+	// No copy: core decodes the request into values of its own (strings
+	// and json.RawMessage are copied out by encoding/json) and keeps no
+	// reference to it after the call, so the host may reuse the buffer. A
+	// copy would cost as much memory again as the request, for good.
+	return pack(api.Call(string(op), req))
 }
 
 // lastError returns the error answer of the latest failed export, as
