@@ -29,3 +29,9 @@ func Signature(params, results []api.ValueType) string {
 	}
 	return list(params) + " -> " + list(results)
 }
+
+// MemorySize is the linear memory of a checked-out instance, in bytes.
+func MemorySize(i *Instance) uint32 { return i.in.mod.Memory().Size() }
+
+// IdleInstances is the number of instances waiting in the pool.
+func IdleInstances(h *Host) int { return len(h.idle) }
