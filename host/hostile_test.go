@@ -160,6 +160,7 @@ func errorAnswer(he *host.Error) []byte {
 // Host, on the JSON path (Instance.Call) and the fast path
 // (Instance.Count).
 func TestHostile_Host(t *testing.T) {
+	skipShort(t)
 	ctx := context.Background()
 	h, err := host.New(ctx, config(t).WithMaxInstances(2))
 	if err != nil {
@@ -217,6 +218,7 @@ func (r *rawRunner) count(encoding string, text []byte) ([]byte, error) {
 // TestHostile_ABI runs the cases through the raw exports of one instance:
 // alloc, call, count, free, last_error.
 func TestHostile_ABI(t *testing.T) {
+	skipShort(t)
 	n := runHostile(t, func(t *testing.T) (runner, func()) {
 		m := newRawModule(t)
 		r := &rawRunner{m: m, handles: map[string]uint64{}}
