@@ -40,8 +40,8 @@ type Case struct {
 	// instance) must be byte for byte this case's answer.
 	SameAs *string `json:"sameAs,omitempty"`
 	// Expect is "ok" (an answer, not an error), "error:<code>", or an
-	// object the answer must contain (recursively; arrays and scalars
-	// compare whole, numbers by value).
+	// object the answer must contain (objects by key, recursively; arrays
+	// element by element and of the same length; numbers by value).
 	Expect json.RawMessage `json:"expect"`
 	// Huge marks the cases of tens of megabytes: runners scale their Gen
 	// parts down by Scale unless asked for the full size.
@@ -289,8 +289,8 @@ func (e expectation) check(answer []byte) error {
 	return nil
 }
 
-// contains reports whether got holds want: objects by their keys, all else
-// whole, numbers by value.
+// contains reports whether got holds want: objects by their keys, arrays
+// element by element, numbers by value, all else whole.
 func contains(got, want any, path string) error {
 	switch w := want.(type) {
 	case map[string]any:
