@@ -10,6 +10,8 @@
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
 #   make test-js     the npm package in Node, Deno, Bun, workerd and Chromium
 #   make test-race   the wazero host under -race at full size (16 x 10,000 calls)
+#   make test-long   hostile inputs at full size, memory over 1M calls, 10,000 instance cycles
+#   make fuzz        every fuzz target in turn, FUZZTIME each (default 1m)
 
 GO   ?= go
 NPM  ?= npm
@@ -18,7 +20,7 @@ PORT ?= 8080
 
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
-.PHONY: bench-core bench-host bench-node bench-js check-wasm
+.PHONY: bench-core bench-host bench-node bench-js check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
@@ -191,7 +193,29 @@ test-race-short:
 	$(GO) test -race -short ./host/
 
 test-race:
-	TOKENFIT_CONCURRENT_CALLS=10000 $(GO) test -race -run 'Concurrent' -count=1 -v ./host/
+	TOKENFIT_CONCURRENT_CALLS=10000 $(GO) test -race -run 'Concurrent|Load' -count=1 -v -timeout 60m ./host/
+
+# The long versions of the reliability tests (README, Reliability): every
+# hostile case at full size (up to 100 MB) in every Go host and the CLI,
+# 1,000,000 countTokens and 100,000 calculateBudget calls against the
+# module's memory and natively, 10,000 instance and 1,000 host start/close
+# cycles. One package at a time: the huge cases take gigabytes.
+test-long:
+	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./host/ ./host/cmd/tokenfit/
+
+# Every fuzz target of the module, one after the other, each for FUZZTIME
+# (FUZZ narrows them by a regular expression). Inputs that fail are written
+# to the package's testdata/fuzz/ and then run in every go test: commit them.
+FUZZTIME     ?= 1m
+FUZZ         ?= .
+FUZZPARALLEL ?= $(shell nproc 2>/dev/null || echo 2)
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' | grep -E -- '$(FUZZ)' || true); do \
+			echo "== $$pkg $$f ($(FUZZTIME))"; \
+			nice $(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10s -parallel $(FUZZPARALLEL); \
+		done; \
+	done
 
 # Adapters vet for their own targets, and core stays pure for both: no core
 # package imports os, syscall/js or wazero, and nothing outside the standard

@@ -42,11 +42,17 @@ type ModelCalibration struct {
 // priorWeight is how many pairs the registry's bound counts as.
 const priorWeight = 5
 
+// maxLogRatio bounds |log(reported / estimate)|: a provider that bills more
+// than 1,000 times the estimate (or less than a thousandth of it) is
+// reporting on another request. Beyond it a factor could carry a count
+// past what an int holds.
+var maxLogRatio = math.Log(1000)
+
 // add records one pair; prior is the uncalibrated error bound.
 func (m *ModelCalibration) add(estimate, reported int, prior float64) {
 	l := math.Log(float64(reported) / float64(estimate))
 	if m.Pairs == 0 {
-		m.MinLog, m.MaxLog = l, l
+		*m = ModelCalibration{MinLog: l, MaxLog: l} // no pairs: nothing else counts
 	}
 	m.Pairs++
 	m.SumLog += l
@@ -95,6 +101,8 @@ func (r *Registry) Calibrate(req CalibrateRequest) (CalibrateAnswer, error) {
 		return CalibrateAnswer{}, fieldErr("estimate", "must be a positive count")
 	case req.Reported <= 0:
 		return CalibrateAnswer{}, fieldErr("reported", "must be a positive count")
+	case math.Abs(math.Log(float64(req.Reported)/float64(req.Estimate))) > maxLogRatio:
+		return CalibrateAnswer{}, fieldErr("reported", "must be within 1,000 times the estimate (%d), got %d", req.Estimate, req.Reported)
 	}
 	res, err := r.Resolve(req.Model)
 	if err != nil {
@@ -114,9 +122,18 @@ func (r *Registry) Calibrate(req CalibrateRequest) (CalibrateAnswer, error) {
 }
 
 func (m ModelCalibration) check(field string) error {
-	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) && math.Abs(x) < 50 }
-	if m.Pairs < 0 || !finite(m.SumLog) || !finite(m.MinLog) || !finite(m.MaxLog) || m.MinLog > m.MaxLog {
+	// What add can write: logs within the ratio bound, their mean between
+	// the least and the greatest, pairs that stay exact in JavaScript.
+	const slack = 1e-9
+	inRange := func(x float64) bool { return math.Abs(x) <= maxLogRatio+slack } // false for NaN
+	if m.Pairs < 0 || m.Pairs >= maxSafeInt || !inRange(m.MinLog) || !inRange(m.MaxLog) || m.MinLog > m.MaxLog {
 		return fieldErr(field, "not a calibration this API wrote")
+	}
+	if m.Pairs > 0 {
+		mean := m.SumLog / float64(m.Pairs)
+		if !(mean >= m.MinLog-slack && mean <= m.MaxLog+slack) {
+			return fieldErr(field, "not a calibration this API wrote")
+		}
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"encoding/json"
+	"fmt"
 	"unicode/utf8"
 )
 
@@ -98,6 +100,31 @@ func (r *Registry) Encode(req CountRequest) (EncodeAnswer, error) {
 type DecodeRequest struct {
 	Target
 	IDs []int `json:"ids"`
+}
+
+// UnmarshalJSON refuses a null id: JSON.stringify writes an undefined array
+// element as null, which would otherwise decode as token 0.
+func (r *DecodeRequest) UnmarshalJSON(b []byte) error {
+	type plain DecodeRequest
+	var in struct {
+		plain
+		IDs []*int `json:"ids"`
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*r = DecodeRequest(in.plain)
+	r.IDs = nil
+	if in.IDs != nil {
+		r.IDs = make([]int, len(in.IDs))
+	}
+	for i, id := range in.IDs {
+		if id == nil {
+			return fieldErr(fmt.Sprintf("ids[%d]", i), "must be a token id, not null")
+		}
+		r.IDs[i] = *id
+	}
+	return nil
 }
 
 // DecodeAnswer is the text. Valid is false when the ids end (or start)

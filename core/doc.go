@@ -12,4 +12,14 @@
 // encode_ordinary, so special-token text such as <|endoftext|> is counted as
 // ordinary text. Models without a public tokenizer get an estimate that says
 // it is one and how far off it may be.
+//
+// Any input gets an answer or a typed error, never a panic. Text that is not
+// valid UTF-8 is counted as the bytes it is by Encoding.Count (the
+// pre-tokenizer classes an invalid byte as a symbol, like U+FFFD, and BPE
+// merges bytes whatever they are), while in a JSON request encoding/json has already turned each invalid
+// byte, and each lone surrogate escape, into U+FFFD. In requests, null is a
+// field's absence, a null token id is an error, integers must be written as
+// integers within int64, and JSON nested deeper than 10,000 levels is
+// refused. The README's Reliability section lists the rest, and
+// testdata/hostile holds the cases every host is tested with.
 package core

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tokenfit/tokenfit/internal/hostile"
 )
 
 // Fuzz targets. `make fuzz` runs each for a while (FUZZTIME, default 1m);
@@ -24,6 +27,10 @@ func FuzzAPI(f *testing.F) {
 	}
 	a := NewAPI()
 	ops := OperationNames()
+	// A valid request of every operation, for the fuzzer to mutate.
+	for _, b := range hostile.Bases {
+		f.Add(b.Request, uint8(slices.Index(ops, b.Op)))
+	}
 	f.Fuzz(func(t *testing.T, req string, op uint8) {
 		name := ops[int(op)%len(ops)]
 		out := a.Call(name, []byte(req))

@@ -292,9 +292,10 @@ func (h *Host) get(ctx context.Context) (*instance, error) {
 	}
 }
 
-// put returns an instance to the pool, or drops it if it failed.
+// put returns an instance to the pool, or drops it if it failed or its
+// memory grew past the configured limit (see WithMaxInstanceMemory).
 func (h *Host) put(in *instance) {
-	if in.broken {
+	if in.broken || uint64(in.mod.Memory().Size()) > h.cfg.instanceMemory() {
 		in.mod.Close(context.Background())
 		<-h.slots
 		return

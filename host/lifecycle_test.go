@@ -180,3 +180,43 @@ func TestHost_Close(t *testing.T) {
 		t.Errorf("Call after Close: %v", err)
 	}
 }
+
+// TestHost_RetiresGrownInstances: an instance whose memory a big request
+// grew past the limit is closed when it goes back to the pool, and the next
+// call gets a fresh one.
+func TestHost_RetiresGrownInstances(t *testing.T) {
+	ctx := context.Background()
+	h, err := host.New(ctx, config(t).WithMaxInstances(1).WithEncodings("o200k_base").WithMaxInstanceMemory(64<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(ctx)
+	in, err := h.Instance(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := host.MemorySize(in)
+	// version reads no request, but the request is copied into the
+	// instance: 80 MB of it grows the memory past 64 MB.
+	if _, err := in.Call(ctx, "version", make([]byte, 80<<20)); err != nil {
+		t.Fatal(err)
+	}
+	if grown := host.MemorySize(in); grown < 80<<20 {
+		t.Fatalf("memory %d MB after an 80 MB request", grown>>20)
+	}
+	in.Release()
+	if n := host.IdleInstances(h); n != 0 {
+		t.Fatalf("%d idle instances after releasing a grown one", n)
+	}
+	if n, err := h.Count(ctx, "o200k_base", "Hello world"); err != nil || n != 2 {
+		t.Fatalf("Count after retiring = %d, %v", n, err)
+	}
+	in, err = h.Instance(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Release()
+	if m := host.MemorySize(in); m > small+(4<<20) {
+		t.Errorf("fresh instance has %d MB, the first had %d MB", m>>20, small>>20)
+	}
+}

@@ -87,9 +87,10 @@ func alloc(size uint32) (ptr uint32) {
 			Detail: "alloc(" + strconv.FormatUint(uint64(size), 10) + "): at most " + strconv.Itoa(maxAlloc) + " bytes"})
 		return 0
 	}
-	if size >= 1<<20 {
-		// A table or an index, usually, in a young heap: a collection now
-		// would scan a heap that is about to hold it anyway.
+	if size >= 1<<20 && len(encodings) == 0 {
+		// The first table or index, in a young heap: a collection now would
+		// scan a heap that is about to hold it anyway (tens of ms in a cold
+		// V8). Later big buffers (texts) let the collector keep pace.
 		defer pauseGC()()
 	}
 	return own(make([]byte, size))
@@ -115,6 +116,13 @@ func lastError() uint64 {
 	lastErr = nil
 	return pack(b)
 }
+
+// The heap of an instance is mostly tables and their indexes: pointer-free
+// arrays that a collection marks at almost no cost. The default pacing
+// (GOGC=100) would still let garbage grow to the size of all that before
+// collecting, and a WebAssembly memory never shrinks; a quarter of it is
+// enough headroom.
+func init() { debug.SetGCPercent(25) }
 
 // pauseGC turns the collector off and returns what turns it back on.
 // Loading a table allocates its structures once and frees nothing, so a

@@ -166,7 +166,9 @@ func call(opPtr, opLen, reqPtr, reqLen uint32) (res uint64) {
 	if err != nil {
 		return pack(abi.ErrorJSON(err))
 	}
-	// A copy: core may keep parts of a request (registered models), and the
-	// buffer is the host's to reuse.
-	return pack(theAPI().Call(string(op), append([]byte(nil), req...)))
+	// No copy: core decodes the request into values of its own (strings
+	// and json.RawMessage are copied out) and keeps no reference to it
+	// after the call, so the host may reuse the buffer. A copy would cost as
+	// much memory again as the request, for good.
+	return pack(theAPI().Call(string(op), req))
 }

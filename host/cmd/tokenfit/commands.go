@@ -356,6 +356,21 @@ func jsonCmd(op string) func(*flag.FlagSet) func(*cli, []string) error {
 	}
 }
 
+// callCmd runs any operation of core's JSON API by name, on a JSON request
+// from a file or stdin, as the hosts' call does.
+func callCmd(*flag.FlagSet) func(*cli, []string) error {
+	return func(c *cli, args []string) error {
+		if len(args) == 0 {
+			return usagef("give the OPERATION (one of %s)", strings.Join(core.OperationNames(), ", "))
+		}
+		req, err := c.oneInput(args[1:])
+		if err != nil {
+			return err
+		}
+		return c.print(c.do(args[0], req, nil))
+	}
+}
+
 func modelsCmd(*flag.FlagSet) func(*cli, []string) error {
 	return func(c *cli, args []string) error {
 		if len(args) > 1 {

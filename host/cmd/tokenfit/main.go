@@ -12,6 +12,7 @@
 //	tokenfit budget   [FILE]
 //	tokenfit plan     [--token-budget N] [--dynamic] [FILE]
 //	tokenfit models   [MODEL]
+//	tokenfit call     OPERATION [FILE]
 //	tokenfit version
 //
 // Every command takes --runtime native|wasm (default native). Texts come
@@ -19,7 +20,8 @@
 // files' counts added), and with --jsonl reads {"text": …} lines and writes
 // {"tokens": N} lines. chat, budget and plan read a JSON request (the
 // operations countChat, calculateBudget and planInjection) and print the
-// JSON answer; encode prints the ids as JSON; decode takes ids as arguments
+// JSON answer; call does the same for any operation of the JSON API (as
+// the hosts' call does, by name: countTokens, liveNew, …); encode prints the ids as JSON; decode takes ids as arguments
 // (or a JSON array or whitespace-separated ids on stdin) and prints the
 // text; truncate prints the kept text. --json prints the whole answer.
 // chunk prints the chunks answer (with --jsonl, one chunk a line);
@@ -73,6 +75,7 @@ var commands = []command{
 	{"plan", "[--token-budget N] [--dynamic] [FILE]", "plan what to inject (planInjection)", planCmd},
 	{"calibrate", "[FILE]", "record a reported usage, print the calibration state (calibrate)", jsonCmd("calibrate")},
 	{"models", "[MODEL]", "list the models, or resolve one", modelsCmd},
+	{"call", "OPERATION [FILE]", "run any operation of the JSON API on a JSON request", callCmd},
 	{"version", "", "print the version", versionCmd},
 }
 

@@ -113,6 +113,11 @@ func TestCLI_Commands(t *testing.T) {
 		{"models one", "", []string{"models", "gpt-4o"}, 0, `{"model":{"id":"gpt-4o",…`, ""},
 		{"models all", "", []string{"models"}, 0, `{"estimators":…`, ""},
 		{"version", "", []string{"version"}, 0, `{"version":"…`, ""},
+		{"call", `{"text": "Hello world"}`, []string{"call", "countTokens"}, 0, `{"tokens":2,"upperBound":2,"encoding":"o200k_base","exact":true}` + "\n", ""},
+		{"call file", "", []string{"call", "calculateBudget", budgetFile}, 0, `{"encoding":"o200k_base",…`, ""},
+		{"call error answer", `{"text": 5}`, []string{"call", "countTokens"}, 1, "", "text: expected string"},
+		{"call unknown operation", "", []string{"call", "explode"}, 1, "", "unknown operation"},
+		{"call no operation", "", []string{"call"}, 2, "", "give the OPERATION"},
 		{"bad runtime", "x", []string{"count", "--runtime", "jvm"}, 2, "", "--runtime must be native or wasm"},
 		{"bad flag", "x", []string{"count", "--frobnicate"}, 2, "", "flag provided but not defined"},
 	} {
