@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -125,7 +126,9 @@ func (s *Sections) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return fieldErr("sections", "expected an object")
 	}
-	for name := range raw {
+	// In sorted order, so that the same request always names the same
+	// unknown section (a map's order is random).
+	for _, name := range slices.Sorted(maps.Keys(raw)) {
 		if !slices.Contains(sectionNames, name) {
 			return fieldErr("sections."+name, "unknown section (known: %s)", strings.Join(sectionNames, ", "))
 		}

@@ -1,7 +1,9 @@
 package core
 
 import (
+	"maps"
 	"math"
+	"slices"
 )
 
 // Calibration: estimates that learn from reported usage. After a request,
@@ -109,7 +111,8 @@ func (r *Registry) Calibrate(req CalibrateRequest) (CalibrateAnswer, error) {
 		return CalibrateAnswer{}, err
 	}
 	state := Calibration{Models: map[string]ModelCalibration{}}
-	for k, v := range req.Calibration.Models {
+	for _, k := range slices.Sorted(maps.Keys(req.Calibration.Models)) { // the same error every time
+		v := req.Calibration.Models[k]
 		if err := v.check("calibration.models." + k); err != nil {
 			return CalibrateAnswer{}, err
 		}

@@ -2,6 +2,7 @@ package core
 
 import (
 	_ "embed"
+	"maps"
 	"fmt"
 	"math"
 	"slices"
@@ -91,7 +92,8 @@ func (r *Registry) with(f registryFile) (*Registry, error) {
 	for k, v := range r.estimators {
 		n.estimators[k] = v
 	}
-	for name, e := range f.Estimators {
+	for _, name := range slices.Sorted(maps.Keys(f.Estimators)) { // the same error every time
+		e := f.Estimators[name]
 		field := "estimators." + name
 		switch {
 		case name == "":
