@@ -2,8 +2,8 @@ package core
 
 import (
 	_ "embed"
-	"maps"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
