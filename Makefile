@@ -32,6 +32,7 @@ GOROOT_WASM = $(shell $(GO) env GOROOT)/lib/wasm
 # wazero's CLI runs the wasip1 test binaries; its version is go.mod's
 # (github.com/tetratelabs/wazero v1.12.0).
 WAZERO     := $(BUILD)/bin/wazero
+CORPUS     := $(BUILD)/bench/corpus.txt
 
 all: build
 
@@ -233,21 +234,24 @@ check-wasm:
 
 # Host benchmarks (start-up, per call, throughput against native core) and
 # their ratio tables.
-bench-host:
-	@mkdir -p $(BUILD)/bench
-	$(GO) test ./host/ -run '^$$' -bench . -benchtime 2s -count 1 | tee $(BUILD)/bench/host.txt
+bench-host: $(CORPUS)
+	TOKENFIT_CORPUS=$(abspath $(CORPUS)) $(GO) test ./host/ -run '^$$' -bench . -benchtime 2s -count 1 | tee $(BUILD)/bench/host.txt
 	@$(GO) run ./host/internal/benchtable < $(BUILD)/bench/host.txt
 
 # The npm package against gpt-tokenizer, tiktoken and js-tiktoken in one
 # Node process (cold starts in fresh ones), on the text Go's engine
 # benchmarks count: core/bench_test.go's benchCorpus, written out through
 # TOKENFIT_CORPUS_OUT by running one of its benchmarks once.
-bench-js: js js-deps
-	@mkdir -p $(BUILD)/bench
-	TOKENFIT_CORPUS_OUT=$(abspath $(BUILD)/bench/corpus.txt) $(GO) test ./core -run '^$$' -bench '^BenchmarkCountSizes$$/^10$$' -benchtime 1x >/dev/null
-	$(NODE) js/scripts/bench.mjs $(BUILD)/bench/corpus.txt
+bench-js: js js-deps $(CORPUS)
+	$(NODE) js/scripts/bench.mjs $(CORPUS)
 
 # The GOOS=js module against the wasip1 module in Node.
-bench-node: wasm
-	$(GO) run ./host/internal/benchtext/gen -dir $(BUILD)/bench
-	$(NODE) js/scripts/bench-wasm.mjs $(WASM_DIR) $(BUILD)/bench
+bench-node: wasm $(CORPUS)
+	$(NODE) js/scripts/bench-wasm.mjs $(WASM_DIR) $(CORPUS)
+
+# The one benchmark text every host counts: core/bench_test.go's
+# benchCorpus (1 MiB, no repetition: the multilingual corpus, Go's spec,
+# net/http's sources, JSON), written out through TOKENFIT_CORPUS_OUT.
+$(CORPUS):
+	@mkdir -p $(dir $@)
+	TOKENFIT_CORPUS_OUT=$(abspath $@) $(GO) test ./core -run '^TestWriteCorpus$$' -count=1 >/dev/null

@@ -3,14 +3,15 @@ package host_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/tokenfit/tokenfit/core"
 	"github.com/tokenfit/tokenfit/host"
-	"github.com/tokenfit/tokenfit/host/internal/benchtext"
 )
 
 // Benchmarks: `make bench` runs them and prints the ratios
@@ -137,7 +138,11 @@ func BenchmarkCall(b *testing.B) {
 	h := sharedHost(b)
 	enc, _ := core.GetEncoding("o200k_base")
 	api := core.NewAPI()
-	msg := benchtext.Message()
+	text := corpus(b)
+	msg := text[:200]
+	for len(msg) < len(text) && !utf8.RuneStart(text[len(msg)]) {
+		msg = text[:len(msg)+1]
+	}
 	req := []byte(`{"encoding":"o200k_base","text":` + quote(msg) + `}`)
 	b.Run("native-count", func(b *testing.B) {
 		b.SetBytes(int64(len(msg)))
@@ -189,7 +194,7 @@ func BenchmarkThroughput(b *testing.B) {
 	ctx := context.Background()
 	h := sharedHost(b)
 	enc, _ := core.GetEncoding("o200k_base")
-	text := benchtext.Mixed(1 << 20)
+	text := corpus(b)
 	b.Run("native", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		for b.Loop() {
@@ -209,4 +214,18 @@ func BenchmarkThroughput(b *testing.B) {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// corpus is the text every host's benchmarks count (make build/bench/corpus.txt:
+// core/bench_test.go's benchCorpus), named by TOKENFIT_CORPUS.
+func corpus(b *testing.B) string {
+	path := os.Getenv("TOKENFIT_CORPUS")
+	if path == "" {
+		b.Skip("set TOKENFIT_CORPUS to the benchmark corpus (make bench-host writes and names it)")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(data)
 }
