@@ -285,6 +285,10 @@ class Wasip1 {
     return new Uint8Array(this.memory.buffer);
   }
 
+  memoryBytes() {
+    return this.memory.buffer.byteLength;
+  }
+
   fail(status) {
     const packed = this.x.last_error();
     if (packed === 0n) return new TokenfitError(STATUS[-status] || 'internal', `tokenfit: status ${status}`);
@@ -478,10 +482,15 @@ async function startWasip1(module, sync) {
 // ---- the GOOS=js module -------------------------------------------------
 
 class GoJS {
-  constructor(api) {
+  constructor(api, memory) {
     this.api = api;
+    this.memory = memory;
     this.kind = 'js';
     this.lite = false;
+  }
+
+  memoryBytes() {
+    return this.memory ? this.memory.buffer.byteLength : 0;
   }
 
   loadTable(bytes) {
@@ -514,7 +523,7 @@ async function startGoJS(module) {
   if (!api || api.abiVersion !== ABI_VERSION) {
     throw new TokenfitError('invalid_argument', 'tokenfit: the GOOS=js module did not register its API (ABI 1)');
   }
-  return new GoJS(api);
+  return new GoJS(api, instance.exports.mem);
 }
 
 // ---- an instance --------------------------------------------------------
@@ -859,6 +868,7 @@ function makeInstance(be, platform, tables) {
     version,
     liveCounter,
     loadEncoding,
+    memoryBytes: () => be.memoryBytes(),
     call: (op, req) => guard(() => {
       checkString('call', 'op', op);
       return call(op, req);

@@ -4,7 +4,7 @@
 import { TokenfitError } from './tokenfit.js';
 
 const FUNCTIONS = ['countTokens', 'countChat', 'calculateBudget', 'planInjection', 'encode', 'decode', 'withinLimit',
-  'truncate', 'chunk', 'calibrate', 'models', 'registerModels', 'encodings', 'version', 'loadEncoding', 'call'];
+  'truncate', 'chunk', 'calibrate', 'models', 'registerModels', 'encodings', 'version', 'loadEncoding', 'memoryBytes', 'call'];
 
 // cloneable makes init's options structured-cloneable: URLs become strings,
 // Responses and promises their bytes or values.
