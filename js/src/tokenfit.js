@@ -45,7 +45,10 @@ function fromAnswer(answer) {
 function describe(v) {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return v.constructor && v.constructor.name !== 'Object' ? `a ${v.constructor.name}` : 'an object';
+  if (typeof v === 'object') {
+    const name = v.constructor && v.constructor.name;
+    return name && name !== 'Object' ? `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}` : 'an object';
+  }
   return typeof v === 'string' ? 'a string' : `${typeof v} ${String(v).slice(0, 20)}`;
 }
 
