@@ -659,6 +659,14 @@ export interface Tokenfit {
   loadEncoding(name: EncodingName, source?: Source | Promise<Source>): Promise<void>;
 
   /**
+   * The bytes of the module's linear memory: about 13 MB with o200k_base
+   * loaded. WebAssembly memory only grows, and a huge input grows it for
+   * good (a 100 MB text: about 330 MB), so an app that met one can start
+   * another instance with {@link init} and drop this one. Cost: O(1).
+   */
+  memoryBytes(): number;
+
+  /**
    * Runs any operation of core's JSON API by name (wasm/ABI.md) and returns
    * its answer, for operations and fields this wrapper does not spell out
    * (countTokens' upperBound, for one). Full module.

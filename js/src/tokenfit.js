@@ -45,7 +45,10 @@ function fromAnswer(answer) {
 function describe(v) {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return v.constructor && v.constructor.name !== 'Object' ? `a ${v.constructor.name}` : 'an object';
+  if (typeof v === 'object') {
+    const name = v.constructor && v.constructor.name;
+    return name && name !== 'Object' ? `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}` : 'an object';
+  }
   return typeof v === 'string' ? 'a string' : `${typeof v} ${String(v).slice(0, 20)}`;
 }
 
@@ -72,6 +75,57 @@ function checkTarget(fn, t) {
   checkObject(fn, 'the options', t);
   if (t.encoding !== undefined) checkString(fn, 'encoding', t.encoding);
   if (t.model !== undefined) checkString(fn, 'model', t.model);
+  checkObject(fn, 'calibration', t.calibration, true);
+}
+
+// notJSON is thrown by jsonValue for a value JSON cannot hold.
+class NotJSON {
+  constructor(key, what, fix) {
+    this.key = key;
+    this.what = what;
+    this.fix = fix;
+  }
+}
+
+// jsonValue is JSON.stringify's replacer: NaN and ±Infinity would be
+// written as null, which core reads as the field's absence (its default),
+// so a NaN limit would silently mean "no limit"; a BigInt would be a
+// TypeError. Both are refused by name. Costs about 0.3 µs a request.
+function jsonValue(key, v) {
+  if (typeof v === 'number') {
+    if (v - v !== 0) throw new NotJSON(key, String(v), 'pass a finite number');
+  } else if (typeof v === 'bigint') {
+    throw new NotJSON(key, `the BigInt ${v}n`, 'pass a Number');
+  }
+  return v;
+}
+
+// toJSON writes a request as JSON: a string is taken as JSON already,
+// undefined is {}. What JSON cannot hold is an invalid_argument, never a
+// TypeError or a silent null: NaN, Infinity, a BigInt, a cycle, or a
+// request that is itself a function or a symbol. (Inside a request,
+// undefined, functions and symbols are dropped as JSON.stringify drops
+// them; an exception from the caller's own getter or toJSON propagates
+// unchanged.)
+function toJSON(fn, request) {
+  if (request === undefined) return '{}';
+  if (typeof request === 'string') return request;
+  let json;
+  try {
+    json = JSON.stringify(request, jsonValue);
+  } catch (e) {
+    if (e instanceof NotJSON) {
+      throw new TokenfitError('invalid_argument', `tokenfit: ${fn}: ${e.key === '' ? 'the request' : JSON.stringify(e.key.slice(0, 40))} is ${e.what}, ` +
+        `which JSON cannot hold (JSON.stringify would send null, read as the field's absence): ${e.fix}`);
+    }
+    if (!(e instanceof TypeError)) throw e;
+    const err = new TokenfitError('invalid_argument', `tokenfit: ${fn}: the request cannot be written as JSON (${e.message.split('\n')[0]}): ` +
+      'pass plain objects, arrays, strings, numbers and booleans (a BigInt as a Number)');
+    err.cause = e;
+    throw err;
+  }
+  if (json === undefined) throw badArg(fn, 'the request must be an object or a JSON string', request);
+  return json;
 }
 
 // ---- loading bytes ------------------------------------------------------
@@ -84,6 +138,14 @@ function asBytes(v) {
   if (v instanceof ArrayBuffer) return new Uint8Array(v);
   if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
   return null;
+}
+
+// checkSource refuses, before anything is fetched or loaded, a source that
+// fetchBytes could never read (a promise is checked once it settles).
+function checkSource(fn, src) {
+  if (src === undefined || typeof src === 'string' || src instanceof URL || asBytes(src) || isResponse(src)) return;
+  if (src !== null && (typeof src === 'object' || typeof src === 'function') && typeof src.then === 'function') return;
+  throw badArg(fn, 'the source must be a URL, a Response or bytes', src);
 }
 
 // fetchBytes turns a URL, a Response or bytes into bytes.
@@ -224,6 +286,10 @@ class Wasip1 {
 
   bytes() {
     return new Uint8Array(this.memory.buffer);
+  }
+
+  memoryBytes() {
+    return this.memory.buffer.byteLength;
   }
 
   fail(status) {
@@ -419,10 +485,15 @@ async function startWasip1(module, sync) {
 // ---- the GOOS=js module -------------------------------------------------
 
 class GoJS {
-  constructor(api) {
+  constructor(api, memory) {
     this.api = api;
+    this.memory = memory;
     this.kind = 'js';
     this.lite = false;
+  }
+
+  memoryBytes() {
+    return this.memory ? this.memory.buffer.byteLength : 0;
   }
 
   loadTable(bytes) {
@@ -455,7 +526,7 @@ async function startGoJS(module) {
   if (!api || api.abiVersion !== ABI_VERSION) {
     throw new TokenfitError('invalid_argument', 'tokenfit: the GOOS=js module did not register its API (ABI 1)');
   }
-  return new GoJS(api);
+  return new GoJS(api, instance.exports.mem);
 }
 
 // ---- an instance --------------------------------------------------------
@@ -528,7 +599,7 @@ function makeInstance(be, platform, tables) {
   // call runs one JSON operation, loading encodings it finds missing.
   const call = (op, request, fn = op) => {
     if (be.lite) throw fullOnly(fn);
-    const json = request === undefined ? '{}' : typeof request === 'string' ? request : JSON.stringify(request);
+    const json = toJSON(fn, request);
     for (let tries = 0; ; tries++) {
       const answer = JSON.parse(be.call(op, json));
       if (!answer || !answer.error) return answer;
@@ -767,9 +838,11 @@ function makeInstance(be, platform, tables) {
 
   const loadEncoding = async (name, source) => {
     if (dead) throw dead;
+    checkString('loadEncoding', 'the encoding name', name);
     if (!ENCODINGS.includes(name)) {
-      throw new TokenfitError('unknown_encoding', `tokenfit: loadEncoding: unknown encoding "${name}" (known: ${ENCODINGS.join(', ')})`);
+      throw new TokenfitError('unknown_encoding', `tokenfit: loadEncoding: unknown encoding ${JSON.stringify(name.slice(0, 40))} (known: ${ENCODINGS.join(', ')})`);
     }
+    checkSource('loadEncoding', source);
     if (handles.has(name)) return;
     const bytes = await fetchBytes(platform, source !== undefined ? source : tables(name), `the table of ${name}`);
     guard(() => {
@@ -798,6 +871,7 @@ function makeInstance(be, platform, tables) {
     version,
     liveCounter,
     loadEncoding,
+    memoryBytes: () => be.memoryBytes(),
     call: (op, req) => guard(() => {
       checkString('call', 'op', op);
       return call(op, req);

@@ -1,12 +1,12 @@
 // A minimal WASI preview 1, just enough for tokenfit's Go reactor (see
 // RATIONALE.md, "Why does the package bring its own WASI shim?"). The
 // reactor opens no file and reads no input: Go's runtime asks for the
-// clocks, random bytes, and fd_write for its own last words. Everything
-// else answers "not supported" or "bad file descriptor", which Go's os
-// package handles. It runs wherever WebAssembly does (browsers, Node, Deno,
-// Bun, workerd): no Node API, no globals but crypto, performance and console.
+// clocks, random bytes, poll_oneoff (its timers and usleep) and fd_write for
+// its own last words. Everything else answers "not supported" or "bad file
+// descriptor", which Go's os package handles. It runs wherever WebAssembly
+// does (browsers, Node, Deno, Bun, workerd): no Node API, no globals but
+// crypto, performance and console.
 
-const ENOSYS = 52;
 const EBADF = 8;
 const EINVAL = 28;
 
@@ -82,7 +82,29 @@ export function wasiShim({ env = [], log = (line) => console.error(line) } = {})
       throw new WebAssembly.RuntimeError(`tokenfit: the module exited with status ${code}`);
     },
     sched_yield: () => 0,
-    poll_oneoff: () => ENOSYS,
+    // Go's runtime calls poll_oneoff from netpoll, with one clock
+    // subscription as its timeout, as soon as any runtime timer exists (the
+    // GC's scavenger sleeps on one), and from usleep; any error but EINTR is
+    // fatal ("poll_oneoff failed"), so ENOSYS here killed an instance at a
+    // GC start some time into its life. The module opens no file, so only
+    // clock subscriptions come: each is answered as fired, at once (a
+    // synchronous call cannot sleep; Go checks its timers again and asks
+    // anew). An fd subscription is answered EBADF.
+    poll_oneoff(subs, events, n, nevents) {
+      const v = view();
+      for (let i = 0; i < n; i++) {
+        const s = subs + 48 * i; // subscription: userdata u64, tag u8 at 8, union at 16
+        const e = events + 32 * i; // event: userdata u64, error u16 at 8, type u8 at 10, fd_readwrite at 16
+        const tag = v.getUint8(s + 8);
+        v.setBigUint64(e, v.getBigUint64(s, true), true);
+        v.setUint16(e + 8, tag === 0 ? 0 : EBADF, true);
+        v.setUint8(e + 10, tag);
+        v.setBigUint64(e + 16, 0n, true);
+        v.setUint16(e + 24, 0, true);
+      }
+      v.setUint32(nevents, n, true);
+      return 0;
+    },
     fd_close: () => EBADF,
     fd_read: () => EBADF,
     fd_fdstat_get: () => EBADF,

@@ -4,7 +4,7 @@
 import { TokenfitError } from './tokenfit.js';
 
 const FUNCTIONS = ['countTokens', 'countChat', 'calculateBudget', 'planInjection', 'encode', 'decode', 'withinLimit',
-  'truncate', 'chunk', 'calibrate', 'models', 'registerModels', 'encodings', 'version', 'loadEncoding', 'call'];
+  'truncate', 'chunk', 'calibrate', 'models', 'registerModels', 'encodings', 'version', 'loadEncoding', 'memoryBytes', 'call'];
 
 // cloneable makes init's options structured-cloneable: URLs become strings,
 // Responses and promises their bytes or values.
@@ -45,9 +45,26 @@ export async function connect(port, options = {}) {
     if (failed) return Promise.reject(failed);
     return new Promise((resolve, reject) => {
       const id = ++next;
+      try {
+        port.post({ ...msg, id });
+      } catch (e) {
+        // A symbol or a function cannot be posted (structured clone).
+        const err = new TokenfitError('invalid_argument', `tokenfit: ${msg.fn}: an argument cannot be sent to the worker (${e && e.message}): ` +
+          'pass strings, numbers, plain objects and arrays');
+        err.cause = e;
+        reject(err);
+        return;
+      }
       pending.set(id, { resolve, reject });
-      port.post({ ...msg, id });
     });
+  };
+  // terminate ends the worker; every call then rejects at once, those under
+  // way included (they would otherwise never settle).
+  const terminate = () => {
+    if (!failed) failed = new TokenfitError('invalid_handle', 'tokenfit: this worker was terminated: make another with createWorker()');
+    for (const p of pending.values()) p.reject(failed);
+    pending.clear();
+    port.terminate();
   };
   const { worker, ...initOptions } = options; // eslint-disable-line no-unused-vars
   const started = await send({ fn: 'init', args: [await cloneable(initOptions)] });
@@ -56,7 +73,7 @@ export async function connect(port, options = {}) {
     ? new FinalizationRegistry((lid) => { send({ fn: 'live', lid, method: 'dispose' }).catch(() => {}); })
     : null;
 
-  const api = { module: started.module, terminate: () => port.terminate() };
+  const api = { module: started.module, terminate };
   for (const fn of FUNCTIONS) {
     api[fn] = async (...args) => send({ fn, args: fn === 'loadEncoding' ? [args[0], await cloneable(args[1])] : args });
   }

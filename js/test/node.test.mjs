@@ -179,3 +179,40 @@ test('the Worker helper: the same API with promises, live counters included', as
   assert.equal(await lite.countTokens('Hello world'), 2);
   lite.terminate();
 });
+
+test('the WASI shim answers poll_oneoff: each clock subscription fired, each fd subscription EBADF', async () => {
+  const { wasiShim } = await import('../src/wasi.js');
+  const shim = wasiShim();
+  const memory = new WebAssembly.Memory({ initial: 1 });
+  shim.setMemory(memory);
+  const v = new DataView(memory.buffer);
+  // Two subscriptions of 48 bytes at 0: a clock (tag 0) and an fd_read (tag 1).
+  v.setBigUint64(0, 7n, true);
+  v.setUint8(8, 0);
+  v.setBigUint64(24, 1000000n, true); // timeout: 1 ms
+  v.setBigUint64(48, 9n, true);
+  v.setUint8(56, 1);
+  const events = 1024;
+  assert.equal(shim.imports.wasi_snapshot_preview1.poll_oneoff(0, events, 2, 2048), 0);
+  assert.equal(v.getUint32(2048, true), 2, 'nevents');
+  assert.deepEqual([v.getBigUint64(events, true), v.getUint16(events + 8, true), v.getUint8(events + 10)], [7n, 0, 0]);
+  assert.deepEqual([v.getBigUint64(events + 32, true), v.getUint16(events + 40, true), v.getUint8(events + 42)], [9n, 8, 1]);
+});
+
+// Go's runtime calls poll_oneoff once any runtime timer exists; the shim
+// once answered ENOSYS, which is fatal to it. A table loaded on first use
+// while a GC cycle is marking (SetGCPercent(-1) waits for the mark: the
+// background scavenger runs and sleeps on a timer) made the next GC start
+// call it: 7 of these 8 instances died.
+test('an encoding loaded while the module\'s GC is marking does not end the instance (Go\'s timers)', async () => {
+  for (let run = 0; run < 8; run++) {
+    const tf = await tokenfit.init({ module: readFileSync(new URL('tokenfit.wasm', build)) });
+    const messages = Array.from({ length: 2000 + run * 100 }, (_, i) => ({ role: 'user', content: 'hello ' + i }));
+    let total;
+    for (const encoding of ['cl100k_base', 'p50k_base', 'r50k_base']) {
+      total = tf.countChat({ model: 'gpt-4o', messages }).total; // allocation-heavy: a GC cycle is often marking when it returns
+      assert.equal(tf.countTokens('Hello world', { encoding }), 2); // loads the table
+    }
+    for (let i = 0; i < 5; i++) assert.equal(tf.countChat({ model: 'gpt-4o', messages }).total, total);
+  }
+});

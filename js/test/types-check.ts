@@ -34,6 +34,7 @@ async function main(): Promise<void> {
   const c: number = lc.edit(5, 0, ' world') + lc.update('x') + lc.reset('y') + lc.count();
   lc.dispose();
   await loadEncoding('p50k_base');
+  const bytes: number = tf.memoryBytes();
   const { countTokens: destructured } = tf;
   destructured('x');
   try {
@@ -61,6 +62,6 @@ async function main(): Promise<void> {
   countChat({ model: 'gpt-4o' });
   // @ts-expect-error a worker call answers a promise
   const wrong: number = w.countTokens('x');
-  void [n, m, alert, tier, text, within, cut, chunks, all, loaded, v, c, wn, wc, wrong, ENCODINGS];
+  void [n, m, alert, tier, text, within, cut, chunks, all, loaded, v, c, wn, wc, wrong, bytes, ENCODINGS];
 }
 void main;
