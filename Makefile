@@ -202,7 +202,7 @@ test-race:
 # module's memory and natively, 10,000 instance and 1,000 host start/close
 # cycles. One package at a time: the huge cases take gigabytes.
 test-long:
-	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./host/ ./host/cmd/tokenfit/
+	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./core/internal/bpe/ ./host/ ./host/cmd/tokenfit/
 
 # Every fuzz target of the module, one after the other, each for FUZZTIME
 # (FUZZ narrows them by a regular expression). Inputs that fail are written

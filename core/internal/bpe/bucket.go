@@ -40,7 +40,16 @@ func (v *Vocab) getBuckets() *bucketMerge {
 	return new(bucketMerge)
 }
 
-func (v *Vocab) putBuckets(m *bucketMerge) { v.spare.Store(m) }
+// putBuckets keeps m as the spare unless a piece merged whole (window.go's
+// last resort, when a window has no valid junction) grew it past what a
+// window needs: that much scratch is not worth keeping for the life of the
+// process.
+func (v *Vocab) putBuckets(m *bucketMerge) {
+	if cap(m.next) > 2*window {
+		return
+	}
+	v.spare.Store(m)
+}
 
 // splitBuckets merges p like splitBig and leaves the tokens in m.next's list.
 // It returns false, with m.next undefined, if it met a pair ranked below the
