@@ -69,4 +69,3 @@ func TestMemory_Native(t *testing.T) {
 		t.Errorf("heap in use grew by %.2f MB after warm-up", float64(end-warm)/(1<<20))
 	}
 }
-
