@@ -1,0 +1,140 @@
+//go:build wasip1
+
+package main
+
+import (
+	"strconv"
+
+	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/wasm/internal/boundary"
+)
+
+// The exports both variants share: loading encodings, their handles and the
+// count fast path, over core/engine (core's Encoding is engine's). Each
+// variant has its own fail and recovered: the full one answers errors as
+// core does, the lean one without core.
+
+// encodings are the encoding handles given out: handle h is encodings[h-1].
+var encodings []*engine.Encoding
+
+// enc returns the encoding of handle h.
+func enc(h int32) (*engine.Encoding, error) {
+	if h <= 0 || int(h) > len(encodings) {
+		return nil, &boundary.Error{Err: boundary.ErrInvalidHandle, Detail: strconv.Itoa(int(h))}
+	}
+	return encodings[h-1], nil
+}
+
+// encText returns the encoding of h and the n bytes of text at ptr.
+func encText(h int32, ptr, n uint32) (*engine.Encoding, string, error) {
+	e, err := enc(h)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := str(ptr, n)
+	return e, s, err
+}
+
+func handle(e *engine.Encoding) int32 {
+	for i, x := range encodings {
+		if x == e {
+			return int32(i + 1)
+		}
+	}
+	encodings = append(encodings, e)
+	return int32(len(encodings))
+}
+
+// loadTable loads an encoding from a vocabulary table (a .tkt file) and
+// returns its handle (> 0), or a negative status. Loading an encoding that
+// is already loaded returns its handle. The table buffer stays the host's.
+//
+//go:wasmexport load_table
+func loadTable(ptr, n uint32) (h int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			h = fail(recovered(p))
+		}
+	}()
+	b, err := view(ptr, n)
+	if err != nil {
+		return fail(err)
+	}
+	defer pauseGC()()
+	e, err := engine.Load(b)
+	if err != nil {
+		return fail(err)
+	}
+	return handle(e)
+}
+
+// loadIndexed is load_table with the table's prebuilt index (tokenfit's
+// .tkx files; core/engine.Index): the encoding's look-up structures are
+// used as they are rather than built, which in a cold instance saves most
+// of a table load. The index must have been made for this table; both are
+// trusted as the module is (the table's checksum is not recomputed). The
+// index buffer is taken over: the module keeps it, and the host must not
+// write to it again (freeing it is harmless). The table buffer stays the
+// host's.
+//
+//go:wasmexport load_indexed
+func loadIndexed(tptr, tn, iptr, in uint32) (h int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			h = fail(recovered(p))
+		}
+	}()
+	b, err := view(tptr, tn)
+	if err != nil {
+		return fail(err)
+	}
+	idx, err := view(iptr, in)
+	if err != nil {
+		return fail(err)
+	}
+	defer pauseGC()()
+	e, err := engine.LoadIndexed(b, idx)
+	if err != nil {
+		return fail(err)
+	}
+	delete(bufs, iptr) // the index is the encoding's now
+	return handle(e)
+}
+
+// encodingHandle returns the handle of a loaded encoding named by the n
+// bytes at ptr, or a negative status (encoding_not_loaded, unknown_encoding).
+//
+//go:wasmexport encoding_handle
+func encodingHandle(ptr, n uint32) (h int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			h = fail(recovered(p))
+		}
+	}()
+	s, err := str(ptr, n)
+	if err != nil {
+		return fail(err)
+	}
+	e, err := engine.Get(s)
+	if err != nil {
+		return fail(err)
+	}
+	return handle(e)
+}
+
+// count returns the number of tokens in the n bytes at ptr with the encoding
+// h, or a negative status. The text is read in place.
+//
+//go:wasmexport count
+func count(h int32, ptr, n uint32) (c int32) {
+	defer func() {
+		if p := recover(); p != nil {
+			c = fail(recovered(p))
+		}
+	}()
+	e, s, err := encText(h, ptr, n)
+	if err != nil {
+		return fail(err)
+	}
+	return int32(e.Count(s))
+}
