@@ -132,3 +132,22 @@ func pauseGC() (resume func()) {
 	old := debug.SetGCPercent(-1)
 	return func() { debug.SetGCPercent(old) }
 }
+
+// rescue is deferred by every export that answers a status: a panic becomes
+// the internal error's status, with its message in last_error, and the
+// instance stays usable. (recover works here because rescue itself is the
+// deferred call.)
+func rescue(status *int32) {
+	if p := recover(); p != nil {
+		*status = fail(recovered(p))
+	}
+}
+
+// rescueBuffer is rescue for the exports that answer a buffer: 0, with the
+// error in last_error.
+func rescueBuffer(res *uint64) {
+	if p := recover(); p != nil {
+		fail(recovered(p))
+		*res = 0
+	}
+}

@@ -51,11 +51,7 @@ func handle(e *engine.Encoding) int32 {
 //
 //go:wasmexport load_table
 func loadTable(ptr, n uint32) (h int32) {
-	defer func() {
-		if p := recover(); p != nil {
-			h = fail(recovered(p))
-		}
-	}()
+	defer rescue(&h)
 	b, err := view(ptr, n)
 	if err != nil {
 		return fail(err)
@@ -79,11 +75,7 @@ func loadTable(ptr, n uint32) (h int32) {
 //
 //go:wasmexport load_indexed
 func loadIndexed(tptr, tn, iptr, in uint32) (h int32) {
-	defer func() {
-		if p := recover(); p != nil {
-			h = fail(recovered(p))
-		}
-	}()
+	defer rescue(&h)
 	b, err := view(tptr, tn)
 	if err != nil {
 		return fail(err)
@@ -106,11 +98,7 @@ func loadIndexed(tptr, tn, iptr, in uint32) (h int32) {
 //
 //go:wasmexport encoding_handle
 func encodingHandle(ptr, n uint32) (h int32) {
-	defer func() {
-		if p := recover(); p != nil {
-			h = fail(recovered(p))
-		}
-	}()
+	defer rescue(&h)
 	s, err := str(ptr, n)
 	if err != nil {
 		return fail(err)
@@ -127,11 +115,7 @@ func encodingHandle(ptr, n uint32) (h int32) {
 //
 //go:wasmexport count
 func count(h int32, ptr, n uint32) (c int32) {
-	defer func() {
-		if p := recover(); p != nil {
-			c = fail(recovered(p))
-		}
-	}()
+	defer rescue(&c)
 	e, s, err := encText(h, ptr, n)
 	if err != nil {
 		return fail(err)

@@ -60,12 +60,7 @@ func invalid(field, reason string) error {
 //
 //go:wasmexport encode
 func encode(h int32, ptr, n uint32) (res uint64) {
-	defer func() {
-		if p := recover(); p != nil {
-			fail(recovered(p))
-			res = 0
-		}
-	}()
+	defer rescueBuffer(&res)
 	e, s, err := encText(h, ptr, n)
 	if err != nil {
 		fail(err)
@@ -86,12 +81,7 @@ func encode(h int32, ptr, n uint32) (res uint64) {
 //
 //go:wasmexport decode
 func decode(h int32, ptr, n uint32) (res uint64) {
-	defer func() {
-		if p := recover(); p != nil {
-			fail(recovered(p))
-			res = 0
-		}
-	}()
+	defer rescueBuffer(&res)
 	e, err := enc(h)
 	if err != nil {
 		fail(err)
@@ -143,11 +133,7 @@ func replaceInvalid(b []byte) []byte {
 //
 //go:wasmexport within_limit
 func withinLimit(h int32, ptr, n uint32, limit int32) (c int32) {
-	defer func() {
-		if p := recover(); p != nil {
-			c = fail(recovered(p))
-		}
-	}()
+	defer rescue(&c)
 	if limit < 0 {
 		return fail(invalid("limit", "must not be negative"))
 	}
@@ -202,11 +188,7 @@ func live(id int32) (*engine.LiveCounter, error) {
 //
 //go:wasmexport live_new
 func liveNew(h int32) (id int32) {
-	defer func() {
-		if p := recover(); p != nil {
-			id = fail(recovered(p))
-		}
-	}()
+	defer rescue(&id)
 	e, err := enc(h)
 	if err != nil {
 		return fail(err)
@@ -223,11 +205,7 @@ func liveNew(h int32) (id int32) {
 //
 //go:wasmexport live_edit
 func liveEdit(id, at, del int32, ptr, n uint32) (c int32) {
-	defer func() {
-		if p := recover(); p != nil {
-			c = fail(recovered(p))
-		}
-	}()
+	defer rescue(&c)
 	l, err := live(id)
 	if err != nil {
 		return fail(err)
@@ -248,11 +226,7 @@ func liveEdit(id, at, del int32, ptr, n uint32) (c int32) {
 //
 //go:wasmexport live_reset
 func liveReset(id int32, ptr, n uint32) (c int32) {
-	defer func() {
-		if p := recover(); p != nil {
-			c = fail(recovered(p))
-		}
-	}()
+	defer rescue(&c)
 	l, err := live(id)
 	if err != nil {
 		return fail(err)
@@ -269,12 +243,7 @@ func liveReset(id int32, ptr, n uint32) (c int32) {
 //
 //go:wasmexport live_text
 func liveText(id int32) (res uint64) {
-	defer func() {
-		if p := recover(); p != nil {
-			fail(recovered(p))
-			res = 0
-		}
-	}()
+	defer rescueBuffer(&res)
 	l, err := live(id)
 	if err != nil {
 		fail(err)
