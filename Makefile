@@ -196,7 +196,7 @@ test-race-short:
 	$(GO) test -race -short ./host/
 
 test-race:
-	TOKENFIT_CONCURRENT_CALLS=10000 $(GO) test -race -run 'Concurrent|Load' -count=1 -v -timeout 60m ./host/
+	$(GO) test -race -run 'Load' -count=1 -v -timeout 60m ./host/
 
 # The long versions of the reliability tests (README, Reliability): every
 # hostile case at full size (up to 100 MB) in every Go host and the CLI,
