@@ -190,7 +190,7 @@ test-wasm-wasip1: $(WAZERO)
 	PATH="$(abspath $(BUILD)/bin):$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
 		$(GO) test -tags=tokenfit_lite -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./wasm/wasip1/
 
-# The host under the race detector: 16 goroutines x 300 calls in make test,
+# The host under the race detector: 16 goroutines x 200 mixed calls in make test,
 # x 10,000 in test-race.
 test-race-short:
 	$(GO) test -race -short ./host/
