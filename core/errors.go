@@ -31,26 +31,13 @@ const (
 	CodeInternal          = engine.CodeInternal
 )
 
-var codes = []struct {
-	err  error
-	code string
-}{
-	{ErrUnknownEncoding, CodeUnknownEncoding},
-	{ErrEncodingNotLoaded, CodeEncodingNotLoaded},
-	{ErrInvalidTable, CodeInvalidTable},
-	{ErrInvalidRequest, CodeInvalidRequest},
-	{ErrInvalidToken, CodeInvalidToken},
-	{ErrUnknownOperation, CodeUnknownOperation},
-}
-
 // Code returns the boundary code of an error: one of the Code constants.
+// The counting errors are engine's, and so are their codes.
 func Code(err error) string {
-	for _, c := range codes {
-		if errors.Is(err, c.err) {
-			return c.code
-		}
+	if errors.Is(err, ErrUnknownOperation) {
+		return CodeUnknownOperation
 	}
-	return CodeInternal
+	return engine.Code(err)
 }
 
 // FieldError is an invalid request naming the field at fault, as a JSON path
