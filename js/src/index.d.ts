@@ -717,6 +717,8 @@ export interface AnthropicRequest {
   tools?: AnthropicTool[];
   tool_choice?: { type: 'auto' | 'any' | 'tool' | 'none'; name?: string; disable_parallel_tool_use?: boolean };
   thinking?: unknown;
+  /** tokenfit's own, never sent: scales the estimate a fallback answers (see {@link Tokenfit.calibrate}). */
+  calibration?: Calibration;
   [field: string]: unknown;
 }
 
@@ -786,7 +788,7 @@ export interface ProviderCountExact {
   tokens: number;
   upperBound: number;
   model: string;
-  /** tokenfit's local estimate of the same request: with `tokens`, a pair for {@link Tokenfit.calibrate}. */
+  /** tokenfit's local estimate of the same request, uncalibrated: with `tokens`, the pair for {@link Tokenfit.calibrate}. */
   estimate: number;
 }
 
@@ -794,11 +796,12 @@ export interface ProviderCountExact {
 export interface ProviderCountEstimate {
   source: 'estimate';
   exact: false;
-  /** The estimate (countChat's total for the request in OpenAI's shape). */
+  /** The estimate (countChat's total for the request in OpenAI's shape), calibrated when the request carries a calibration. */
   tokens: number;
   /** What the provider's count will not exceed by the estimator's error bound. */
   upperBound: number;
   model: string;
+  /** The estimate uncalibrated: `tokens` itself unless the request carries a calibration. */
   estimate: number;
   fallbackReason: FallbackReason;
 }

@@ -82,12 +82,15 @@ export function providerCounter(options) {
       throw new TokenfitError('invalid_argument', `tokenfit: ${fn}: the request cannot be written as JSON (${e.message}): pass plain objects, arrays, strings, numbers and booleans`);
     }
     // The local estimate comes first: it checks the request before anything
-    // is sent, it is the answer should the provider fail, and beside the
-    // provider's count it is a pair for tf.calibrate. A fraction of a
-    // millisecond, next to a round trip.
+    // is sent, it is the answer should the provider fail, and, uncalibrated,
+    // beside the provider's count it is a pair for tf.calibrate. A fraction
+    // of a millisecond, next to a round trip.
     let local;
+    let scaled; // the answer should the provider fail: calibrated when the request carries a calibration
     try {
-      local = await estimate(toChat(request));
+      const chat = toChat(request);
+      local = await estimate(chat);
+      scaled = request.calibration == null ? local : await estimate({ ...chat, calibration: request.calibration });
     } catch (e) {
       // A request core refuses is the caller's to fix (its field paths are
       // the translation's); anything else (no instance yet, the lean
@@ -100,7 +103,7 @@ export function providerCounter(options) {
     if (typeof reason === 'number') {
       return { tokens: reason, upperBound: reason, exact: true, source: 'provider', model, estimate: local.total };
     }
-    return { tokens: local.total, upperBound: local.upperBound, exact: false, source: 'estimate', model, estimate: local.total, fallbackReason: reason };
+    return { tokens: scaled.total, upperBound: scaled.upperBound, exact: false, source: 'estimate', model, estimate: local.total, fallbackReason: reason };
   }
 
   return Object.freeze({ endpoint, countChat });

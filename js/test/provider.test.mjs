@@ -337,6 +337,23 @@ test('the local estimate: the request in OpenAI\'s shape; blocks of every kind c
   assert.equal(first.tokens, countChat(translated).total);
 });
 
+test('a calibration in the request scales the fallback, is never sent, and the pair stays uncalibrated', async () => {
+  // The provider once billed 30 % more than the estimate.
+  const plain = tf.countChat(translated).total;
+  const { calibration } = tf.calibrate({ model: 'claude-sonnet-4-5', estimate: plain, reported: Math.round(plain * 1.3) });
+  const calibrated = tf.countChat({ ...translated, calibration });
+  assert.ok(calibrated.total > plain);
+  const before = seen.length;
+  const down = await counter('overloaded', { tf }).countChat({ ...request, calibration });
+  assert.equal(down.source, 'estimate');
+  assert.equal(down.tokens, calibrated.total);
+  assert.equal(down.upperBound, calibrated.upperBound);
+  assert.equal(down.estimate, plain, 'the pair for calibrate is uncalibrated');
+  const up = await counter('ok', { tf }).countChat({ ...request, calibration });
+  assert.deepEqual([up.source, up.tokens, up.estimate], ['provider', 14, plain]);
+  assert.ok(seen.slice(before).every((r) => !('calibration' in JSON.parse(r.body))), 'calibration is tokenfit\'s own');
+});
+
 test('a worker instance estimates too', async () => {
   const w = await createWorker();
   try {

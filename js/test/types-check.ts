@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const pc: ProviderCount = await counter.countChat({
     model: 'claude-sonnet-4-5', max_tokens: 1024, system: 'Be brief.',
     messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
-    tools: [{ name: 'get_weather', input_schema: { type: 'object' } }], tool_choice: { type: 'any' },
+    tools: [{ name: 'get_weather', input_schema: { type: 'object' } }], tool_choice: { type: 'any' }, calibration: cal,
   });
   const upper: number = pc.upperBound + pc.estimate;
   if (pc.source === 'estimate') {
