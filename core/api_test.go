@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
@@ -82,8 +83,17 @@ func TestAPI_ChatAndPlan(t *testing.T) {
 	a := NewAPI()
 	out := string(a.Call("countChat", []byte(`{"model": "gpt-4o", "messages": [{"role": "user", "content": "Hello world"}], "temperature": 0.2}`)))
 	// 3 per message + "user" (1) + "Hello world" (2) + 3 reply priming.
-	if !strings.Contains(out, `"total":9`) || !strings.Contains(out, `"exact":true`) {
+	if !strings.Contains(out, `"total":9,"upperBound":9,`) || !strings.Contains(out, `"exact":true`) {
 		t.Errorf("countChat: %s", out)
+	}
+	// An estimate's bound: Claude's estimator allows 20 %.
+	out = string(a.Call("countChat", []byte(`{"model": "claude-sonnet-4-5", "messages": [{"role": "user", "content": "Hello world, and a few more words to count"}]}`)))
+	var est ChatAnswer
+	if err := json.Unmarshal([]byte(out), &est); err != nil {
+		t.Fatal(out, err)
+	}
+	if want := int(math.Ceil(float64(est.Total) * 1.2)); est.Exact || est.UpperBound != want || want <= est.Total {
+		t.Errorf("countChat for claude: exact %v, upper bound %d, want %d (total %d)", est.Exact, est.UpperBound, want, est.Total)
 	}
 	out = string(a.Call("countChat", []byte(`{"model": "gpt-4o", "messages": [{"role": "user", "content": [{"type": "video"}]}]}`)))
 	if !strings.Contains(out, `"field":"messages[0].content[0].type"`) {

@@ -117,6 +117,12 @@ type FunctionCallChoice struct {
 type ChatCount struct {
 	// Total is the request's prompt_tokens.
 	Total int `json:"total"`
+	// UpperBound is what the provider's count will not exceed as far as
+	// the tokenizer goes: Total grown by an estimate's error bound (a
+	// calibration's, once it has pairs), Total itself when the tokenizer
+	// is exact. A chat rule that is only fitted can still be a few tokens
+	// off; Notes say when one was used.
+	UpperBound int `json:"upperBound"`
 	// Messages is the tokens of all messages, each with its overhead;
 	// PerMessage has each message's share, in request order. Image tokens
 	// are part of their message's.
@@ -180,6 +186,7 @@ func CountChat(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, erro
 	out.Priming = rules.Messages.ReplyPriming
 	out.Images = c.images
 	out.Total = out.Messages + out.Tools + out.ToolChoice + out.Priming
+	out.UpperBound = tok.Upper(out.Total)
 	out.Exact = c.exact
 	out.Notes = c.notes
 	return out, nil

@@ -84,6 +84,9 @@ func checkBreakdown(t testing.TB, req ChatRequest, got ChatCount) {
 	if got.Total != got.Messages+got.Tools+got.ToolChoice+got.Priming {
 		t.Errorf("total %d != messages %d + tools %d + toolChoice %d + priming %d", got.Total, got.Messages, got.Tools, got.ToolChoice, got.Priming)
 	}
+	if got.UpperBound < got.Total {
+		t.Errorf("upper bound %d below the total %d", got.UpperBound, got.Total)
+	}
 	if len(got.PerMessage) != len(req.Messages) {
 		t.Errorf("%d perMessage entries for %d messages", len(got.PerMessage), len(req.Messages))
 	}
@@ -234,8 +237,8 @@ func TestCountChat_Estimator(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkBreakdown(t, req, got)
-	if want := 3 + 1 + 2 + 3; got.Total != want || got.Exact || got.Encoding != "chars4" {
-		t.Errorf("got %+v, want total %d, inexact, encoding chars4", got, want)
+	if want := 3 + 1 + 2 + 3; got.Total != want || got.UpperBound != 2*want || got.Exact || got.Encoding != "chars4" {
+		t.Errorf("got %+v, want total %d, upper bound %d, inexact, encoding chars4", got, want, 2*want)
 	}
 }
 

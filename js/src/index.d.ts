@@ -225,6 +225,11 @@ export interface ChatRequest {
 export interface ChatCount {
   /** The request's prompt_tokens. */
   total: number;
+  /**
+   * What the provider's count will not exceed as far as the tokenizer goes:
+   * `total` grown by an estimate's error bound, `total` itself when exact.
+   */
+  upperBound: number;
   /** All messages with their overhead; perMessage has each one's share, in order. */
   messages: number;
   perMessage: number[];
@@ -673,6 +678,158 @@ export interface Tokenfit {
    */
   call(op: string, request?: object | string): unknown;
 }
+
+// ---- the provider counter ------------------------------------------------------
+
+/** A content block of Anthropic's Messages API: text, image, tool_use, tool_result, document, thinking… */
+export interface AnthropicBlock {
+  type: string;
+  [field: string]: unknown;
+}
+
+export interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: string | AnthropicBlock[];
+}
+
+/** A client tool (name, description, input_schema) or a server tool (type, name, …). */
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  /** A JSON Schema object. */
+  input_schema?: unknown;
+  type?: string;
+  [field: string]: unknown;
+}
+
+/**
+ * A request in the shape of Anthropic's Messages API. The fields
+ * count_tokens takes are sent (model, messages, system, tools, tool_choice,
+ * thinking, output_config, cache_control, mcp_servers, context_management);
+ * messages.create's others (max_tokens, temperature, stream, …) may be
+ * present and are not sent, so the request you will create can be passed as
+ * it is.
+ */
+export interface AnthropicRequest {
+  model: string;
+  messages: AnthropicMessage[];
+  system?: string | AnthropicBlock[];
+  tools?: AnthropicTool[];
+  tool_choice?: { type: 'auto' | 'any' | 'tool' | 'none'; name?: string; disable_parallel_tool_use?: boolean };
+  thinking?: unknown;
+  /** tokenfit's own, never sent: scales the estimate a fallback answers (see {@link Tokenfit.calibrate}). */
+  calibration?: Calibration;
+  [field: string]: unknown;
+}
+
+/** What the counter hands its fetch: always a POST of JSON, never following redirects. */
+export interface ProviderRequestInit {
+  method: 'POST';
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
+  redirect: 'manual';
+}
+
+/** What the counter reads of a fetch's answer (a Response has it). */
+export interface ProviderResponse {
+  status: number;
+  type?: string;
+  text(): Promise<string>;
+}
+
+/** {@link providerCounter}'s options. Only fetch and apiKey are required. */
+export interface ProviderCounterOptions {
+  /**
+   * The function that makes the request: `globalThis.fetch`, or your own
+   * (a proxy, tracing, a test double). tokenfit never makes a request of
+   * its own.
+   */
+  fetch: (url: string, init: ProviderRequestInit) => Promise<ProviderResponse>;
+  /** Sent as x-api-key, to baseURL only (redirects are not followed). */
+  apiKey: string;
+  /** Defaults to https://api.anthropic.com; the request goes to `${baseURL}/v1/messages/count_tokens`. */
+  baseURL?: string | URL;
+  /** How long the provider has, answer included, before the estimate answers instead. Defaults to 5,000. */
+  timeoutMs?: number;
+  /** The anthropic-version header. Defaults to 2023-06-01. */
+  anthropicVersion?: string;
+  /**
+   * More headers: anthropic-beta, or, in a browser,
+   * `anthropic-dangerous-direct-browser-access: 'true'`. x-api-key,
+   * anthropic-version and content-type are the counter's own.
+   */
+  headers?: Record<string, string>;
+  /** The instance that estimates (init()'s, or a worker's). Defaults to the first instance init made. */
+  tf?: { countChat(request: ChatRequest): ChatAnswer | Promise<ChatAnswer> };
+}
+
+/** Why the provider's count is missing. Nothing is retried. */
+export interface FallbackReason {
+  /**
+   * `timeout`: no answer within timeoutMs (the request is aborted);
+   * `network`: the fetch failed; `redirect`: the provider answered a
+   * redirect, not followed; `http`: a status outside 2xx (400, 401, 429,
+   * 500, 529…); `malformed`: not JSON, or no integer input_tokens ≥ 0.
+   */
+  code: 'timeout' | 'network' | 'redirect' | 'http' | 'malformed';
+  message: string;
+  /** The HTTP status, when there was an answer. */
+  status?: number;
+  /** The provider's error type (`rate_limit_error`, `overloaded_error`, …), when it said one. */
+  type?: string;
+}
+
+/** What the provider counted: exact. */
+export interface ProviderCountExact {
+  source: 'provider';
+  exact: true;
+  /** The provider's input_tokens. */
+  tokens: number;
+  upperBound: number;
+  model: string;
+  /** tokenfit's local estimate of the same request, uncalibrated: with `tokens`, the pair for {@link Tokenfit.calibrate}. */
+  estimate: number;
+}
+
+/** tokenfit's local estimate, because the provider did not answer with a count. */
+export interface ProviderCountEstimate {
+  source: 'estimate';
+  exact: false;
+  /** The estimate (countChat's total for the request in OpenAI's shape), calibrated when the request carries a calibration. */
+  tokens: number;
+  /** What the provider's count will not exceed by the estimator's error bound. */
+  upperBound: number;
+  model: string;
+  /** The estimate uncalibrated: `tokens` itself unless the request carries a calibration. */
+  estimate: number;
+  fallbackReason: FallbackReason;
+}
+
+/** A count, and which one answered: `source` says, and `exact` with it. */
+export type ProviderCount = ProviderCountExact | ProviderCountEstimate;
+
+export interface ProviderCounter {
+  /** Where the requests (and the API key) go. */
+  readonly endpoint: string;
+  /**
+   * The request's input tokens from the provider's count endpoint, or, when
+   * it fails in any way, the local estimate with the reason. One request,
+   * no retries; settles within timeoutMs (plus the estimate's microseconds).
+   * Throws (invalid_argument, or the estimate's own error) only for a
+   * request that is not one, never for the provider.
+   */
+  countChat(request: AnthropicRequest): Promise<ProviderCount>;
+}
+
+/**
+ * An exact counter for models without a public tokenizer, by the provider's
+ * count endpoint (Anthropic's `POST /v1/messages/count_tokens`), through
+ * the `fetch` you pass. Opt-in and off the hot path: a network round trip
+ * per count, and a request only when countChat is called. Bad options throw
+ * TokenfitError invalid_argument here.
+ */
+export function providerCounter(options: ProviderCounterOptions): ProviderCounter;
 
 // ---- the top-level functions: the first instance's ---------------------------
 // Each throws TokenfitError 'not_initialized' until init() has made an instance.

@@ -25,6 +25,7 @@ export {
   liveCounter,
   loadEncoding,
 } from './tokenfit.js';
+export { providerCounter } from './provider.js';
 
 /** Starts tokenfit: see index.d.ts. */
 export const init = makeInit(webPlatform);

@@ -28,6 +28,7 @@ export {
   liveCounter,
   loadEncoding,
 } from './tokenfit.js';
+export { providerCounter } from './provider.js';
 
 const nodePlatform = {
   name: 'node',

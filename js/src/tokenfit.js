@@ -49,11 +49,13 @@ function describe(v) {
     const name = v.constructor && v.constructor.name;
     return name && name !== 'Object' ? `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}` : 'an object';
   }
-  return typeof v === 'string' ? 'a string' : `${typeof v} ${String(v).slice(0, 20)}`;
+  if (typeof v === 'string') return v === '' ? 'an empty string' : 'a string';
+  return `${typeof v} ${String(v).slice(0, 20)}`;
 }
 
-function badArg(fn, what, v) {
-  return new TokenfitError('invalid_argument', `tokenfit: ${fn}: ${what}, got ${describe(v)}`);
+/** An invalid_argument error: what fn wanted, and what it got (provider.js uses it too). */
+export function badArg(fn, what, v, field) {
+  return new TokenfitError('invalid_argument', `tokenfit: ${fn}: ${what}, got ${describe(v)}`, field);
 }
 
 function checkString(fn, name, v) {

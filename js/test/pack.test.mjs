@@ -26,7 +26,7 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
   try {
     const packed = JSON.parse(await run(npm, ['pack', '--json', '--pack-destination', dir], js));
     const files = packed[0].files.map((f) => f.path).sort();
-    for (const f of ['package.json', 'src/node.js', 'src/index.js', 'src/index.d.ts', 'src/worker.d.ts', 'dist/tokenfit.wasm',
+    for (const f of ['package.json', 'src/node.js', 'src/index.js', 'src/provider.js', 'src/index.d.ts', 'src/worker.d.ts', 'dist/tokenfit.wasm',
       'dist/tokenfit-lite.wasm', 'dist/tables/o200k_base.tkt', 'dist/tables/r50k_base.tkt', 'dist/tables/o200k_base.tkp']) {
       assert.ok(files.includes(f), `the tarball lacks ${f}`);
     }
@@ -36,7 +36,7 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
     await run(npm, ['install', '--no-audit', '--no-fund', '--offline', join(dir, packed[0].filename)], app);
     writeFileSync(join(app, 'main.js'), `
-      import { init, countTokens, TokenfitError } from 'tokenfit';
+      import { init, countTokens, providerCounter, TokenfitError } from 'tokenfit';
       import { createWorker } from 'tokenfit/worker';
       const tf = await init();
       const lite = await init({ lite: true });
@@ -48,12 +48,14 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
         lite: lite.countTokens('Hello world', { encoding: 'p50k_base' }),
         worker: await w.countTokens('Hello world'),
         error: (() => { try { tf.countTokens(1); } catch (e) { return e instanceof TokenfitError && e.code; } })(),
+        provider: (await providerCounter({ fetch: async () => { throw new Error('offline'); }, apiKey: 'k', tf })
+          .countChat({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] })).fallbackReason.code,
       };
       w.terminate();
       console.log(JSON.stringify(out));
     `);
     const out = JSON.parse(await run(process.execPath, ['main.js'], app));
-    assert.deepEqual(out, { count: 2, model: 2, chat: 8, lite: 2, worker: 2, error: 'invalid_argument' });
+    assert.deepEqual(out, { count: 2, model: 2, chat: 8, lite: 2, worker: 2, error: 'invalid_argument', provider: 'network' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

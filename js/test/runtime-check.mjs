@@ -1,8 +1,10 @@
-// The shared checks outside Node: `deno run --allow-read runtime-check.mjs`
-// and `bun runtime-check.mjs` run them on the full and the lean module, and
-// the Worker helper, then print one line "RESULT <json>" (failures per
-// check) and exit non-zero on any failure. runtimes.test.mjs runs them.
-import { init } from '../src/node.js';
+// The shared checks outside Node: `deno run --allow-read
+// --allow-net=127.0.0.1 runtime-check.mjs` and `bun runtime-check.mjs` run
+// them on the full and the lean module, the Worker helper and the provider
+// counter, then print one line "RESULT <json>" (failures per check) and exit
+// non-zero on any failure. runtimes.test.mjs runs them.
+import { createServer } from 'node:http';
+import { init, providerCounter } from '../src/node.js';
 import { createWorker } from '../src/worker.js';
 import { runAll } from './shared.mjs';
 import { bundleVectors } from './vectors.mjs';
@@ -21,6 +23,33 @@ const lc = await w.liveCounter({ encoding: 'o200k_base' }, 'Hello');
 if ((await lc.edit(5, 0, ' world')) !== 2) wf.push('live edit');
 w.terminate();
 results['worker'] = wf;
+
+// The provider counter with the runtime's own fetch and AbortController,
+// against a count endpoint on 127.0.0.1 (node:http: Deno and Bun serve it).
+const server = createServer((req, res) => {
+  if (req.url.startsWith('/slow/')) return; // never answers
+  if (req.url === '/ok/v1/messages/count_tokens' && req.method === 'POST' && req.headers['x-api-key'] === 'k') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end('{"input_tokens": 14}');
+  }
+  res.writeHead(529, { 'content-type': 'application/json' });
+  res.end('{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}');
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${server.address().port}`;
+const full = await init();
+const ask = (path, timeoutMs = 5000) => providerCounter({ fetch, apiKey: 'k', tf: full, baseURL: base + path, timeoutMs })
+  .countChat({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'Hello' }] });
+const pf = [];
+const ok = await ask('/ok');
+if (ok.source !== 'provider' || ok.tokens !== 14) pf.push(`provider: ${JSON.stringify(ok)}`);
+const over = await ask('/over');
+if (over.source !== 'estimate' || over.fallbackReason.status !== 529 || !(over.upperBound > over.tokens)) pf.push(`http 529: ${JSON.stringify(over)}`);
+const slow = await ask('/slow', 100);
+if (slow.fallbackReason?.code !== 'timeout') pf.push(`timeout: ${JSON.stringify(slow)}`);
+server.closeAllConnections?.();
+server.close();
+results['provider'] = pf;
 
 const failed = Object.values(results).some((f) => f.length);
 console.log('RESULT ' + JSON.stringify({ runtime: typeof Deno !== 'undefined' ? 'deno' : typeof Bun !== 'undefined' ? 'bun' : 'node', results }));

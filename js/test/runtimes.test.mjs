@@ -44,7 +44,7 @@ async function runtimeCheck(cmd, args) {
   assert.ifError(err);
 }
 
-test('Deno', () => runtimeCheck(bin('deno'), ['run', '--allow-read', 'test/runtime-check.mjs']));
+test('Deno', () => runtimeCheck(bin('deno'), ['run', '--allow-read', '--allow-net=127.0.0.1', 'test/runtime-check.mjs']));
 
 test('Bun', () => runtimeCheck(bin('bun'), ['test/runtime-check.mjs']));
 

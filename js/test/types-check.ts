@@ -3,7 +3,8 @@
 import {
   init, countTokens, countChat, calculateBudget, planInjection, encode, decode, withinLimit, truncate, chunk,
   calibrate, models, registerModels, encodings, version, liveCounter, loadEncoding, TokenfitError, ENCODINGS,
-  type Tokenfit, type ChatAnswer, type Budget, type Plan, type LiveCounter, type ErrorCode,
+  providerCounter, type Tokenfit, type ChatAnswer, type Budget, type Plan, type LiveCounter, type ErrorCode,
+  type ProviderCount, type FallbackReason,
 } from 'tokenfit';
 import { createWorker, type TokenfitWorker, type AsyncLiveCounter } from 'tokenfit/worker';
 
@@ -51,7 +52,33 @@ async function main(): Promise<void> {
   const wc: number = await wl.edit(0, 0, 'x');
   w.terminate();
 
+  // The provider counter, as the README uses it: the request messages.create
+  // takes, with the fetch of the platform or a worker's instance.
+  const counter = providerCounter({ fetch, apiKey: 'sk-ant-…', tf, timeoutMs: 2000, headers: { 'anthropic-beta': 'x' } });
+  providerCounter({ fetch: async () => ({ status: 200, text: async () => '{"input_tokens": 1}' }), apiKey: 'k', tf: w, baseURL: new URL('https://gw.example/') });
+  const pc: ProviderCount = await counter.countChat({
+    model: 'claude-sonnet-4-5', max_tokens: 1024, system: 'Be brief.',
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    tools: [{ name: 'get_weather', input_schema: { type: 'object' } }], tool_choice: { type: 'any' }, calibration: cal,
+  });
+  const upper: number = pc.upperBound + pc.estimate;
+  if (pc.source === 'estimate') {
+    const why: FallbackReason['code'] = pc.fallbackReason.code;
+    const inexact: false = pc.exact;
+    void [why, inexact];
+  } else {
+    const exact: true = pc.exact;
+    void exact;
+  }
+  const where: string = counter.endpoint;
+
   // Misuse the types refuse.
+  // @ts-expect-error the counter needs an API key
+  providerCounter({ fetch });
+  // @ts-expect-error the counter takes Anthropic's roles
+  counter.countChat({ model: 'claude-sonnet-4-5', messages: [{ role: 'system', content: 'x' }] });
+  // @ts-expect-error a provider's count is a promise
+  const sync: ProviderCount = counter.countChat({ model: 'claude-sonnet-4-5', messages: [] });
   // @ts-expect-error the text must be a string
   countTokens(42);
   // @ts-expect-error an unknown encoding name for loading
@@ -62,6 +89,6 @@ async function main(): Promise<void> {
   countChat({ model: 'gpt-4o' });
   // @ts-expect-error a worker call answers a promise
   const wrong: number = w.countTokens('x');
-  void [n, m, alert, tier, text, within, cut, chunks, all, loaded, v, c, wn, wc, wrong, bytes, ENCODINGS];
+  void [n, m, alert, tier, text, within, cut, chunks, all, loaded, v, c, wn, wc, wrong, bytes, ENCODINGS, upper, where, sync];
 }
 void main;

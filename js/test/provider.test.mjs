@@ -1,0 +1,430 @@
+// The provider counter (providerCounter, src/provider.js) against a server
+// on 127.0.0.1 that speaks Anthropic's count endpoint as documented: it
+// checks each request (method, path, headers, the JSON body's fields) and
+// answers {"input_tokens": N}, or one of the API's errors
+// ({"type": "error", "error": {"type", "message"}}), or too slowly, or
+// nonsense. Every failure must come back as the local estimate with its
+// reason, never as an exception. Run by make test-js (after make js).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { init, providerCounter, countChat, TokenfitError } from 'tokenfit';
+import { createWorker } from 'tokenfit/worker';
+
+const KEY = 'sk-ant-test-key';
+const PATH = '/v1/messages/count_tokens';
+const SENT = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'output_config', 'cache_control',
+  'mcp_servers', 'context_management'];
+
+// ---- the server ---------------------------------------------------------------
+
+const seen = []; // every request the server read: { scenario, method, path, headers, body }
+const closed = new Map(); // scenario → a promise resolved when a held response's connection closes
+
+function anthropicError(res, status, type, message, extra = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_test', ...extra });
+  res.end(JSON.stringify({ type: 'error', error: { type, message }, request_id: 'req_test' }));
+}
+
+// check returns what is wrong with a request, as Anthropic's API would
+// refuse it (or '' when nothing is).
+function check(req, body) {
+  if (req.method !== 'POST') return `method ${req.method}`;
+  if (req.headers['x-api-key'] === undefined) return 'x-api-key header is required';
+  if (req.headers['anthropic-version'] !== '2023-06-01') return `anthropic-version ${req.headers['anthropic-version']}`;
+  if (req.headers['content-type'] !== 'application/json') return `content-type ${req.headers['content-type']}`;
+  let b;
+  try {
+    b = JSON.parse(body);
+  } catch {
+    return 'the body is not JSON';
+  }
+  for (const k of Object.keys(b)) if (!SENT.includes(k)) return `${k}: Extra inputs are not permitted`;
+  if (typeof b.model !== 'string' || !Array.isArray(b.messages)) return 'model and messages are required';
+  return '';
+}
+
+const scenarios = {
+  ok(req, res) {
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_test' });
+    res.end(JSON.stringify({ input_tokens: 14 }));
+  },
+  'bad-request': (req, res) => anthropicError(res, 400, 'invalid_request_error', 'messages: at least one message is required'),
+  'rate-limited': (req, res) => anthropicError(res, 429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', { 'retry-after': '30' }),
+  'api-error': (req, res) => anthropicError(res, 500, 'api_error', 'An unexpected error has occurred internal to Anthropic\'s systems.'),
+  overloaded: (req, res) => anthropicError(res, 529, 'overloaded_error', 'Overloaded'),
+  'bad-gateway'(req, res) {
+    res.writeHead(502, { 'content-type': 'text/html' });
+    res.end('<html><body>502 Bad Gateway</body></html>');
+  },
+  'not-json'(req, res) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('input_tokens: 14');
+  },
+  'string-count': (req, res) => res.end(JSON.stringify({ input_tokens: '14' })),
+  'negative-count': (req, res) => res.end(JSON.stringify({ input_tokens: -1 })),
+  'fractional-count': (req, res) => res.end(JSON.stringify({ input_tokens: 1.5 })),
+  'no-count': (req, res) => res.end(JSON.stringify({ tokens: 14 })),
+  'array-answer': (req, res) => res.end(JSON.stringify([14])),
+  'slow-headers'(req, res) {
+    // Never answers: the counter must give up, and abort the request.
+    closed.set('slow-headers', new Promise((resolve) => res.on('close', resolve)));
+  },
+  'slow-body'(req, res) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"input_tok');
+    closed.set('slow-body', new Promise((resolve) => res.on('close', resolve)));
+  },
+  redirect(req, res) {
+    res.writeHead(307, { location: `${elsewhere}${PATH}` });
+    res.end();
+  },
+};
+
+let server;
+let origin;
+let elsewhere; // a second server a redirect points to: it must never be asked
+let elsewhereHits = 0;
+let elsewhereServer;
+let refused; // a port nothing listens on
+
+function listen(handler) {
+  return new Promise((resolve) => {
+    const s = createServer(handler);
+    s.listen(0, '127.0.0.1', () => resolve(s));
+  });
+}
+
+before(async () => {
+  server = await listen((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      const [, scenario, ...rest] = req.url.split('/');
+      seen.push({ scenario, method: req.method, path: '/' + rest.join('/'), headers: req.headers, body });
+      if ('/' + rest.join('/') !== PATH) return anthropicError(res, 404, 'not_found_error', 'Not found');
+      const wrong = check(req, body);
+      if (wrong) return anthropicError(res, 400, 'invalid_request_error', wrong);
+      if (req.headers['x-api-key'] !== KEY) return anthropicError(res, 401, 'authentication_error', 'invalid x-api-key');
+      scenarios[scenario](req, res);
+    });
+  });
+  origin = `http://127.0.0.1:${server.address().port}`;
+  elsewhereServer = await listen((req, res) => {
+    elsewhereHits++;
+    res.end(JSON.stringify({ input_tokens: 1 }));
+  });
+  elsewhere = `http://127.0.0.1:${elsewhereServer.address().port}`;
+  const s = await listen(() => {});
+  refused = `http://127.0.0.1:${s.address().port}`;
+  await new Promise((resolve) => s.close(resolve));
+});
+
+after(() => {
+  server.closeAllConnections();
+  server.close();
+  elsewhereServer.close();
+});
+
+// ---- requests -------------------------------------------------------------------
+
+// A conversation with a tool call and its result, as messages.create takes it
+// (max_tokens and temperature included: the counter must not send them).
+const request = {
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  temperature: 0.2,
+  system: 'You are a weather assistant. Answer in one sentence.',
+  messages: [
+    { role: 'user', content: 'What is the weather in Paris?' },
+    { role: 'assistant', content: [{ type: 'text', text: 'Let me check.' }, { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Paris' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: '18 °C, light rain' }, { type: 'text', text: 'And tomorrow?' }] },
+  ],
+  tools: [{
+    name: 'get_weather', description: 'The current weather in a city.',
+    input_schema: { type: 'object', properties: { city: { type: 'string', description: 'The city' } }, required: ['city'] },
+  }],
+  tool_choice: { type: 'auto' },
+};
+
+// The same request in OpenAI's shape, as the local estimate counts it.
+const translated = {
+  model: 'claude-sonnet-4-5',
+  messages: [
+    { role: 'system', content: 'You are a weather assistant. Answer in one sentence.' },
+    { role: 'user', content: 'What is the weather in Paris?' },
+    { role: 'assistant', content: [{ type: 'text', text: 'Let me check.' }], tool_calls: [{ id: 'toolu_01', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+    { role: 'tool', tool_call_id: 'toolu_01', content: '18 °C, light rain' },
+    { role: 'user', content: [{ type: 'text', text: 'And tomorrow?' }] },
+  ],
+  tools: [{ type: 'function', function: { name: 'get_weather', description: 'The current weather in a city.', parameters: request.tools[0].input_schema } }],
+  tool_choice: 'auto',
+};
+
+const counter = (scenario, options = {}) => providerCounter({ fetch, apiKey: KEY, baseURL: `${origin}/${scenario}`, timeoutMs: 2000, ...options });
+
+let tf;
+
+test('before init(), a counter without tf throws not_initialized and sends nothing', async () => {
+  let calls = 0;
+  const c = providerCounter({ fetch: async () => calls++, apiKey: KEY });
+  await assert.rejects(c.countChat(request), (e) => e instanceof TokenfitError && e.code === 'not_initialized');
+  assert.equal(calls, 0);
+  tf = await init();
+});
+
+test('the provider answers: its count, exact, the request exactly as Anthropic documents it', async (t) => {
+  const before = seen.length;
+  const t0 = performance.now();
+  const got = await counter('ok', { tf }).countChat(request);
+  const ms = performance.now() - t0;
+  const local = tf.countChat(translated);
+  assert.deepEqual(got, { tokens: 14, upperBound: 14, exact: true, source: 'provider', model: 'claude-sonnet-4-5', estimate: local.total });
+  assert.equal(seen.length, before + 1, 'one request, no retries');
+  const r = seen.at(-1);
+  assert.equal(r.method, 'POST');
+  assert.equal(r.path, PATH);
+  assert.equal(r.headers['x-api-key'], KEY);
+  assert.equal(r.headers['anthropic-version'], '2023-06-01');
+  assert.equal(r.headers['content-type'], 'application/json');
+  const { max_tokens: _m, temperature: _t, ...sent } = request;
+  assert.deepEqual(JSON.parse(r.body), sent, 'the count fields, and nothing else');
+  // What a count costs: warm round trips to this server, and the counter's
+  // own work (the estimate included) with a fetch that answers at once.
+  const median = async (c, n) => {
+    const ms = [];
+    for (let i = 0; i < 20; i++) await c.countChat(request); // warm
+    for (let i = 0; i < n; i++) {
+      const t1 = performance.now();
+      await c.countChat(request);
+      ms.push(performance.now() - t1);
+    }
+    return ms.sort((a, b) => a - b)[n >> 1];
+  };
+  const warm = await median(counter('ok', { tf }), 50);
+  const own = await median(providerCounter({ fetch: async () => new Response('{"input_tokens": 14}'), apiKey: KEY, tf }), 200);
+  t.diagnostic(`first count (Node loads its fetch) ${ms.toFixed(1)} ms; warm round trip on 127.0.0.1, median ${warm.toFixed(2)} ms; ` +
+    `the counter's own work with an instant fetch, median ${(own * 1000).toFixed(0)} µs`);
+});
+
+test('the default base URL is Anthropic\'s; baseURL may carry a path; extra headers are sent, the key stays the counter\'s', async () => {
+  let url;
+  let init_;
+  const c = providerCounter({
+    fetch: async (u, i) => {
+      url = u;
+      init_ = i;
+      return new Response('{"input_tokens": 3}');
+    },
+    apiKey: KEY, tf, headers: { 'Anthropic-Beta': 'token-counting-2024-11-01', 'X-API-Key': 'not this one' },
+  });
+  assert.equal(c.endpoint, 'https://api.anthropic.com/v1/messages/count_tokens');
+  assert.equal((await c.countChat({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'Hi' }] })).tokens, 3);
+  assert.equal(url, c.endpoint);
+  assert.equal(init_.method, 'POST');
+  assert.equal(init_.redirect, 'manual');
+  assert.ok(init_.signal instanceof AbortSignal);
+  assert.deepEqual(init_.headers, { 'anthropic-beta': 'token-counting-2024-11-01', 'x-api-key': KEY, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' });
+  assert.equal(providerCounter({ fetch, apiKey: KEY, baseURL: 'https://gw.example/anthropic/' }).endpoint, 'https://gw.example/anthropic/v1/messages/count_tokens');
+});
+
+// Each failure: the scenario, what the reason must hold.
+for (const [scenario, want, options] of [
+  ['bad-request', { code: 'http', status: 400, type: 'invalid_request_error' }],
+  ['ok', { code: 'http', status: 401, type: 'authentication_error' }, { apiKey: 'sk-ant-wrong' }],
+  ['rate-limited', { code: 'http', status: 429, type: 'rate_limit_error' }],
+  ['api-error', { code: 'http', status: 500, type: 'api_error' }],
+  ['overloaded', { code: 'http', status: 529, type: 'overloaded_error' }],
+  ['bad-gateway', { code: 'http', status: 502 }],
+  ['not-json', { code: 'malformed', status: 200 }],
+  ['string-count', { code: 'malformed', status: 200 }],
+  ['negative-count', { code: 'malformed', status: 200 }],
+  ['fractional-count', { code: 'malformed', status: 200 }],
+  ['no-count', { code: 'malformed', status: 200 }],
+  ['array-answer', { code: 'malformed', status: 200 }],
+  ['redirect', { code: 'redirect', status: 307 }],
+]) {
+  test(`${scenario}${options ? ' (wrong key)' : ''}: the local estimate answers, saying why (${want.code}${want.status ? ' ' + want.status : ''})`, async () => {
+    const before = seen.length;
+    const got = await counter(scenario, { tf, ...options }).countChat(request);
+    const local = tf.countChat(translated);
+    assert.equal(got.source, 'estimate');
+    assert.equal(got.exact, false);
+    assert.equal(got.tokens, local.total);
+    assert.equal(got.estimate, local.total);
+    assert.equal(got.upperBound, local.upperBound);
+    assert.ok(got.upperBound > got.tokens, 'an estimate for Claude carries its error bound');
+    assert.equal(got.model, 'claude-sonnet-4-5');
+    const { message, ...reason } = got.fallbackReason;
+    assert.deepEqual(reason, want);
+    assert.equal(typeof message, 'string');
+    if (want.type) assert.ok(message.includes(want.type), message);
+    assert.equal(seen.length, before + 1, 'one request, no retries');
+  });
+}
+
+test('a redirect is not followed: the key never reaches another server', async () => {
+  await counter('redirect', { tf }).countChat(request);
+  assert.equal(elsewhereHits, 0);
+});
+
+for (const scenario of ['slow-headers', 'slow-body']) {
+  test(`${scenario}: past timeoutMs the estimate answers, and the request is aborted`, async (t) => {
+    const timeoutMs = 200;
+    const t0 = performance.now();
+    const got = await counter(scenario, { tf, timeoutMs }).countChat(request);
+    const ms = performance.now() - t0;
+    assert.equal(got.source, 'estimate');
+    assert.equal(got.fallbackReason.code, 'timeout');
+    assert.match(got.fallbackReason.message, /200 ms/);
+    assert.ok(ms >= timeoutMs - 5 && ms < timeoutMs + 300, `answered after ${ms.toFixed(0)} ms`);
+    const abort = closed.get(scenario);
+    assert.ok(abort, 'the server saw the request');
+    await Promise.race([abort, new Promise((_, reject) => setTimeout(() => reject(new Error('the request was not aborted')), 1000))]);
+    t.diagnostic(`${scenario}: estimate after ${ms.toFixed(0)} ms (timeoutMs ${timeoutMs})`);
+  });
+}
+
+test('a fetch that ignores the abort signal still gives way at timeoutMs', async () => {
+  const c = providerCounter({ fetch: () => new Promise(() => {}), apiKey: KEY, tf, timeoutMs: 100 });
+  const t0 = performance.now();
+  const got = await c.countChat(request);
+  assert.equal(got.fallbackReason.code, 'timeout');
+  assert.ok(performance.now() - t0 < 400);
+});
+
+test('connection refused, a fetch that throws, an answer that is no Response: network or malformed, never an exception', async () => {
+  const refusedAnswer = await counter('', { tf, baseURL: refused }).countChat(request);
+  assert.equal(refusedAnswer.fallbackReason.code, 'network');
+  assert.match(refusedAnswer.fallbackReason.message, /ECONNREFUSED/);
+  const throwing = providerCounter({ fetch: () => { throw new TypeError('offline'); }, apiKey: KEY, tf });
+  assert.deepEqual((await throwing.countChat(request)).fallbackReason, { code: 'network', message: 'the request failed: offline' });
+  const odd = providerCounter({ fetch: async () => ({ input_tokens: 14 }), apiKey: KEY, tf });
+  assert.equal((await odd.countChat(request)).fallbackReason.code, 'malformed');
+});
+
+test('the local estimate: the request in OpenAI\'s shape; blocks of every kind count and never throw', async () => {
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  const rich = {
+    model: 'claude-opus-4-5',
+    system: [{ type: 'text', text: 'You read documents.', cache_control: { type: 'ephemeral' } }],
+    messages: [
+      { role: 'user', content: [
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+        { type: 'image', source: { type: 'url', url: 'https://example.com/a.jpg' } },
+        { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'A short document.' }, title: 'Doc' },
+        { type: 'text', text: 'Summarize both.' },
+      ] },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'They want a summary.', signature: 'sig' }, { type: 'tool_use', id: 't1', name: 'search', input: { q: 'x' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'found' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }] }] },
+    ],
+    tools: [
+      { name: 'search', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
+      { type: 'web_search_20250305', name: 'web_search', max_uses: 3 },
+    ],
+    tool_choice: { type: 'tool', name: 'search' },
+  };
+  const got = await providerCounter({ fetch: async () => { throw new Error('down'); }, apiKey: KEY, tf }).countChat(rich);
+  assert.equal(got.source, 'estimate');
+  assert.ok(got.tokens > 100 && got.upperBound > got.tokens, JSON.stringify(got));
+  // Without a tool, a block or an image, the estimate is smaller.
+  const poorer = { ...rich, tools: rich.tools.slice(0, 1), messages: rich.messages.slice(1) };
+  const less = await providerCounter({ fetch: async () => { throw new Error('down'); }, apiKey: KEY, tf }).countChat(poorer);
+  assert.ok(less.tokens < got.tokens);
+  // Without tf, the first instance init() made estimates.
+  const first = await providerCounter({ fetch: async () => { throw new Error('down'); }, apiKey: KEY }).countChat(request);
+  assert.equal(first.tokens, countChat(translated).total);
+});
+
+test('a calibration in the request scales the fallback, is never sent, and the pair stays uncalibrated', async () => {
+  // The provider once billed 30 % more than the estimate.
+  const plain = tf.countChat(translated).total;
+  const { calibration } = tf.calibrate({ model: 'claude-sonnet-4-5', estimate: plain, reported: Math.round(plain * 1.3) });
+  const calibrated = tf.countChat({ ...translated, calibration });
+  assert.ok(calibrated.total > plain);
+  const before = seen.length;
+  const down = await counter('overloaded', { tf }).countChat({ ...request, calibration });
+  assert.equal(down.source, 'estimate');
+  assert.equal(down.tokens, calibrated.total);
+  assert.equal(down.upperBound, calibrated.upperBound);
+  assert.equal(down.estimate, plain, 'the pair for calibrate is uncalibrated');
+  const up = await counter('ok', { tf }).countChat({ ...request, calibration });
+  assert.deepEqual([up.source, up.tokens, up.estimate], ['provider', 14, plain]);
+  assert.ok(seen.slice(before).every((r) => !('calibration' in JSON.parse(r.body))), 'calibration is tokenfit\'s own');
+});
+
+test('a worker instance estimates too', async () => {
+  const w = await createWorker();
+  try {
+    const got = await counter('overloaded', { tf: w }).countChat(request);
+    assert.equal(got.tokens, tf.countChat(translated).total);
+    assert.equal(got.fallbackReason.status, 529);
+  } finally {
+    w.terminate();
+  }
+});
+
+test('concurrent counts: one request each, each answered', async () => {
+  const before = seen.length;
+  const c = counter('ok', { tf });
+  const all = await Promise.all(Array.from({ length: 8 }, () => c.countChat(request)));
+  assert.ok(all.every((a) => a.source === 'provider' && a.tokens === 14));
+  assert.equal(seen.length, before + 8);
+});
+
+test('bad options and bad requests throw invalid_argument, and nothing is sent', async () => {
+  let calls = 0;
+  const spy = async () => {
+    calls++;
+    return new Response('{"input_tokens": 1}');
+  };
+  const bad = (options, field) => assert.throws(() => providerCounter(options), (e) => {
+    assert.ok(e instanceof TokenfitError, String(e));
+    assert.equal(e.code, 'invalid_argument');
+    assert.equal(e.field, field, e.message);
+    assert.match(e.message, /^tokenfit: providerCounter: /);
+    return true;
+  });
+  assert.throws(() => providerCounter(), (e) => e.code === 'invalid_argument');
+  bad({ apiKey: KEY }, 'fetch');
+  bad({ fetch: 'https://api.anthropic.com', apiKey: KEY }, 'fetch');
+  bad({ fetch: spy }, 'apiKey');
+  bad({ fetch: spy, apiKey: '' }, 'apiKey');
+  for (const timeoutMs of [0, -1, NaN, Infinity, '5000', 2 ** 31]) bad({ fetch: spy, apiKey: KEY, timeoutMs }, 'timeoutMs');
+  for (const baseURL of ['api.anthropic.com', 'ftp://api.anthropic.com', 'https://api.anthropic.com/?k=1', 42]) bad({ fetch: spy, apiKey: KEY, baseURL }, 'baseURL');
+  bad({ fetch: spy, apiKey: KEY, anthropicVersion: '' }, 'anthropicVersion');
+  bad({ fetch: spy, apiKey: KEY, headers: { 'anthropic-beta': 1 } }, 'headers');
+  bad({ fetch: spy, apiKey: KEY, tf: {} }, 'tf');
+
+  const c = providerCounter({ fetch: spy, apiKey: KEY, tf });
+  for (const [req, field] of [[undefined], ['hi'], [{ messages: [] }, 'model'], [{ model: 'claude-haiku-4-5' }, 'messages'],
+    [{ model: 'claude-haiku-4-5', messages: [], thinking: { budget_tokens: 10n } }]]) {
+    await assert.rejects(c.countChat(req), (e) => e instanceof TokenfitError && e.code === 'invalid_argument' && e.field === field);
+  }
+  // A request the estimate refuses (an unknown role) is the caller's, not the provider's.
+  await assert.rejects(c.countChat({ model: 'claude-haiku-4-5', messages: [{ role: 'robot', content: 'hi' }] }),
+    (e) => e.code === 'invalid_request' && /providerCounter\.countChat: the local estimate refused/.test(e.message));
+  assert.equal(calls, 0);
+});
+
+test('never called unless configured: counting, chat counts and budgets make no request', async () => {
+  const real = globalThis.fetch;
+  let calls = 0;
+  globalThis.fetch = async (...args) => {
+    calls++;
+    return real(...args);
+  };
+  try {
+    const fresh = await init({});
+    for (const model of ['claude-sonnet-4-5', 'gemini-2.5-pro', 'gpt-4o']) {
+      fresh.countTokens('Hello world', { model });
+      fresh.countChat({ model, messages: [{ role: 'user', content: 'Hello world' }] });
+      fresh.calculateBudget({ model, history: [{ role: 'user', content: 'Hello world' }] });
+    }
+    providerCounter({ fetch: globalThis.fetch, apiKey: KEY, tf: fresh }); // made, never asked
+    assert.equal(calls, 0);
+  } finally {
+    globalThis.fetch = real;
+  }
+});
