@@ -1,7 +1,9 @@
 // The package in Node: the shared vectors and checks on each module (the
-// full wasip1 reactor, the lean one, the GOOS=js module), loading on
-// demand, the browser entry's explicit loading, top-level functions, and the
-// Worker helper. Run by make test-js (after make js).
+// full wasip1 reactor, the lean one, the GOOS=js module), the hostile cases
+// on each, loading on demand, the browser entry's explicit loading,
+// top-level functions, and the Worker helper. Run by make test-js (after
+// make js); TOKENFIT_HUGE=1 runs the hostile cases of every module at full
+// size.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,10 +11,12 @@ import * as tokenfit from 'tokenfit';
 import * as web from '../src/index.js';
 import { createWorker } from 'tokenfit/worker';
 import { runAll } from './shared.mjs';
-import { bundleVectors } from './vectors.mjs';
+import { setup, runCases, verdict, summary } from './hostile.mjs';
+import { bundleHostile, bundleVectors } from './vectors.mjs';
 
 const build = new URL('../../build/wasm/', import.meta.url);
 const vectors = bundleVectors();
+const hostile = bundleHostile();
 
 function assertPassed(t, results) {
   for (const [name, failures] of Object.entries(results)) {
@@ -216,3 +220,35 @@ test('an encoding loaded while the module\'s GC is marking does not end the inst
     for (let i = 0; i < 5; i++) assert.equal(tf.countChat({ model: 'gpt-4o', messages }).total, total);
   }
 });
+
+// hostileCases runs testdata/hostile and the JS-only cases on instances of
+// one module (start() makes one), a fresh one for each huge case at full
+// size, and reports the counts.
+async function hostileCases(t, start, scale) {
+  const fresh = async () => {
+    const tf = await start();
+    setup(tf, hostile);
+    return tf;
+  };
+  const r = await runCases(await fresh(), hostile, { scale, fresh, log: (line) => t.diagnostic(line) });
+  t.diagnostic(summary(r));
+  assert.deepEqual(verdict(r, hostile), []);
+}
+
+const goJS = async () => {
+  await import(new URL('wasm_exec.js', build));
+  return tokenfit.init({ module: readFileSync(new URL('tokenfit-js.wasm', build)) });
+};
+// The default module runs the huge cases (16 to 100 MB) at full size in
+// every make test (about 45 s, 0.8 GB); the others in make test-long
+// (TOKENFIT_HUGE=1: a minute more, 1.9 GB for the GOOS=js module), else
+// scaled down as the file says.
+const huge = process.env.TOKENFIT_HUGE === '1' ? 1 : undefined;
+
+test('hostile inputs, the full module: every case answers as expected, huge ones at full size, and the instance answers after each', (t) =>
+  hostileCases(t, () => tokenfit.init({}), 1));
+
+test('hostile inputs, the lean module', (t) => hostileCases(t, () => tokenfit.init({ lite: true }), huge));
+
+test('hostile inputs, the GOOS=js module', (t) => hostileCases(t, goJS, huge));
+
