@@ -10,7 +10,8 @@
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
 #   make test-js     the npm package in Node, Deno, Bun, workerd and Chromium
 #   make test-race   the wazero host under -race at full size (16 x 10,000 calls)
-#   make test-long   hostile inputs at full size, memory over 1M calls, 10,000 instance cycles
+#   make test-long   hostile inputs at full size, memory over 1M calls, 10,000 instance cycles,
+#                    in Go and in the npm package (workerd under 80,000 requests)
 #   make fuzz        every fuzz target in turn, FUZZTIME each (default 1m)
 
 GO   ?= go
@@ -114,10 +115,12 @@ js: wasm
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
 	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
 
-# The npm package's tests (js/test): the shared vectors and checks in Node
-# (each module), Deno, Bun, workerd and headless Chromium; the TypeScript
-# types; and npm pack installed in an empty directory and imported by name.
-# Chromium comes from apt (.ci/run installs it); the rest from npm ci.
+# The npm package's tests (js/test): the shared vectors and checks and the
+# hostile cases in Node (each module; the default one's huge cases at full
+# size), Deno, Bun, workerd (and a bounded load on it) and headless
+# Chromium; memory over 50,000 calls; the TypeScript types; and npm pack
+# installed in an empty directory and imported by name. Chromium comes from
+# apt (.ci/run installs it); the rest from npm ci.
 test-js: js js-deps js-runtimes
 	cd js && TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/*.test.mjs
 
@@ -202,9 +205,14 @@ test-race:
 # hostile case at full size (up to 100 MB) in every Go host and the CLI,
 # 1,000,000 countTokens and 100,000 calculateBudget calls against the
 # module's memory and natively, 10,000 instance and 1,000 host start/close
-# cycles. One package at a time: the huge cases take gigabytes.
-test-long:
+# cycles. One package at a time: the huge cases take gigabytes. Then the
+# npm package's tests in Node, Deno, Bun, workerd and Chromium with the
+# hostile cases at full size in Node (each module), Deno and Bun, the same
+# million calls against the memory of the module in Node, and workerd
+# under 8 × 10,000 requests.
+test-long: js js-deps js-runtimes
 	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./core/internal/bpe/ ./host/ ./host/cmd/tokenfit/
+	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs
 
 # Every fuzz target of the module, one after the other, each for FUZZTIME
 # (FUZZ narrows them by a regular expression). Inputs that fail are written

@@ -26,7 +26,11 @@ export type ErrorCode =
  * Every error tokenfit throws. `code` is stable; `message` says what to do;
  * `field` names the request field at fault (a JSON path such as
  * `messages[2].content`) when there is one. A TokenfitError never ends the
- * instance: the next call answers normally.
+ * instance: the next call answers normally. A value JSON cannot hold (NaN,
+ * ±Infinity, a BigInt, a Map or a Set, a cycle, objects nested past
+ * JSON.stringify's stack) is `invalid_argument`, as is a wrong JavaScript
+ * type; an exception from the caller's own getter or toJSON propagates.
+ * (Lone surrogates in strings are not errors: they are read as U+FFFD.)
  */
 export class TokenfitError extends Error {
   constructor(code: ErrorCode, message: string, field?: string);

@@ -71,6 +71,18 @@ function checkObject(fn, name, v, optional) {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badArg(fn, `${name} must be an object`, v);
 }
 
+// tokenIds reports whether ids is an array of token ids. A hole in a
+// sparse array is not one (every() would skip it; the lean module would
+// read it as id 0).
+function tokenIds(ids) {
+  if (!(Array.isArray(ids) || ids instanceof Uint32Array || ids instanceof Int32Array)) return false;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    if (!Number.isInteger(id) || id < 0 || id > 0xffffffff) return false;
+  }
+  return true;
+}
+
 // checkTarget validates { encoding?, model?, calibration? }.
 function checkTarget(fn, t) {
   if (t == null) return;
@@ -82,33 +94,40 @@ function checkTarget(fn, t) {
 
 // notJSON is thrown by jsonValue for a value JSON cannot hold.
 class NotJSON {
-  constructor(key, what, fix) {
+  constructor(key, what, sends, fix) {
     this.key = key;
     this.what = what;
+    this.sends = sends; // what JSON.stringify would make of it
     this.fix = fix;
   }
 }
 
 // jsonValue is JSON.stringify's replacer: NaN and ±Infinity would be
 // written as null, which core reads as the field's absence (its default),
-// so a NaN limit would silently mean "no limit"; a BigInt would be a
-// TypeError. Both are refused by name. Costs about 0.3 µs a request.
+// so a NaN limit would silently mean "no limit"; a Map or a Set would be
+// written as {}, its entries lost; a BigInt would be a TypeError. All are
+// refused by name. Costs about 0.3 µs a request.
 function jsonValue(key, v) {
   if (typeof v === 'number') {
-    if (v - v !== 0) throw new NotJSON(key, String(v), 'pass a finite number');
+    if (v - v !== 0) throw new NotJSON(key, String(v), 'null, read as the field\'s absence', 'pass a finite number');
   } else if (typeof v === 'bigint') {
-    throw new NotJSON(key, `the BigInt ${v}n`, 'pass a Number');
+    throw new NotJSON(key, `the BigInt ${v}n`, 'nothing: it throws', 'pass a Number');
+  } else if (typeof v === 'object' && (v instanceof Map || v instanceof Set)) {
+    throw new NotJSON(key, `a ${v.constructor.name}`, '{}, its entries lost', 'pass a plain object or an array (Object.fromEntries(map), [...set])');
   }
   return v;
 }
 
 // toJSON writes a request as JSON: a string is taken as JSON already,
 // undefined is {}. What JSON cannot hold is an invalid_argument, never a
-// TypeError or a silent null: NaN, Infinity, a BigInt, a cycle, or a
-// request that is itself a function or a symbol. (Inside a request,
-// undefined, functions and symbols are dropped as JSON.stringify drops
-// them; an exception from the caller's own getter or toJSON propagates
-// unchanged.)
+// TypeError or a silent null: NaN, Infinity, a BigInt, a Map or a Set, a
+// cycle, nesting too deep for JSON.stringify (a RangeError), or a request
+// that is itself a function or a symbol. (Inside a request, undefined,
+// functions and symbols are dropped as JSON.stringify drops them; an
+// exception from the caller's own getter or toJSON propagates unchanged,
+// but for a TypeError or a RangeError, which cannot be told from
+// JSON.stringify's own: the cause of an invalid_argument. None ends the
+// instance: the module has not run.)
 function toJSON(fn, request) {
   if (request === undefined) return '{}';
   if (typeof request === 'string') return request;
@@ -118,16 +137,44 @@ function toJSON(fn, request) {
   } catch (e) {
     if (e instanceof NotJSON) {
       throw new TokenfitError('invalid_argument', `tokenfit: ${fn}: ${e.key === '' ? 'the request' : JSON.stringify(e.key.slice(0, 40))} is ${e.what}, ` +
-        `which JSON cannot hold (JSON.stringify would send null, read as the field's absence): ${e.fix}`);
+        `which JSON cannot hold (JSON.stringify would send ${e.sends}): ${e.fix}`);
     }
-    if (!(e instanceof TypeError)) throw e;
+    if (!(e instanceof TypeError || e instanceof RangeError)) throw e;
     const err = new TokenfitError('invalid_argument', `tokenfit: ${fn}: the request cannot be written as JSON (${e.message.split('\n')[0]}): ` +
-      'pass plain objects, arrays, strings, numbers and booleans (a BigInt as a Number)');
+      'pass plain objects, arrays, strings, numbers and booleans (a BigInt as a Number), nested at most a few thousand levels deep');
     err.cause = e;
     throw err;
   }
   if (json === undefined) throw badArg(fn, 'the request must be an object or a JSON string', request);
   return json;
+}
+
+// Trap is what an exported function of a module threw: a trap, a stack
+// overflow, an exit of Go's runtime. The instance cannot answer after one.
+class Trap extends Error {
+  constructor(cause) {
+    super(cause && cause.message);
+    this.name = 'Trap';
+    this.cause = cause;
+  }
+}
+
+// trapping returns a module's exports with each function turning what it
+// throws into a Trap. Only the module's own failures end an instance: an
+// exception from the wrapper (a RangeError while writing a request) or
+// from the caller's code (a getter) does not. Costs nanoseconds a call.
+function trapping(exports) {
+  const out = {};
+  for (const [name, f] of Object.entries(exports)) {
+    out[name] = typeof f !== 'function' ? f : (...args) => {
+      try {
+        return f(...args);
+      } catch (e) {
+        throw new Trap(e);
+      }
+    };
+  }
+  return out;
 }
 
 // ---- loading bytes ------------------------------------------------------
@@ -275,7 +322,7 @@ function utf8Length(s) {
 
 class Wasip1 {
   constructor(instance) {
-    const x = instance.exports;
+    const x = trapping(instance.exports);
     this.x = x;
     this.memory = x.memory;
     this.lite = typeof x.encode === 'function';
@@ -488,7 +535,7 @@ async function startWasip1(module, sync) {
 
 class GoJS {
   constructor(api, memory) {
-    this.api = api;
+    this.api = trapping(api);
     this.memory = memory;
     this.kind = 'js';
     this.lite = false;
@@ -556,20 +603,19 @@ function makeInstance(be, platform, tables) {
   const models = new Map(); // model → encoding name, for exact models
   let dead = null;
 
-  // guard runs fn; a trap ends the instance (it never should: bad input is an
-  // error answer, see wasm/ABI.md), and every later call says so.
+  // guard runs fn; a Trap (the module failed: it never should, bad input is
+  // an error answer, see wasm/ABI.md) ends the instance, and every later
+  // call says so. Any other exception leaves it working.
   const guard = (fn) => {
     if (dead) throw dead;
     try {
       return fn();
     } catch (e) {
-      if (e instanceof TokenfitError) throw e;
-      if (e instanceof WebAssembly.RuntimeError || e instanceof RangeError) {
-        dead = new TokenfitError('internal',
-          `tokenfit: the WebAssembly instance failed (${e.message}) and cannot answer any more: start another with \`await init(…)\``);
-        throw dead;
-      }
-      throw e;
+      if (!(e instanceof Trap)) throw e;
+      dead = new TokenfitError('internal',
+        `tokenfit: the WebAssembly instance failed (${e.message}) and cannot answer any more: start another with \`await init(…)\``);
+      dead.cause = e.cause;
+      throw dead;
     }
   };
 
@@ -671,9 +717,7 @@ function makeInstance(be, platform, tables) {
   });
 
   const decode = (ids, target) => guard(() => {
-    const ok = (Array.isArray(ids) || ids instanceof Uint32Array || ids instanceof Int32Array) &&
-      Array.prototype.every.call(ids, (id) => Number.isInteger(id) && id >= 0 && id <= 0xffffffff);
-    if (!ok) throw badArg('decode', 'ids must be an array of token ids (integers ≥ 0)', ids);
+    if (!tokenIds(ids)) throw badArg('decode', 'ids must be an array of token ids (integers ≥ 0)', ids);
     if (be.lite) return be.decode(fast('decode', target), ids);
     checkTarget('decode', target);
     return call('decode', { ...target, ids: Array.from(ids) }).text;

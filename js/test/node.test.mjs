@@ -1,7 +1,10 @@
 // The package in Node: the shared vectors and checks on each module (the
-// full wasip1 reactor, the lean one, the GOOS=js module), loading on
-// demand, the browser entry's explicit loading, top-level functions, and the
-// Worker helper. Run by make test-js (after make js).
+// full wasip1 reactor, the lean one, the GOOS=js module), the hostile cases
+// on each, memory over many calls, loading on demand, the browser entry's
+// explicit loading, top-level functions, and the Worker helper. Run by make
+// test-js (after make js); make test-long runs the hostile cases of every
+// module at full size (TOKENFIT_HUGE=1) and the memory test at full size
+// (TOKENFIT_LONG=1).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,10 +12,12 @@ import * as tokenfit from 'tokenfit';
 import * as web from '../src/index.js';
 import { createWorker } from 'tokenfit/worker';
 import { runAll } from './shared.mjs';
-import { bundleVectors } from './vectors.mjs';
+import { setup, runCases, verdict, summary } from './hostile.mjs';
+import { bundleHostile, bundleVectors } from './vectors.mjs';
 
 const build = new URL('../../build/wasm/', import.meta.url);
 const vectors = bundleVectors();
+const hostile = bundleHostile();
 
 function assertPassed(t, results) {
   for (const [name, failures] of Object.entries(results)) {
@@ -215,4 +220,91 @@ test('an encoding loaded while the module\'s GC is marking does not end the inst
     }
     for (let i = 0; i < 5; i++) assert.equal(tf.countChat({ model: 'gpt-4o', messages }).total, total);
   }
+});
+
+// hostileCases runs testdata/hostile and the JS-only cases on instances of
+// one module (start() makes one), a fresh one for each huge case at full
+// size, and reports the counts.
+async function hostileCases(t, start, scale) {
+  const fresh = async () => {
+    const tf = await start();
+    setup(tf, hostile);
+    return tf;
+  };
+  const r = await runCases(await fresh(), hostile, { scale, fresh, log: (line) => t.diagnostic(line) });
+  t.diagnostic(summary(r));
+  assert.deepEqual(verdict(r, hostile), []);
+}
+
+const goJS = async () => {
+  await import(new URL('wasm_exec.js', build));
+  return tokenfit.init({ module: readFileSync(new URL('tokenfit-js.wasm', build)) });
+};
+// The default module runs the huge cases (16 to 100 MB) at full size in
+// every make test (about 45 s, 0.8 GB); the others in make test-long
+// (TOKENFIT_HUGE=1: a minute more, 1.9 GB for the GOOS=js module), else
+// scaled down as the file says.
+const huge = process.env.TOKENFIT_HUGE === '1' ? 1 : undefined;
+
+test('hostile inputs, the full module: every case answers as expected, huge ones at full size, and the instance answers after each', (t) =>
+  hostileCases(t, () => tokenfit.init({}), 1));
+
+test('hostile inputs, the lean module', (t) => hostileCases(t, () => tokenfit.init({ lite: true }), huge));
+
+test('hostile inputs, the GOOS=js module', (t) => hostileCases(t, goJS, huge));
+
+// Memory over many calls: after a warm-up of the same calls, N countTokens
+// and N/10 calculateBudget calls grow the module's linear memory by at most
+// 1 MB. make test-long runs N = 1,000,000 (TOKENFIT_LONG=1; about a
+// minute), make test N = 50,000. Every answer is checked: counts against
+// tiktoken's (the shared vectors), estimates and budgets against their
+// first answer.
+test('memory: countTokens and calculateBudget calls grow the module\'s memory by at most 1 MB after warm-up', async (t) => {
+  const n = process.env.TOKENFIT_LONG === '1' ? 1000000 : 50000;
+  const tf = await tokenfit.init({});
+  // Chat-sized texts, each with its count in every encoding; targets on
+  // the fast path (an encoding, an exact model once learned) and on the
+  // JSON path (an estimated model).
+  const texts = vectors.tokens.cases.filter((c) => c.text.length <= 500);
+  const targets = [...tokenfit.ENCODINGS.map((encoding) => [{ encoding }, encoding]), [{ model: 'gpt-4o' }, 'o200k_base'],
+    [{ model: 'gpt-4' }, 'cl100k_base'], [{ model: 'claude-sonnet-4-5' }, null]];
+  const estimates = new Map();
+  const countCalls = (calls) => {
+    for (let i = 0; i < calls; i++) {
+      const c = texts[i % texts.length];
+      const [target, encoding] = targets[i % targets.length];
+      const got = tf.countTokens(c.text, target);
+      const want = encoding ? c.counts[encoding] : estimates.get(c) ?? (estimates.set(c, got), got);
+      if (got !== want) assert.fail(`countTokens ${JSON.stringify(c.text.slice(0, 40))} ${JSON.stringify(target)}: ${got}, want ${want}`);
+    }
+  };
+  // Budgets over the billed chat requests' messages as history.
+  const budgets = vectors.chat.slice(0, 32).map((v, i) => ({
+    model: i % 2 ? 'gpt-4o' : 'gpt-4', contextWindow: 400 + 40 * i,
+    sections: { system: 'Be brief.', knowledge: ['fact '.repeat(i), 'fact two'], current: 'next?' },
+    directive: 'Answer in English.', history: v.request.messages, limits: { minHistoryTokens: 50 },
+  }));
+  const answers = new Map();
+  const budgetCalls = (calls) => {
+    for (let i = 0; i < calls; i++) {
+      const req = budgets[i % budgets.length];
+      const got = JSON.stringify(tf.calculateBudget(req));
+      const want = answers.get(req) ?? (answers.set(req, got), got);
+      if (got !== want) assert.fail(`calculateBudget ${i % budgets.length}: ${got}\nwant ${want}`);
+    }
+  };
+  const mb = (b) => (b / 1048576).toFixed(2);
+  const start = tf.memoryBytes();
+  countCalls(Math.max(n / 5, 50000)); // the warm-up: the module's heap reaches its size for these calls
+  budgetCalls(Math.max(n / 50, 5000));
+  const warm = tf.memoryBytes();
+  for (const [name, calls, f] of [['countTokens', n, countCalls], ['calculateBudget', n / 10, budgetCalls]]) {
+    const before = tf.memoryBytes();
+    const t0 = performance.now();
+    f(calls);
+    t.diagnostic(`${calls} ${name} calls in ${((performance.now() - t0) / 1000).toFixed(1)} s: linear memory ${mb(before)} → ${mb(tf.memoryBytes())} MB`);
+  }
+  const end = tf.memoryBytes();
+  t.diagnostic(`linear memory: ${mb(start)} MB started, ${mb(warm)} MB after warm-up, ${mb(end)} MB at the end (+${mb(end - warm)} MB)`);
+  assert.ok(end - warm <= 1 << 20, `linear memory grew by ${mb(end - warm)} MB after warm-up`);
 });

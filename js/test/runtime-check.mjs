@@ -1,19 +1,35 @@
 // The shared checks outside Node: `deno run --allow-read
 // --allow-net=127.0.0.1 runtime-check.mjs` and `bun runtime-check.mjs` run
-// them on the full and the lean module, the Worker helper and the provider
-// counter, then print one line "RESULT <json>" (failures per check) and exit
-// non-zero on any failure. runtimes.test.mjs runs them.
+// them on the full and the lean module, the hostile cases on both, the
+// Worker helper and the provider counter, then print one line
+// "RESULT <json>" (failures per check, the hostile results) and exit
+// non-zero on any failure. runtimes.test.mjs runs them. The hostile cases'
+// huge ones run scaled down as the file says (64×: a minute saved per
+// runtime), or at full size, a fresh instance each, given --huge (make
+// test-long).
 import { createServer } from 'node:http';
 import { init, providerCounter } from '../src/node.js';
 import { createWorker } from '../src/worker.js';
 import { runAll } from './shared.mjs';
-import { bundleVectors } from './vectors.mjs';
+import { setup, runCases, verdict } from './hostile.mjs';
+import { bundleHostile, bundleVectors } from './vectors.mjs';
 
+const args = typeof Deno !== 'undefined' ? Deno.args : process.argv.slice(2);
 const vectors = bundleVectors();
+const file = bundleHostile();
 const results = {};
-for (const [name, options] of [['full', undefined], ['lite', { lite: true }]]) {
+const hostile = [];
+for (const [name, options] of [['full', {}], ['lite', { lite: true }]]) {
   const tf = await init(options);
   for (const [check, failures] of Object.entries(runAll(tf, vectors))) results[`${name}/${check}`] = failures.slice(0, 10);
+  const fresh = async () => {
+    const t = await init(options);
+    setup(t, file);
+    return t;
+  };
+  const r = await runCases(await fresh(), file, { scale: args.includes('--huge') ? 1 : undefined, fresh });
+  hostile.push({ ...r, failures: r.failures.slice(0, 10) });
+  results[`${name}/hostile`] = verdict(r, file).slice(0, 10);
 }
 // The Worker helper: a module worker, which loads the package by fetching it.
 const w = await createWorker({ lite: true });
@@ -52,6 +68,6 @@ server.close();
 results['provider'] = pf;
 
 const failed = Object.values(results).some((f) => f.length);
-console.log('RESULT ' + JSON.stringify({ runtime: typeof Deno !== 'undefined' ? 'deno' : typeof Bun !== 'undefined' ? 'bun' : 'node', results }));
+console.log('RESULT ' + JSON.stringify({ runtime: typeof Deno !== 'undefined' ? 'deno' : typeof Bun !== 'undefined' ? 'bun' : 'node', results, hostile }));
 // Deno and Bun keep running while a worker lives: leave explicitly.
 globalThis.process?.exit?.(failed ? 1 : 0);

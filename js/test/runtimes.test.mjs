@@ -1,11 +1,15 @@
-// The shared checks in every runtime a user deploys to, besides Node:
-// Deno and Bun (runtime-check.mjs), Cloudflare's workerd (workerd/: a worker
-// importing the module as a WebAssembly.Module, served on 127.0.0.1 and
-// queried here) and headless Chromium (browser/index.html, through
-// playwright-core and Debian's chromium). Every runtime comes from npm
-// (make js-runtimes, into build/js-runtimes; TOKENFIT_RUNTIMES names another
-// directory), except Chromium (apt-get install chromium; .ci/run installs it).
+// The shared checks and the hostile cases in every runtime a user deploys
+// to, besides Node: Deno and Bun (runtime-check.mjs), Cloudflare's workerd
+// (workerd/: a worker importing the module as a WebAssembly.Module, served
+// on 127.0.0.1, queried here and put under a bounded load) and headless
+// Chromium (browser/index.html, through playwright-core and Debian's
+// chromium). Every runtime comes from npm (make js-runtimes, into
+// build/js-runtimes; TOKENFIT_RUNTIMES names another directory), except
+// Chromium (apt-get install chromium; .ci/run installs it).
 // TOKENFIT_SKIP_BROWSER=1 skips Chromium on a machine without it.
+// TOKENFIT_HUGE=1 (make test-long) runs the huge hostile cases in Deno and
+// Bun at full size; workerd and Chromium always run them scaled down 64×.
+// TOKENFIT_LONG=1 puts workerd under 8 × 10,000 requests instead of 8 × 500.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
@@ -14,7 +18,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundleVectors } from './vectors.mjs';
+import { init } from '../src/node.js';
+import { body, check, verdict, summary } from './hostile.mjs';
+import { load } from './load.mjs';
+import { bundleHostile, bundleVectors } from './vectors.mjs';
 
 const js = fileURLToPath(new URL('../', import.meta.url));
 const build = fileURLToPath(new URL('../../build/wasm/', import.meta.url));
@@ -22,6 +29,19 @@ const build = fileURLToPath(new URL('../../build/wasm/', import.meta.url));
 const runtimes = process.env.TOKENFIT_RUNTIMES || fileURLToPath(new URL('../../build/js-runtimes/', import.meta.url));
 const bin = (name) => join(runtimes, 'node_modules/.bin', name);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+const hostile = bundleHostile();
+const huge = process.env.TOKENFIT_HUGE === '1';
+
+// assertHostile holds a runtime's hostile results (runCases, one per
+// module) to the cases it should have run, and reports their counts.
+function assertHostile(t, results, modules, where) {
+  assert.deepEqual(results.map((r) => r.module), modules, `${where}: the modules that ran the hostile cases`);
+  for (const r of results) {
+    t.diagnostic(`${where} ${summary(r)}`);
+    assert.deepEqual(verdict(r, hostile), [], `${where} ${r.module}`);
+  }
+}
 
 function assertClean(results, where) {
   const failed = Object.entries(results).filter(([, f]) => f.length);
@@ -35,32 +55,39 @@ function run(cmd, args, options = {}) {
   });
 }
 
-async function runtimeCheck(cmd, args) {
-  const { err, stdout, stderr } = await run(cmd, args);
+async function runtimeCheck(t, cmd, args) {
+  const { err, stdout, stderr } = await run(cmd, huge ? [...args, '--huge'] : args, { timeout: huge ? 600000 : 120000 });
   const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
   assert.ok(line, `no result (${err && err.message})\n${stdout}\n${stderr}`);
-  const { results } = JSON.parse(line.slice(7));
+  const { runtime, results, hostile: h } = JSON.parse(line.slice(7));
   assertClean(results, cmd);
+  assertHostile(t, h, ['wasip1', 'lite'], runtime);
   assert.ifError(err);
 }
 
-test('Deno', () => runtimeCheck(bin('deno'), ['run', '--allow-read', '--allow-net=127.0.0.1', 'test/runtime-check.mjs']));
+test('Deno', (t) => runtimeCheck(t, bin('deno'), ['run', '--allow-read', '--allow-net=127.0.0.1', 'test/runtime-check.mjs']));
 
-test('Bun', () => runtimeCheck(bin('bun'), ['test/runtime-check.mjs']));
+test('Bun', (t) => runtimeCheck(t, bin('bun'), ['test/runtime-check.mjs']));
 
-test('Cloudflare workerd: the module imported as a WebAssembly.Module', async () => {
+// startWorkerd serves workerd/ on 127.0.0.1 from a temporary directory and
+// returns its port and how to stop it.
+async function startWorkerd() {
   const dir = mkdtempSync(join(tmpdir(), 'tokenfit-workerd-'));
-  let p;
+  cpSync(join(js, 'test/workerd'), dir, { recursive: true });
+  cpSync(join(js, 'src'), join(dir, 'src'), { recursive: true });
+  cpSync(join(js, 'dist'), join(dir, 'dist'), { recursive: true });
+  mkdirSync(join(dir, 'test'));
+  for (const f of ['shared.mjs', 'hostile.mjs', 'hostile-js.mjs']) cpSync(join(js, 'test', f), join(dir, 'test', f));
+  writeFileSync(join(dir, 'vectors.json'), JSON.stringify(bundleVectors()));
+  writeFileSync(join(dir, 'hostile.json'), JSON.stringify(hostile));
+  const p = spawn(bin('workerd'), ['serve', join(dir, 'config.capnp'), '--control-fd', '3'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  const stop = () => {
+    p.kill();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  let stderr = '';
+  p.stderr.on('data', (d) => { stderr += d; });
   try {
-    cpSync(join(js, 'test/workerd'), dir, { recursive: true });
-    cpSync(join(js, 'src'), join(dir, 'src'), { recursive: true });
-    cpSync(join(js, 'dist'), join(dir, 'dist'), { recursive: true });
-    mkdirSync(join(dir, 'test'));
-    cpSync(join(js, 'test/shared.mjs'), join(dir, 'test/shared.mjs'));
-    writeFileSync(join(dir, 'vectors.json'), JSON.stringify(bundleVectors()));
-    p = spawn(bin('workerd'), ['serve', join(dir, 'config.capnp'), '--control-fd', '3'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    p.stderr.on('data', (d) => { stderr += d; });
     const port = await new Promise((resolve, reject) => {
       let buf = '';
       p.stdio[3].on('data', (d) => {
@@ -70,31 +97,112 @@ test('Cloudflare workerd: the module imported as a WebAssembly.Module', async ()
       });
       p.on('exit', (code) => reject(new Error(`workerd exited (${code}): ${stderr}`)));
     });
-    for (const module of ['full', 'lite']) {
-      const r = await fetch(`http://127.0.0.1:${port}/?module=${module}`);
-      const body = await r.json();
-      assert.equal(r.status, 200, body.error);
-      assert.equal(body.module, module === 'full' ? 'wasip1' : 'lite');
-      assertClean(body.results, `workerd ${module}`);
-    }
+    return { port, stop };
+  } catch (e) {
+    stop();
+    throw e;
+  }
+}
+
+test('Cloudflare workerd: the module imported as a WebAssembly.Module', async (t) => {
+  const { port, stop } = await startWorkerd();
+  const get = async (path) => {
+    const r = await fetch(`http://127.0.0.1:${port}${path}`);
+    const answer = await r.json();
+    assert.equal(r.status, 200, answer.error);
+    return answer;
+  };
+  try {
+    await t.test('the shared checks', async () => {
+      for (const module of ['full', 'lite']) {
+        const answer = await get(`/?module=${module}`);
+        assert.equal(answer.module, module === 'full' ? 'wasip1' : 'lite');
+        assertClean(answer.results, `workerd ${module}`);
+      }
+    });
+    await t.test('hostile inputs', async (t) => {
+      assertHostile(t, [await get('/hostile?module=full'), await get('/hostile?module=lite')], ['wasip1', 'lite'], 'workerd');
+    });
+    await t.test('a bounded load on one shared instance: 8 connections, every answer right', async (t) => {
+      const perConnection = process.env.TOKENFIT_LONG === '1' ? 10000 : 500;
+      const r = await load({ port, connections: 8, perConnection, request: await loadRequests() });
+      t.diagnostic(`workerd load: ${r.requests} requests over ${r.connections} connections in ${r.seconds.toFixed(1)} s, ` +
+        `${r.perSecond} requests/s, latency p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors`);
+      assert.deepEqual(r.firstErrors, []);
+      assert.equal(r.errors, 0);
+    });
   } finally {
-    if (p) p.kill();
-    rmSync(dir, { recursive: true, force: true });
+    stop();
   }
 });
+
+// loadRequests returns the load's i-th request: counts on the fast path
+// and through JSON (held to tiktoken's counts), chats (to what the API
+// billed), the budget calculator's seed examples and budgets and plans
+// over those chats (to the answers of the same package here in Node), and
+// hostile requests (held to their expectation; those that need a fresh
+// instance, change its models, or are huge or binary, left out).
+async function loadRequests() {
+  const vectors = bundleVectors();
+  const local = await init({});
+  const json = (path, request, judge) => ({ path, body: typeof request === 'string' ? request : JSON.stringify(request), judge });
+  const ok = (want) => (status, answer) => (status === 200 ? want(answer) : `status ${status}: ${JSON.stringify(answer).slice(0, 300)}`);
+  const same = (want) => ok((a) => (JSON.stringify(a) === JSON.stringify(want) ? null : `${JSON.stringify(a).slice(0, 300)}\nwant ${JSON.stringify(want).slice(0, 300)}`));
+  const equal = (got, want, what) => (got === want ? null : `${what} ${got}, want ${want}`);
+
+  const texts = vectors.tokens.cases.filter((c) => c.text.length <= 2000);
+  const counts = texts.flatMap((c) => local.encodings().map(({ name }) => json(`/count?encoding=${name}`, c.text,
+    ok((a) => equal(a.tokens, c.counts[name], 'tokens')))));
+  const jsonCounts = texts.map((c) => json('/call/countTokens', { text: c.text, model: 'gpt-4o' },
+    ok((a) => equal(a.tokens, c.counts.o200k_base, 'tokens'))));
+  const chats = vectors.chat.filter((v) => !v.knownMismatch).map((v) => json('/call/countChat', { ...v.request, model: v.resolvedModel || v.model },
+    ok((a) => equal(a.total, v.prompt_tokens, 'total'))));
+  const seed = {
+    contextWindow: 150000, outputReserve: 8192,
+    sections: { system: { tokens: 1200 }, procedure: { tokens: 300 }, knowledge: { tokens: 1500 }, episodes: { tokens: 400 }, current: { tokens: 100 } },
+  };
+  const budgets = [
+    json('/call/calculateBudget', seed, ok((a) => equal(a.historyBudget, 138308, 'historyBudget'))),
+    json('/call/calculateBudget', { model: 'gpt-4o' }, ok((a) => equal(a.responseReserve, 4096, 'responseReserve') || equal(a.safetyBuffer, 6400, 'safetyBuffer'))),
+    ...vectors.chat.slice(0, 40).map((v, i) => {
+      const req = { model: 'gpt-4o', contextWindow: 300 + 25 * i, sections: { system: 'Be brief.', current: 'next?' }, history: v.request.messages };
+      return json('/call/calculateBudget', req, same(local.calculateBudget(req)));
+    }),
+    ...vectors.chat.slice(0, 20).map((v, i) => {
+      const items = v.request.messages.map((m, k) => ({ id: `m${k}`, name: `message ${k}`, kind: k % 3 ? 'directive' : 'constraint',
+        activation: ((k * 37 + i) % 100) / 100, content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }));
+      const req = { budget: 40 + 10 * i, items };
+      return json('/call/planInjection', req, same(local.planInjection(req)));
+    }),
+  ];
+  const bad = hostile.cases
+    .filter((c) => !c.huge && !c.binary && /^[A-Za-z]*$/.test(c.op) && c.op !== 'count' && !/^live|^registerModels$/.test(c.op))
+    .map((c) => json(`/call/${c.op}`, body(c), (status, answer) => {
+      if (status !== (answer.error ? 400 : 200)) return `status ${status} for ${JSON.stringify(answer).slice(0, 200)}`;
+      const why = check(c.expect, answer);
+      return why && `${c.name}: ${why}`;
+    }));
+  bad.push(json('/count?encoding=o200k_bas', 'x', (status, a) => (status === 400 && a.error.code === 'unknown_encoding' ? null : `${status} ${JSON.stringify(a)}`)));
+  // Of every 8 requests: 2 fast-path counts, 1 JSON count, 1 chat, 2 budgets or plans, 2 hostile.
+  const mix = [counts, counts, jsonCounts, chats, budgets, budgets, bad, bad];
+  return (i) => {
+    const kind = mix[i % mix.length];
+    return kind[(i * 7919) % kind.length];
+  };
+}
 
 const types = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.html': 'text/html', '.json': 'application/json', '.wasm': 'application/wasm' };
 
 // serve answers the package directory (js/), the GOOS=js module and Go's
-// wasm_exec.js under /build/, and the bundled vectors.
+// wasm_exec.js under /build/, and the bundled vectors and hostile cases.
 function serve() {
-  const vectors = JSON.stringify(bundleVectors());
+  const bundles = { '/vectors.json': JSON.stringify(bundleVectors()), '/hostile.json': JSON.stringify(hostile) };
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     let file;
-    if (path === '/vectors.json') {
+    if (bundles[path]) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(vectors);
+      return res.end(bundles[path]);
     }
     if (path.startsWith('/build/')) file = join(build, path.slice(7));
     else if (!path.includes('..')) file = join(js, path);
@@ -108,7 +216,7 @@ function serve() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-test('headless Chromium: init by URL, loadEncoding, the GOOS=js module, the Worker helper', { skip: process.env.TOKENFIT_SKIP_BROWSER === '1' && 'TOKENFIT_SKIP_BROWSER=1' }, async () => {
+test('headless Chromium: init by URL, loadEncoding, the GOOS=js module, the hostile cases, the Worker helper', { skip: process.env.TOKENFIT_SKIP_BROWSER === '1' && 'TOKENFIT_SKIP_BROWSER=1' }, async (t) => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or TOKENFIT_SKIP_BROWSER=1`);
   const { chromium } = await import(pathToFileURL(join(runtimes, 'node_modules/playwright-core/index.mjs')).href);
   const server = await serve();
@@ -127,9 +235,10 @@ test('headless Chromium: init by URL, loadEncoding, the GOOS=js module, the Work
     page.on('console', (m) => logs.push(m.text()));
     page.on('pageerror', (e) => logs.push(String(e)));
     await page.goto(`http://127.0.0.1:${server.address().port}/test/browser/index.html`);
-    const results = await page.waitForFunction(() => window.__results, null, { timeout: 120000 }).then((h) => h.jsonValue());
+    const { results, hostile: h } = await page.waitForFunction(() => window.__results, null, { timeout: 180000 }).then((h) => h.jsonValue());
     assertClean(results, `chromium\n${logs.join('\n')}`);
     for (const k of ['full/chat', 'lite/tokens', 'js/tokens', 'loading', 'worker']) assert.ok(k in results, `${k} did not run`);
+    assertHostile(t, h, ['wasip1', 'lite', 'js'], 'chromium');
   } finally {
     if (browser) await browser.close();
     server.close();

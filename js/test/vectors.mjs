@@ -14,3 +14,12 @@ export function bundleVectors() {
   const chat = JSON.parse(readFileSync(new URL('vectors/chat_api_verified.json', root), 'utf8'));
   return { tokens, chat };
 }
+
+// bundleHostile reads testdata/hostile: cases.json with the generated
+// types.json cases appended, as internal/hostile's Load does.
+export function bundleHostile() {
+  const file = JSON.parse(readFileSync(new URL('hostile/cases.json', root), 'utf8'));
+  const types = JSON.parse(readFileSync(new URL('hostile/types.json', root), 'utf8'));
+  file.cases.push(...types.cases);
+  return file;
+}

@@ -1,7 +1,8 @@
 # workerd's configuration for the worker.mjs check. runtimes.test.mjs copies
-# this directory's files, the package (src/, dist/) and the bundled vectors
-# into a temporary directory beside it, and serves on 127.0.0.1 with an
-# ephemeral port (--socket-addr, --control-fd).
+# this directory's files, the package (src/, dist/), the shared checks and
+# hostile cases (test/), and the bundled vectors and hostile cases into a
+# temporary directory beside it, and serves on 127.0.0.1 with an ephemeral
+# port (--control-fd).
 using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -17,6 +18,8 @@ const tokenfitWorker :Workerd.Worker = (
     (name = "src/provider.js", esModule = embed "src/provider.js"),
     (name = "src/wasi.js", esModule = embed "src/wasi.js"),
     (name = "test/shared.mjs", esModule = embed "test/shared.mjs"),
+    (name = "test/hostile.mjs", esModule = embed "test/hostile.mjs"),
+    (name = "test/hostile-js.mjs", esModule = embed "test/hostile-js.mjs"),
     (name = "tokenfit.wasm", wasm = embed "dist/tokenfit.wasm"),
     (name = "tokenfit-lite.wasm", wasm = embed "dist/tokenfit-lite.wasm"),
     (name = "tables/o200k_base.tkp", data = embed "dist/tables/o200k_base.tkp"),
@@ -24,6 +27,7 @@ const tokenfitWorker :Workerd.Worker = (
     (name = "tables/p50k_base.tkp", data = embed "dist/tables/p50k_base.tkp"),
     (name = "tables/r50k_base.tkp", data = embed "dist/tables/r50k_base.tkp"),
     (name = "vectors.json", json = embed "vectors.json"),
+    (name = "hostile.json", json = embed "hostile.json"),
   ],
   compatibilityDate = "2025-09-01",
 );
