@@ -5,27 +5,7 @@
 
 import { makeInit, webPlatform } from './tokenfit.js';
 
-export {
-  TokenfitError,
-  ENCODINGS,
-  countTokens,
-  countChat,
-  calculateBudget,
-  planInjection,
-  encode,
-  decode,
-  withinLimit,
-  truncate,
-  chunk,
-  calibrate,
-  models,
-  registerModels,
-  encodings,
-  version,
-  liveCounter,
-  loadEncoding,
-} from './tokenfit.js';
-export { providerCounter } from './provider.js';
+export * from './api.js';
 
 /** Starts tokenfit: see index.d.ts. */
 export const init = makeInit(webPlatform);

@@ -8,27 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { makeInit, TokenfitError } from './tokenfit.js';
 
-export {
-  TokenfitError,
-  ENCODINGS,
-  countTokens,
-  countChat,
-  calculateBudget,
-  planInjection,
-  encode,
-  decode,
-  withinLimit,
-  truncate,
-  chunk,
-  calibrate,
-  models,
-  registerModels,
-  encodings,
-  version,
-  liveCounter,
-  loadEncoding,
-} from './tokenfit.js';
-export { providerCounter } from './provider.js';
+export * from './api.js';
 
 const nodePlatform = {
   name: 'node',

@@ -14,6 +14,7 @@ const tokenfitWorker :Workerd.Worker = (
   modules = [
     (name = "worker.mjs", esModule = embed "worker.mjs"),
     (name = "src/index.js", esModule = embed "src/index.js"),
+    (name = "src/api.js", esModule = embed "src/api.js"),
     (name = "src/tokenfit.js", esModule = embed "src/tokenfit.js"),
     (name = "src/provider.js", esModule = embed "src/provider.js"),
     (name = "src/wasi.js", esModule = embed "src/wasi.js"),

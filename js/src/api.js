@@ -1,0 +1,25 @@
+// The package's public functions, the same from every entry point (index.js
+// for browsers and edge runtimes, node.js for Node, Deno and Bun); each entry
+// adds only its own init(). tokenfit.js holds more that is not public.
+
+export {
+  TokenfitError,
+  ENCODINGS,
+  countTokens,
+  countChat,
+  calculateBudget,
+  planInjection,
+  encode,
+  decode,
+  withinLimit,
+  truncate,
+  chunk,
+  calibrate,
+  models,
+  registerModels,
+  encodings,
+  version,
+  liveCounter,
+  loadEncoding,
+} from './tokenfit.js';
+export { providerCounter } from './provider.js';
