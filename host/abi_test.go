@@ -1,10 +1,7 @@
 package host_test
 
 import (
-	"bufio"
 	"context"
-	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +9,7 @@ import (
 	"github.com/tetratelabs/wazero"
 
 	"github.com/tokenfit/tokenfit/host"
+	"github.com/tokenfit/tokenfit/internal/exportlist"
 )
 
 // TestABI_Exports holds three lists to one another: the built module's
@@ -25,17 +23,15 @@ func TestABI_Exports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var built []string
-	for name, f := range m.ExportedFunctions() {
-		built = append(built, name+" "+host.Signature(f.ParamTypes(), f.ResultTypes()))
+	built := exportlist.Of(m)
+	listed, err := exportlist.ReadFile("../wasm/exports.txt")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for name := range m.ExportedMemories() {
-		built = append(built, name+" memory")
+	documented, err := exportlist.ReadABITable("../wasm/ABI.md", "## The wasip1 reactor")
+	if err != nil {
+		t.Fatal(err)
 	}
-	slices.Sort(built)
-
-	listed := readExportsTxt(t)
-	documented := readABITable(t)
 	if !slices.Equal(built, listed) {
 		t.Errorf("the module's exports differ from wasm/exports.txt\nmodule: %q\nlisted: %q", built, listed)
 	}
@@ -51,39 +47,4 @@ func TestABI_Exports(t *testing.T) {
 	if required := host.ExportsForTest(); !slices.Equal(required, functions) {
 		t.Errorf("the host requires other exports than wasm/exports.txt lists\nhost:   %q\nlisted: %q", required, functions)
 	}
-}
-
-func readExportsTxt(t *testing.T) []string {
-	f, err := os.Open("../wasm/exports.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := strings.TrimSpace(sc.Text()); line != "" && !strings.HasPrefix(line, "#") {
-			out = append(out, line)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// readABITable reads the rows "| `name` | `(…) -> (…)` | …" (or "memory")
-// of ABI.md's export table.
-func readABITable(t *testing.T) []string {
-	b, err := os.ReadFile("../wasm/ABI.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, _ := strings.Cut(string(b), "### Exports")
-	section, _, _ = strings.Cut(section, "\n### ")
-	row := regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| (?:`([^`]*)`|(memory)) \\|")
-	var out []string
-	for _, m := range row.FindAllStringSubmatch(section, -1) {
-		out = append(out, m[1]+" "+m[2]+m[3])
-	}
-	slices.Sort(out)
-	return out
 }

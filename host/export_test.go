@@ -2,9 +2,8 @@ package host
 
 import (
 	"sort"
-	"strings"
 
-	"github.com/tetratelabs/wazero/api"
+	"github.com/tokenfit/tokenfit/internal/exportlist"
 )
 
 // ExportsForTest lists the functions checkExports requires, in
@@ -12,22 +11,10 @@ import (
 func ExportsForTest() []string {
 	var out []string
 	for name, sig := range exports {
-		out = append(out, name+" "+Signature(sig.params, sig.results))
+		out = append(out, name+" "+exportlist.Signature(sig.params, sig.results))
 	}
 	sort.Strings(out)
 	return out
-}
-
-// Signature writes WebAssembly types as "(i32, i32) -> (i64)".
-func Signature(params, results []api.ValueType) string {
-	list := func(ts []api.ValueType) string {
-		names := make([]string, len(ts))
-		for i, t := range ts {
-			names[i] = api.ValueTypeName(t)
-		}
-		return "(" + strings.Join(names, ", ") + ")"
-	}
-	return list(params) + " -> " + list(results)
 }
 
 // MemorySize is the linear memory of a checked-out instance, in bytes.

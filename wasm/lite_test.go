@@ -5,7 +5,6 @@ package wasm_test
 // core/engine run natively. The full reactor is tested by package host.
 
 import (
-	"bufio"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -13,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +24,7 @@ import (
 
 	"github.com/tokenfit/tokenfit/core"
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/internal/exportlist"
 )
 
 var (
@@ -153,31 +152,18 @@ func TestLite_Exports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var built []string
-	for name, f := range m.ExportedFunctions() {
-		built = append(built, name+" "+signature(f.ParamTypes(), f.ResultTypes()))
-	}
-	for name := range m.ExportedMemories() {
-		built = append(built, name+" memory")
-	}
-	slices.Sort(built)
-	listed := readList(t, "exports-lite.txt")
-	if !slices.Equal(built, listed) {
-		t.Errorf("the lean module's exports differ from wasm/exports-lite.txt\nmodule: %q\nlisted: %q", built, listed)
-	}
-	b, err := os.ReadFile("ABI.md")
+	built := exportlist.Of(m)
+	listed, err := exportlist.ReadFile("exports-lite.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, _ := strings.Cut(string(b), "## The lean reactor")
-	_, section, _ = strings.Cut(section, "### Exports")
-	section, _, _ = strings.Cut(section, "\n## ")
-	row := regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| (?:`([^`]*)`|(memory)) \\|")
-	var documented []string
-	for _, r := range row.FindAllStringSubmatch(section, -1) {
-		documented = append(documented, r[1]+" "+r[2]+r[3])
+	documented, err := exportlist.ReadABITable("ABI.md", "## The lean reactor")
+	if err != nil {
+		t.Fatal(err)
 	}
-	slices.Sort(documented)
+	if !slices.Equal(built, listed) {
+		t.Errorf("the lean module's exports differ from wasm/exports-lite.txt\nmodule: %q\nlisted: %q", built, listed)
+	}
 	if !slices.Equal(documented, listed) {
 		t.Errorf("ABI.md's lean export table differs from wasm/exports-lite.txt\nABI.md: %q\nlisted: %q", documented, listed)
 	}
@@ -187,34 +173,6 @@ func TestLite_Exports(t *testing.T) {
 			t.Errorf("imports from %q", mod)
 		}
 	}
-}
-
-func signature(params, results []api.ValueType) string {
-	list := func(ts []api.ValueType) string {
-		names := make([]string, len(ts))
-		for i, t := range ts {
-			names[i] = api.ValueTypeName(t)
-		}
-		return "(" + strings.Join(names, ", ") + ")"
-	}
-	return list(params) + " -> " + list(results)
-}
-
-func readList(t *testing.T, path string) []string {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := strings.TrimSpace(sc.Text()); line != "" && !strings.HasPrefix(line, "#") {
-			out = append(out, line)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 var texts = []string{
