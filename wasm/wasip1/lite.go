@@ -182,6 +182,16 @@ func live(id int32) (*engine.LiveCounter, error) {
 	return l, nil
 }
 
+// liveWithText returns the live counter id and the n bytes of text at ptr.
+func liveWithText(id int32, ptr, n uint32) (*engine.LiveCounter, string, error) {
+	l, err := live(id)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := str(ptr, n)
+	return l, s, err
+}
+
 // liveNew makes a live counter over an empty text with the encoding h, and
 // returns its handle (> 0) or a negative status. The host frees it with
 // live_free.
@@ -206,11 +216,7 @@ func liveNew(h int32) (id int32) {
 //go:wasmexport live_edit
 func liveEdit(id, at, del int32, ptr, n uint32) (c int32) {
 	defer rescue(&c)
-	l, err := live(id)
-	if err != nil {
-		return fail(err)
-	}
-	s, err := str(ptr, n)
+	l, s, err := liveWithText(id, ptr, n)
 	if err != nil {
 		return fail(err)
 	}
@@ -227,11 +233,7 @@ func liveEdit(id, at, del int32, ptr, n uint32) (c int32) {
 //go:wasmexport live_reset
 func liveReset(id int32, ptr, n uint32) (c int32) {
 	defer rescue(&c)
-	l, err := live(id)
-	if err != nil {
-		return fail(err)
-	}
-	s, err := str(ptr, n)
+	l, s, err := liveWithText(id, ptr, n)
 	if err != nil {
 		return fail(err)
 	}
