@@ -6,7 +6,7 @@
 // request is made, unless a caller makes a counter and awaits its countChat.
 // Types and documentation in index.d.ts; the reasons in RATIONALE.md.
 
-import { TokenfitError, badArg, countChat as firstInstanceCountChat } from './tokenfit.js';
+import { TokenfitError, badArg, toJSON, countChat as firstInstanceCountChat } from './tokenfit.js';
 
 const ENDPOINT = '/v1/messages/count_tokens';
 const MAX_TIMEOUT = 0x7fffffff; // setTimeout's largest delay
@@ -75,12 +75,7 @@ export function providerCounter(options) {
     if (!Array.isArray(request.messages)) throw badArg(fn, 'messages must be an array', request.messages, 'messages');
     const body = {};
     for (const k of FIELDS) if (request[k] !== undefined) body[k] = request[k];
-    let json;
-    try {
-      json = JSON.stringify(body);
-    } catch (e) {
-      throw new TokenfitError('invalid_argument', `tokenfit: ${fn}: the request cannot be written as JSON (${e.message}): pass plain objects, arrays, strings, numbers and booleans`);
-    }
+    const json = toJSON(fn, body); // what JSON cannot hold is invalid_argument, as for every call
     // The local estimate comes first: it checks the request before anything
     // is sent, it is the answer should the provider fail, and, uncalibrated,
     // beside the provider's count it is a pair for tf.calibrate. A fraction

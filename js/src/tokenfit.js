@@ -118,8 +118,9 @@ function jsonValue(key, v) {
   return v;
 }
 
-// toJSON writes a request as JSON: a string is taken as JSON already,
-// undefined is {}. What JSON cannot hold is an invalid_argument, never a
+// toJSON writes a request as JSON (for every call, and provider.js's): a
+// string is taken as JSON already, undefined is {}. What JSON cannot hold
+// is an invalid_argument, never a
 // TypeError or a silent null: NaN, Infinity, a BigInt, a Map or a Set, a
 // cycle, nesting too deep for JSON.stringify (a RangeError), or a request
 // that is itself a function or a symbol. (Inside a request, undefined,
@@ -128,7 +129,7 @@ function jsonValue(key, v) {
 // but for a TypeError or a RangeError, which cannot be told from
 // JSON.stringify's own: the cause of an invalid_argument. None ends the
 // instance: the module has not run.)
-function toJSON(fn, request) {
+export function toJSON(fn, request) {
   if (request === undefined) return '{}';
   if (typeof request === 'string') return request;
   let json;
