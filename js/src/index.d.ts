@@ -239,8 +239,9 @@ export interface ChatCount {
   /** The request's prompt_tokens. */
   total: number;
   /**
-   * What the provider's count will not exceed as far as the tokenizer goes:
-   * `total` grown by an estimate's error bound, `total` itself when exact.
+   * What the provider's count will not exceed: where a chat rule is only
+   * fitted, the largest count of every candidate rendering, grown by an
+   * estimate's error bound; `total` itself when exact.
    */
   upperBound: number;
   /** All messages with their overhead; perMessage has each one's share, in order. */
