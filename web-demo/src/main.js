@@ -487,14 +487,47 @@ function drawBudget(req, b) {
     o.dataset.fate = s;
   });
 
-  $('#budget-request').textContent = JSON.stringify(trimmed(req), null, 1);
-  $('#budget-answer').textContent = JSON.stringify(b, null, 1);
+  showJSON('budget-request', req);
+  showJSON('budget-answer', b);
   demo.budget = { request: req, answer: b };
 }
 
-// trimmed shortens long strings for display.
-function trimmed(req) {
-  return JSON.parse(JSON.stringify(req, (k, v) => (typeof v === 'string' && v.length > 400 ? `${v.slice(0, 400)}… (${num.format(v.length)} characters)` : v)));
+// ---- JSON views -----------------------------------------------------------
+//
+// Each request and answer in full, ready to paste, with a copy button. They
+// sit in a panel shown with `hidden`, never in a closed <details>: Chromium
+// keeps a closed <details>' content in a locked subtree, and a select-all
+// in a 1 MB text area beside one took 23-130 s of selection sync (a bare
+// text area: under 2 s). The test "Ctrl+A in a 1 MB document" keeps it so.
+
+const SHOWN = 100_000; // characters drawn; the copy button copies them all
+const jsonText = new Map(); // pre id → the full JSON
+
+function showJSON(id, value) {
+  const text = JSON.stringify(value, null, 1);
+  jsonText.set(id, text);
+  $(`#${id}`).textContent =
+    text.length > SHOWN ? `${text.slice(0, SHOWN)}\n… the first ${num.format(SHOWN)} of ${num.format(text.length)} characters shown; Copy copies them all` : text;
+}
+
+for (const b of document.querySelectorAll('button.disclose')) {
+  b.addEventListener('click', () => {
+    const open = b.getAttribute('aria-expanded') !== 'true';
+    b.setAttribute('aria-expanded', String(open));
+    document.getElementById(b.getAttribute('aria-controls')).hidden = !open;
+  });
+}
+for (const b of document.querySelectorAll('button.copy')) {
+  const label = b.textContent;
+  b.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(jsonText.get(b.dataset.copy) ?? '');
+      b.textContent = 'Copied';
+    } catch (e) {
+      b.textContent = `Cannot copy: ${e.message}`;
+    }
+    setTimeout(() => (b.textContent = label), 1500);
+  });
 }
 
 function drawHistory() {
@@ -647,8 +680,8 @@ async function refreshPlan() {
     }),
   );
   $('#plan-text').textContent = p.text || '(nothing injected)';
-  $('#plan-request').textContent = JSON.stringify(req, null, 1);
-  $('#plan-answer').textContent = JSON.stringify(p, null, 1);
+  showJSON('plan-request', req);
+  showJSON('plan-answer', p);
   demo.plan = { request: req, answer: p };
 }
 
