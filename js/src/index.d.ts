@@ -383,7 +383,35 @@ export interface Budget extends Resolved {
   alert: AlertLevel;
   usedAfterPruning: number;
   utilizationAfterPruning: number;
+  /** How far the request after pruning exceeds the input budget; 0 when it fits. */
   overflowTokens: number;
+  /** How far the fixed parts alone exceed the input budget (−historyBudget), and those parts, largest first. */
+  fixedOverflowTokens?: number;
+  overflowSections?: SectionShare[];
+  /** Tokens more than the history budget that limits.minHistoryTokens kept. */
+  minHistoryExcess?: number;
+  /** What would make an overflowing request fit, in the order to try; empty when it fits. */
+  remedies: Remedy[];
+}
+
+/** A fixed part of a budget request: a section's name, 'directive' or 'tools'. */
+export interface SectionShare {
+  section: string;
+  tokens: number;
+}
+
+/** One action that frees room in a request that overflows (see README: calculateBudget). */
+export interface Remedy {
+  action: 'summarizeHistory' | 'dropHistory' | 'capSection' | 'truncate' | 'largerModel';
+  section?: string;
+  messages?: number[];
+  maxTokens?: number;
+  model?: string;
+  contextWindow?: number;
+  /** What the action frees on its own (largerModel: the input budget it adds). */
+  tokens: number;
+  /** Whether the action alone makes the request fit. */
+  fits: boolean;
 }
 
 // Plans.
