@@ -223,7 +223,7 @@ type Budget struct {
 	Model    string `json:"model,omitempty"`
 	Encoding string `json:"encoding"`
 	Exact    bool   `json:"exact"`
-	Fallback bool   `json:"fallback,omitempty"`
+	Resolved
 
 	ContextWindow   int `json:"contextWindow"`
 	ResponseReserve int `json:"responseReserve"`
@@ -269,7 +269,7 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	if tok, err = withCalibration(tok, res.Model.ID, req.Calibration); err != nil {
 		return b, err
 	}
-	b.Model, b.Encoding, b.Exact, b.Fallback = res.Model.ID, tok.Name(), tok.Exact(), res.Fallback
+	b.Model, b.Encoding, b.Exact, b.Resolved = res.Model.ID, tok.Name(), tok.Exact(), res.resolved()
 
 	// The window and the reserves.
 	m := res.Model
