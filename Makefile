@@ -193,12 +193,13 @@ test-wasm-wasip1: $(WAZERO)
 		$(GO) test -tags=tokenfit_lite -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./wasm/wasip1/
 
 # The host under the race detector: 16 goroutines x 200 mixed calls in make test,
-# x 10,000 in test-race.
+# x 10,000 in test-race, with the deadline and Close cases (a call stopped by
+# its context, Close while calls are under way or an Instance is held).
 test-race-short:
 	$(GO) test -race -short ./host/
 
 test-race:
-	$(GO) test -race -run 'Load' -count=1 -v -timeout 60m ./host/
+	$(GO) test -race -run 'Load|Deadline|Close' -count=1 -v -timeout 60m ./host/
 
 # The long versions of the reliability tests (README, Reliability): every
 # hostile case at full size (up to 100 MB) in every Go host and the CLI,
