@@ -1,7 +1,7 @@
 // The page side of tokenfit's Worker helper: the API of an instance running
 // in a worker, each call a promise. Internal; see worker.d.ts.
 
-import { TokenfitError } from './tokenfit.js';
+import { TokenfitError } from './errors.js';
 
 const FUNCTIONS = ['countTokens', 'countChat', 'calculateBudget', 'planInjection', 'encode', 'decode', 'withinLimit',
   'truncate', 'chunk', 'calibrate', 'models', 'registerModels', 'encodings', 'version', 'loadEncoding', 'memoryBytes', 'call'];
