@@ -37,8 +37,19 @@ export { ENCODINGS } from './table.js';
 
 // ---- init and the default instance --------------------------------------
 
-let first = null; // the first instance made: the one the top-level functions use
+// The instance the top-level functions use: the full module's when one has
+// been made, else the lean one's; among several of one kind, the one whose
+// init() was called first. So which one answers never depends on which
+// start finished first (the lean module starts faster):
+// Promise.all([init(), init({ lite: true })]) binds the full instance.
+let bound = null; // { tf, rank }
+let calls = 0; // init() calls so far, for their order
 const memo = new Map(); // platform → the promise of init() without options
+
+function bind(tf, seq) {
+  const rank = (tf.module === 'lite' ? 2 ** 40 : 0) + seq;
+  if (bound === null || rank < bound.rank) bound = { tf, rank };
+}
 
 /**
  * makeInit returns init for a platform: how it reads a URL (and, in Node,
@@ -49,17 +60,17 @@ export function makeInit(platform) {
   return function init(options) {
     if (options === undefined) {
       if (!memo.has(platform)) {
-        const p = start(platform, {});
+        const p = start(platform, {}, ++calls);
         memo.set(platform, p);
         p.catch(() => memo.delete(platform));
       }
       return memo.get(platform);
     }
-    return start(platform, options);
+    return start(platform, options, ++calls);
   };
 }
 
-async function start(platform, options) {
+async function start(platform, options, seq) {
   checkObject('init', 'the options', options);
   const { lite = false, encodings, tables: base } = options;
   let src = options.module;
@@ -79,18 +90,19 @@ async function start(platform, options) {
     checkObject('init', 'encodings', preload);
     await Promise.all(Object.entries(preload).map(([name, s]) => tf.loadEncoding(name, s)));
   }
-  if (!first) first = tf;
+  bind(tf, seq);
   return tf;
 }
 
 function current(fn) {
-  if (first) return first;
+  if (bound) return bound.tf;
   throw new TokenfitError('not_initialized',
     `tokenfit: ${fn}() was called before init(): call \`await init()\` once first ` +
     '(in a browser or at the edge: `await init({ module })`, see the README)');
 }
 
-// The top-level functions: the first instance's, once init() has made one.
+// The top-level functions: the bound instance's (see bind), once init() has
+// made one; before, each throws not_initialized (loadEncoding rejects).
 export const countTokens = (text, target) => current('countTokens').countTokens(text, target);
 export const countChat = (request) => current('countChat').countChat(request);
 export const calculateBudget = (request) => current('calculateBudget').calculateBudget(request);
@@ -106,4 +118,4 @@ export const registerModels = (registry) => current('registerModels').registerMo
 export const encodings = () => current('encodings').encodings();
 export const version = () => current('version').version();
 export const liveCounter = (target, text) => current('liveCounter').liveCounter(target, text);
-export const loadEncoding = (name, source) => current('loadEncoding').loadEncoding(name, source);
+export const loadEncoding = async (name, source) => current('loadEncoding').loadEncoding(name, source);
