@@ -98,7 +98,7 @@ export function init(options?: InitOptions): Promise<Tokenfit>;
 
 /** What to count with: an encoding (or heuristic) name wins over a model; neither means o200k_base. */
 export interface Target {
-  /** A model id or alias; an unknown one counts with cl100k_base (answers say `fallback`). */
+  /** A model id, alias or dated snapshot (README: Model names); an unknown one counts with its family's encoding or cl100k_base (answers say `fallback`). */
   model?: string;
   /** An encoding, or a heuristic name such as `chars4` (full module only). */
   encoding?: string;
@@ -106,14 +106,23 @@ export interface Target {
   calibration?: Calibration;
 }
 
+/**
+ * Set when the registry did not know the model: `resolvedBy` 'family' (the
+ * tokenizer of the name's `family` prefix, such as gpt-5) or 'unknown'
+ * (cl100k_base), in an 8,192-token window either way.
+ */
+export interface Resolved {
+  fallback?: boolean;
+  resolvedBy?: 'family' | 'unknown';
+  family?: string;
+}
+
 /** The tokenizer an answer used. */
-export interface Counted {
+export interface Counted extends Resolved {
   encoding: string;
   model?: string;
   /** False for estimates (models without a public tokenizer). */
   exact: boolean;
-  /** True when the model was unknown and cl100k_base answered. */
-  fallback?: boolean;
 }
 
 /** countTokens' JSON answer (through {@link Tokenfit.call}). */
@@ -233,8 +242,9 @@ export interface ChatCount {
   /** The request's prompt_tokens. */
   total: number;
   /**
-   * What the provider's count will not exceed as far as the tokenizer goes:
-   * `total` grown by an estimate's error bound, `total` itself when exact.
+   * What the provider's count will not exceed: where a chat rule is only
+   * fitted, the largest count of every candidate rendering, grown by an
+   * estimate's error bound; `total` itself when exact.
    */
   upperBound: number;
   /** All messages with their overhead; perMessage has each one's share, in order. */
@@ -257,9 +267,8 @@ export interface ChatCount {
 }
 
 /** countChat's answer: the count, and the model it was counted for. */
-export interface ChatAnswer extends ChatCount {
+export interface ChatAnswer extends ChatCount, Resolved {
   model?: string;
-  fallback?: boolean;
 }
 
 // Budgets.
@@ -352,11 +361,10 @@ export interface HistoryBudget {
 export type AlertLevel = 'none' | 'warning' | 'critical';
 
 /** calculateBudget's answer. */
-export interface Budget {
+export interface Budget extends Resolved {
   model?: string;
   encoding: string;
   exact: boolean;
-  fallback?: boolean;
   contextWindow: number;
   responseReserve: number;
   safetyBuffer: number;
@@ -378,7 +386,35 @@ export interface Budget {
   alert: AlertLevel;
   usedAfterPruning: number;
   utilizationAfterPruning: number;
+  /** How far the request after pruning exceeds the input budget; 0 when it fits. */
   overflowTokens: number;
+  /** How far the fixed parts alone exceed the input budget (−historyBudget), and those parts, largest first. */
+  fixedOverflowTokens?: number;
+  overflowSections?: SectionShare[];
+  /** Tokens more than the history budget that limits.minHistoryTokens kept. */
+  minHistoryExcess?: number;
+  /** What would make an overflowing request fit, in the order to try; empty when it fits. */
+  remedies: Remedy[];
+}
+
+/** A fixed part of a budget request: a section's name, 'directive' or 'tools'. */
+export interface SectionShare {
+  section: string;
+  tokens: number;
+}
+
+/** One action that frees room in a request that overflows (see README: calculateBudget). */
+export interface Remedy {
+  action: 'summarizeHistory' | 'dropHistory' | 'capSection' | 'truncate' | 'largerModel';
+  section?: string;
+  messages?: number[];
+  maxTokens?: number;
+  model?: string;
+  contextWindow?: number;
+  /** What the action frees on its own (largerModel: the input budget it adds). */
+  tokens: number;
+  /** Whether the action alone makes the request fit. */
+  fits: boolean;
 }
 
 // Plans.
@@ -527,11 +563,10 @@ export interface Estimator {
 }
 
 /** A model with the numbers derived from it. */
-export interface ModelInfo extends Model {
+export interface ModelInfo extends Model, Resolved {
   responseReserve: number;
   effectiveInputBudget: number;
   exact: boolean;
-  fallback?: boolean;
 }
 
 export interface ModelsRequest {
