@@ -1,7 +1,7 @@
 # tokenfit — the front door. Every target installs what it needs.
 #
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
-#   make test    every test (test-demo: the web demo in headless Chromium)
+#   make test    make check, then every test (test-demo: the web demo in headless Chromium)
 #   make bench   ratio tables against the peers, measured in one run
 #                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken)
 #   make build   the WebAssembly modules and the npm package (js/dist)
@@ -84,10 +84,9 @@ demo: demo-build
 test-demo: demo-build
 	cd web-demo && $(NODE) --test test/
 
-test: js-deps test-go test-race-short test-wasm test-js test-demo
+test: js-deps check test-go test-race-short test-wasm test-js test-demo
 
 test-go:
-	$(GO) vet ./...
 	$(GO) test ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).

@@ -8,6 +8,20 @@ import { diff } from './diff.js';
 import { prepare } from './assets.js';
 
 const $ = (sel) => document.querySelector(sel);
+
+// el makes an element: el('td', { className: 'n', dataset: { k: 'tokens' } }, child…).
+// Properties are set as properties ('for' as htmlFor); children are nodes
+// or text. Never markup in strings: the page runs under Trusted Types.
+function el(tag, props = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'dataset') Object.assign(e.dataset, v);
+    else if (k.startsWith('aria-') || k === 'for' || k === 'scope') e.setAttribute(k, v);
+    else e[k] = v;
+  }
+  e.append(...children);
+  return e;
+}
 const num = new Intl.NumberFormat('en-US');
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
 
@@ -16,8 +30,38 @@ const demo = (window.tokenfitDemo = { ready: false, perf: [] });
 
 // ---- workers --------------------------------------------------------------
 
+// The server requires Trusted Types (server.mjs): the page's one script URL,
+// its worker's, goes through the policy "tokenfit-demo", which allows
+// nothing else. A policy that allows no such name stops the page with
+// a message that says what to change.
+let trustedWorkerURL;
+function workerURL() {
+  const url = new URL('./worker.js', import.meta.url).href;
+  if (!globalThis.trustedTypes) return url;
+  if (trustedWorkerURL) return trustedWorkerURL;
+  let policy;
+  try {
+    policy = trustedTypes.createPolicy('tokenfit-demo', {
+      createScriptURL: (u) => {
+        if (u !== url) throw new TypeError(`tokenfit-demo: refusing the script URL ${u}`);
+        return u;
+      },
+    });
+  } catch (e) {
+    throw new Error(
+      `this page's Content-Security-Policy requires Trusted Types and allows no policy named "tokenfit-demo" for its worker: add "trusted-types tokenfit-demo" to it (${e.message})`,
+    );
+  }
+  return (trustedWorkerURL = policy.createScriptURL(url));
+}
+
 function startWorker(name) {
-  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name });
+  let w;
+  try {
+    w = new Worker(workerURL(), { type: 'module', name });
+  } catch (e) {
+    return () => Promise.reject(e); // start() shows it
+  }
   const pending = new Map();
   let next = 0;
   w.onmessage = ({ data }) => {
@@ -413,9 +457,7 @@ function drawBudget(req, b) {
   );
   $('#legend').replaceChildren(
     ...SEGMENTS.filter(([k]) => sizes[k] > 0).map(([k, label]) => {
-      const li = document.createElement('li');
-      li.innerHTML = `<span class="swatch s-${k}"></span>`;
-      li.append(`${label} `, Object.assign(document.createElement('b'), { textContent: num.format(sizes[k]) }));
+      const li = el('li', {}, el('span', { className: `swatch s-${k}` }), `${label} `, el('b', { textContent: num.format(sizes[k]) }));
       li.dataset.k = k;
       return li;
     }),
@@ -487,33 +529,62 @@ function drawBudget(req, b) {
     o.dataset.fate = s;
   });
 
-  $('#budget-request').textContent = JSON.stringify(trimmed(req), null, 1);
-  $('#budget-answer').textContent = JSON.stringify(b, null, 1);
+  showJSON('budget-request', req);
+  showJSON('budget-answer', b);
   demo.budget = { request: req, answer: b };
 }
 
-// trimmed shortens long strings for display.
-function trimmed(req) {
-  return JSON.parse(JSON.stringify(req, (k, v) => (typeof v === 'string' && v.length > 400 ? `${v.slice(0, 400)}… (${num.format(v.length)} characters)` : v)));
+// ---- JSON views -----------------------------------------------------------
+//
+// Each request and answer in full, ready to paste, with a copy button. They
+// sit in a panel shown with `hidden`, never in a closed <details>: Chromium
+// keeps a closed <details>' content in a locked subtree, and a select-all
+// in a 1 MB text area beside one took 23-130 s of selection sync (a bare
+// text area: under 2 s). The test "Ctrl+A in a 1 MB document" keeps it so.
+
+const SHOWN = 100_000; // characters drawn; the copy button copies them all
+const jsonText = new Map(); // pre id → the full JSON
+
+function showJSON(id, value) {
+  const text = JSON.stringify(value, null, 1);
+  jsonText.set(id, text);
+  $(`#${id}`).textContent =
+    text.length > SHOWN ? `${text.slice(0, SHOWN)}\n… the first ${num.format(SHOWN)} of ${num.format(text.length)} characters shown; Copy copies them all` : text;
+}
+
+for (const b of document.querySelectorAll('button.disclose')) {
+  b.addEventListener('click', () => {
+    const open = b.getAttribute('aria-expanded') !== 'true';
+    b.setAttribute('aria-expanded', String(open));
+    document.getElementById(b.getAttribute('aria-controls')).hidden = !open;
+  });
+}
+for (const b of document.querySelectorAll('button.copy')) {
+  const label = b.textContent;
+  b.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(jsonText.get(b.dataset.copy) ?? '');
+      b.textContent = 'Copied';
+    } catch (e) {
+      b.textContent = `Cannot copy: ${e.message}`;
+    }
+    setTimeout(() => (b.textContent = label), 1500);
+  });
 }
 
 function drawHistory() {
   const ol = $('#history');
   ol.replaceChildren(
     ...state.history.map((m, i) => {
-      const li = document.createElement('li');
       const n = i + 1;
-      li.innerHTML = `
-        <div class="turn-head">
-          <label for="role-${n}" class="sr-only">Turn ${n} role</label>
-          <select id="role-${n}">
-            <option value="system">system</option><option value="user">user</option><option value="assistant">assistant</option>
-          </select>
-          <output class="fate" for="text-${n}"></output>
-          <button type="button" class="remove" aria-label="Remove turn ${n}">Remove</button>
-        </div>
-        <label for="text-${n}" class="sr-only">Turn ${n} text</label>
-        <textarea id="text-${n}" rows="2"></textarea>`;
+      const li = el('li', {},
+        el('div', { className: 'turn-head' },
+          el('label', { for: `role-${n}`, className: 'sr-only', textContent: `Turn ${n} role` }),
+          el('select', { id: `role-${n}` }, ...['system', 'user', 'assistant'].map((r) => new Option(r, r))),
+          el('output', { className: 'fate', for: `text-${n}` }),
+          el('button', { type: 'button', className: 'remove', 'aria-label': `Remove turn ${n}`, textContent: 'Remove' })),
+        el('label', { for: `text-${n}`, className: 'sr-only', textContent: `Turn ${n} text` }),
+        el('textarea', { id: `text-${n}`, rows: 2 }));
       const roleSel = li.querySelector('select');
       roleSel.value = m.role;
       roleSel.addEventListener('change', () => {
@@ -566,19 +637,17 @@ const TIER = { full: 'full', summary: 'summary', nameOnly: 'name only', omitted:
 function drawBehaviors() {
   $('#plan-items tbody').replaceChildren(
     ...state.behaviors.map((it) => {
-      const tr = document.createElement('tr');
-      tr.dataset.id = it.id;
       const id = `act-${it.id}`;
-      tr.innerHTML = `
-        <th scope="row"><span class="name"></span> <span class="kind"></span><br><span class="tags"></span></th>
-        <td><label class="sr-only" for="${id}"></label><input type="range" id="${id}" min="0" max="1" step="0.01">
-            <output for="${id}"></output></td>
-        <td class="tier" data-k="tier"></td>
-        <td class="n" data-k="tokens"></td>`;
-      tr.querySelector('.name').textContent = it.name;
-      tr.querySelector('.kind').textContent = `[${it.kind}]`;
-      tr.querySelector('.tags').textContent = it.tags.map((t) => `#${t}`).join(' ');
-      tr.querySelector('label').textContent = `Activation of ${it.name}`;
+      const tr = el('tr', { dataset: { id: it.id } },
+        el('th', { scope: 'row' },
+          el('span', { className: 'name', textContent: it.name }), ' ', el('span', { className: 'kind', textContent: `[${it.kind}]` }),
+          el('br'), el('span', { className: 'tags', textContent: it.tags.map((t) => `#${t}`).join(' ') })),
+        el('td', {},
+          el('label', { className: 'sr-only', for: id, textContent: `Activation of ${it.name}` }),
+          el('input', { type: 'range', id, min: 0, max: 1, step: 0.01 }),
+          el('output', { for: id })),
+        el('td', { className: 'tier', dataset: { k: 'tier' } }),
+        el('td', { className: 'n', dataset: { k: 'tokens' } }));
       const range = tr.querySelector('input');
       const out = tr.querySelector('output');
       range.value = it.activation;
@@ -647,8 +716,8 @@ async function refreshPlan() {
     }),
   );
   $('#plan-text').textContent = p.text || '(nothing injected)';
-  $('#plan-request').textContent = JSON.stringify(req, null, 1);
-  $('#plan-answer').textContent = JSON.stringify(p, null, 1);
+  showJSON('plan-request', req);
+  showJSON('plan-answer', p);
   demo.plan = { request: req, answer: p };
 }
 
