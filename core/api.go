@@ -202,25 +202,25 @@ type ModelInfo struct {
 	ResponseReserve      int  `json:"responseReserve"`
 	EffectiveInputBudget int  `json:"effectiveInputBudget"`
 	Exact                bool `json:"exact"`
-	Fallback             bool `json:"fallback,omitempty"`
+	Resolved
 }
 
 // ModelsAnswer lists models, or resolves one (an unknown one falls back).
 func (r *Registry) ModelsAnswer(req ModelsRequest) (map[string]any, error) {
-	info := func(m Model, fallback bool) ModelInfo {
+	info := func(m Model, r Resolved) ModelInfo {
 		return ModelInfo{Model: m, ResponseReserve: m.ResponseReserve(), EffectiveInputBudget: m.EffectiveInputBudget(),
-			Exact: m.Encoding != "", Fallback: fallback}
+			Exact: m.Encoding != "", Resolved: r}
 	}
 	if req.Model != "" {
 		res, err := r.Resolve(req.Model)
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"model": info(res.Model, res.Fallback)}, nil
+		return map[string]any{"model": info(res.Model, res.resolved())}, nil
 	}
 	var all []ModelInfo
 	for _, m := range r.models {
-		all = append(all, info(m, false))
+		all = append(all, info(m, Resolved{}))
 	}
 	return map[string]any{"models": all, "estimators": r.estimators}, nil
 }

@@ -12,7 +12,7 @@ func TestAPI_Operations(t *testing.T) {
 	for _, tc := range []struct{ op, req, want string }{
 		{"countTokens", `{"text": "Hello world", "model": "gpt-4o"}`, `{"tokens":2,"upperBound":2,"encoding":"o200k_base","model":"gpt-4o","exact":true}`},
 		{"countTokens", `{"text": "Hello world"}`, `{"tokens":2,"upperBound":2,"encoding":"o200k_base","exact":true}`},
-		{"countTokens", `{"text": "Hello world", "model": "acme-9"}`, `{"tokens":2,"upperBound":2,"encoding":"cl100k_base","model":"acme-9","exact":true,"fallback":true}`},
+		{"countTokens", `{"text": "Hello world", "model": "acme-9"}`, `{"tokens":2,"upperBound":2,"encoding":"cl100k_base","model":"acme-9","exact":true,"fallback":true,"resolvedBy":"unknown"}`},
 		{"countTokens", `{"text": "<|endoftext|>", "encoding": "cl100k_base"}`, `{"tokens":7,"upperBound":7,"encoding":"cl100k_base","exact":true}`},
 		{"countTokens", `{"text": "abcdefgh", "encoding": "chars4"}`, `{"tokens":2,"upperBound":3,"encoding":"chars4","exact":false}`},
 		{"countTokens", `{"text": "abcdefghi", "encoding": "bytes4"}`, `{"tokens":3,"upperBound":4,"encoding":"bytes4","exact":false}`},

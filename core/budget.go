@@ -223,7 +223,7 @@ type Budget struct {
 	Model    string `json:"model,omitempty"`
 	Encoding string `json:"encoding"`
 	Exact    bool   `json:"exact"`
-	Fallback bool   `json:"fallback,omitempty"`
+	Resolved
 
 	ContextWindow   int `json:"contextWindow"`
 	ResponseReserve int `json:"responseReserve"`
@@ -253,7 +253,21 @@ type Budget struct {
 	// After pruning: the request with only the kept history.
 	UsedAfterPruning int     `json:"usedAfterPruning"`
 	UtilizationAfter float64 `json:"utilizationAfterPruning"`
-	OverflowTokens   int     `json:"overflowTokens"`
+	// OverflowTokens is how far the request after pruning exceeds the input
+	// budget: 0 when it fits.
+	OverflowTokens int `json:"overflowTokens"`
+	// FixedOverflowTokens is how far the fixed parts alone exceed the input
+	// budget (−historyBudget when that is negative), and OverflowSections
+	// are those parts, largest first: no pruning or summarizing of history
+	// can make such a request fit.
+	FixedOverflowTokens int            `json:"fixedOverflowTokens,omitempty"`
+	OverflowSections    []SectionShare `json:"overflowSections,omitempty"`
+	// MinHistoryExcess is how many tokens more than the history budget the
+	// kept history holds because limits.minHistoryTokens kept it.
+	MinHistoryExcess int `json:"minHistoryExcess,omitempty"`
+	// Remedies say what would make a request that overflows fit, in the
+	// order an app should try them; empty when it fits.
+	Remedies []Remedy `json:"remedies"`
 }
 
 // CalculateBudget divides a context window between the reserves, the fixed
@@ -269,7 +283,7 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	if tok, err = withCalibration(tok, res.Model.ID, req.Calibration); err != nil {
 		return b, err
 	}
-	b.Model, b.Encoding, b.Exact, b.Fallback = res.Model.ID, tok.Name(), tok.Exact(), res.Fallback
+	b.Model, b.Encoding, b.Exact, b.Resolved = res.Model.ID, tok.Name(), tok.Exact(), res.resolved()
 
 	// The window and the reserves.
 	m := res.Model
@@ -293,15 +307,8 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 		if *req.OutputReserve < 0 || *req.OutputReserve >= m.ContextWindow {
 			return b, fieldErr("outputReserve", "must be from 0 to less than the context window (%d)", m.ContextWindow)
 		}
-		b.ResponseReserve = *req.OutputReserve
-		if req.Reserve != nil && req.Reserve.SafetyRatio > 0 {
-			b.SafetyBuffer = policy.safety(m.ContextWindow)
-		}
-	} else {
-		b.ResponseReserve = policy.reserve(m)
-		b.SafetyBuffer = policy.safety(m.ContextWindow)
 	}
-	b.InputBudget = max(0, m.ContextWindow-b.ResponseReserve-b.SafetyBuffer)
+	b.InputBudget, b.ResponseReserve, b.SafetyBuffer = inputBudget(req, policy, m)
 
 	// The fixed sections, capped where the seed caps them.
 	lim, err := req.Limits.withDefaults()
@@ -377,6 +384,13 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	b.UtilizationAfter = ratio(b.UsedAfterPruning, b.InputBudget)
 	b.OverflowTokens = max(0, b.UsedAfterPruning-b.InputBudget)
 
+	keepRecent := DefaultKeepRecent
+	if req.KeepRecent != nil {
+		if *req.KeepRecent < 0 {
+			return b, fieldErr("keepRecent", "must not be negative")
+		}
+		keepRecent = *req.KeepRecent
+	}
 	// Past the warning level, propose the oldest kept turns to summarize.
 	if b.UtilizationAfter >= alerts.Warning {
 		target := req.SummarizeTarget
@@ -386,18 +400,32 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 		if !(target > 0 && target < 1) {
 			return b, fieldErr("summarizeTarget", "must be a fraction in (0, 1)")
 		}
-		keepRecent := DefaultKeepRecent
-		if req.KeepRecent != nil {
-			if *req.KeepRecent < 0 {
-				return b, fieldErr("keepRecent", "must not be negative")
-			}
-			keepRecent = *req.KeepRecent
-		}
 		want := b.UsedAfterPruning - int(target*float64(b.InputBudget))
 		h.Summarize, h.SummarizeTokens = proposeSummary(items, pr.keepFrom, want, keepRecent)
+		// Summarizing is no cure when even every turn it may take would
+		// leave the request over the input budget.
+		if _, most := proposeSummary(items, pr.keepFrom, math.MaxInt, keepRecent); b.OverflowTokens > most {
+			h.Summarize, h.SummarizeTokens = nil, 0
+		}
 	}
 	h.Summarize = nonNil(h.Summarize)
+	explain(reg, &b, req, budgetState{items: items, pruned: pr, room: room, lowWater: lowWater, keepRecent: keepRecent, policy: policy, model: m, res: res})
 	return b, nil
+}
+
+// inputBudget is the window less the response reserve and the safety
+// buffer, and those two: a fixed outputReserve has no safety buffer unless
+// the request's policy asks for one.
+func inputBudget(req BudgetRequest, policy ReservePolicy, m Model) (budget, reserve, safety int) {
+	if req.OutputReserve != nil {
+		reserve = *req.OutputReserve
+		if req.Reserve != nil && req.Reserve.SafetyRatio > 0 {
+			safety = policy.safety(m.ContextWindow)
+		}
+	} else {
+		reserve, safety = policy.reserve(m), policy.safety(m.ContextWindow)
+	}
+	return max(0, m.ContextWindow-reserve-safety), reserve, safety
 }
 
 // budgetSection counts a section, truncating it to capTokens when capTokens

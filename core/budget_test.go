@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -304,3 +305,97 @@ func TestBudget_JSONShape(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func text(s string) ChatContent { return ChatContent{Text: s} }
+
+// TestBudget_Explains: a budget that overflows names the parts at fault and
+// what would make it fit, in the order to try; one that fits has no remedy.
+func TestBudget_Explains(t *testing.T) {
+	history := func(n int) string {
+		var msgs []string
+		for i := range n {
+			role := []string{"user", "assistant"}[i%2]
+			msgs = append(msgs, fmt.Sprintf(`{"role": %q, "content": %q}`, role, strings.Repeat("word ", 30)))
+		}
+		return "[" + strings.Join(msgs, ", ") + "]"
+	}
+	actions := func(b Budget) []string {
+		var out []string
+		for _, r := range b.Remedies {
+			out = append(out, r.Action+":"+r.Section+r.Model)
+		}
+		return out
+	}
+
+	t.Run("fits", func(t *testing.T) {
+		b := budgetOf(t, `{"model": "gpt-4o", "sections": {"system": "Be brief.", "current": "Hi"}, "history": `+history(6)+`}`)
+		if b.Remedies == nil || len(b.Remedies) != 0 || b.FixedOverflowTokens != 0 || b.OverflowSections != nil || b.MinHistoryExcess != 0 {
+			t.Errorf("a budget that fits: remedies %v, fixed overflow %d %v, min excess %d", b.Remedies, b.FixedOverflowTokens, b.OverflowSections, b.MinHistoryExcess)
+		}
+	})
+
+	// The issue's 1 MB current message on gpt-4o: the fixed parts alone
+	// overflow; summarizing is no cure, cutting the current message is.
+	t.Run("fixed parts overflow", func(t *testing.T) {
+		b := budgetOf(t, `{"model": "gpt-4o", "sections": {"system": "Be brief.", "knowledge": {"tokens": 2000}, "current": {"tokens": 290000}},
+			"history": `+history(120)+`}`)
+		if b.HistoryBudget >= 0 || b.FixedOverflowTokens != -b.HistoryBudget {
+			t.Fatalf("historyBudget %d, fixedOverflowTokens %d", b.HistoryBudget, b.FixedOverflowTokens)
+		}
+		if len(b.OverflowSections) != 3 || b.OverflowSections[0] != (SectionShare{"current", 290000}) || b.OverflowSections[1] != (SectionShare{"knowledge", 2000}) {
+			t.Errorf("overflowSections %v", b.OverflowSections)
+		}
+		if len(b.History.Summarize) != 0 || b.History.SummarizeTokens != 0 {
+			t.Errorf("summarize %v offered although the fixed parts overflow", b.History.Summarize)
+		}
+		want := []string{"capSection:knowledge", "truncate:current"}
+		if got := actions(b); !slices.Equal(got, want) {
+			t.Fatalf("remedies %v, want %v", got, want)
+		}
+		cut := b.Remedies[1]
+		if !cut.Fits || cut.Tokens != b.OverflowTokens || *cut.MaxTokens != 290000-b.OverflowTokens || b.Remedies[0].Fits {
+			t.Errorf("truncate %+v (overflow %d); knowledge %+v", cut, b.OverflowTokens, b.Remedies[0])
+		}
+		// Applying the remedy makes it fit.
+		after := budgetOf(t, fmt.Sprintf(`{"model": "gpt-4o", "sections": {"system": "Be brief.", "knowledge": {"tokens": 2000}, "current": {"tokens": %d}},
+			"history": %s}`, *cut.MaxTokens, history(120)))
+		if after.OverflowTokens != 0 || len(after.Remedies) != 0 {
+			t.Errorf("after the remedy: overflow %d, remedies %v", after.OverflowTokens, after.Remedies)
+		}
+	})
+
+	// The issue's window 3,000 with reserve 500: the 4,000-token minimum
+	// keeps more history than the budget has room for, and says so.
+	t.Run("minimum history", func(t *testing.T) {
+		b := budgetOf(t, `{"contextWindow": 3000, "outputReserve": 500, "sections": {"system": "Be brief."}, "history": `+history(120)+`}`)
+		if b.MinHistoryExcess <= 0 || b.MinHistoryExcess != b.History.KeptTokens-b.HistoryBudget || b.FixedOverflowTokens != 0 {
+			t.Errorf("minHistoryExcess %d, kept %d, historyBudget %d", b.MinHistoryExcess, b.History.KeptTokens, b.HistoryBudget)
+		}
+		want := []string{"summarizeHistory:", "dropHistory:"}
+		if got := actions(b); !slices.Equal(got, want) {
+			t.Fatalf("remedies %v, want %v", got, want)
+		}
+		for _, r := range b.Remedies {
+			if !r.Fits || r.Tokens < b.OverflowTokens || len(r.Messages) == 0 {
+				t.Errorf("%+v does not free the overflow %d", r, b.OverflowTokens)
+			}
+		}
+		if len(b.History.Summarize) == 0 {
+			t.Error("summarizing can make this fit, but no summary was proposed")
+		}
+	})
+
+	t.Run("larger model", func(t *testing.T) {
+		b := budgetOf(t, `{"model": "gpt-5-chat-latest", "sections": {"current": {"tokens": 150000}}}`)
+		var got *Remedy
+		for i := range b.Remedies {
+			if b.Remedies[i].Action == "largerModel" {
+				got = &b.Remedies[i]
+			}
+		}
+		if got == nil || !got.Fits || got.ContextWindow <= 128000 || !strings.HasPrefix(got.Model, "gpt-5") {
+			t.Fatalf("remedies %+v", b.Remedies)
+		}
+		if after := budgetOf(t, `{"model": "`+got.Model+`", "sections": {"current": {"tokens": 150000}}}`); after.OverflowTokens != 0 {
+			t.Errorf("%s does not take the request: overflow %d", got.Model, after.OverflowTokens)
+		}
+	})
+}

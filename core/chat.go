@@ -117,11 +117,11 @@ type FunctionCallChoice struct {
 type ChatCount struct {
 	// Total is the request's prompt_tokens.
 	Total int `json:"total"`
-	// UpperBound is what the provider's count will not exceed as far as
-	// the tokenizer goes: Total grown by an estimate's error bound (a
-	// calibration's, once it has pairs), Total itself when the tokenizer
-	// is exact. A chat rule that is only fitted can still be a few tokens
-	// off; Notes say when one was used.
+	// UpperBound is what the provider's count will not exceed: where a
+	// rule is only fitted, the largest count of every candidate rendering
+	// (see CandidateRules), grown by an estimate's error bound (a
+	// calibration's, once it has pairs). Total itself when everything is
+	// exact. Total stays the best guess.
 	UpperBound int `json:"upperBound"`
 	// Messages is the tokens of all messages, each with its overhead;
 	// PerMessage has each message's share, in request order. Image tokens
@@ -186,10 +186,100 @@ func CountChat(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, erro
 	out.Priming = rules.Messages.ReplyPriming
 	out.Images = c.images
 	out.Total = out.Messages + out.Tools + out.ToolChoice + out.Priming
-	out.UpperBound = tok.Upper(out.Total)
+	slack, err := c.slack(&req, out.PerMessage, callNames)
+	if err != nil {
+		return ChatCount{}, err
+	}
+	out.UpperBound = tok.Upper(out.Total + slack)
 	out.Exact = c.exact
 	out.Notes = c.notes
 	return out, nil
+}
+
+// slack is how much more than the chosen rules the worst candidate
+// rendering of CandidateRules counts, for the parts whose rule is fitted:
+// the function definitions (2023 indented or 2024 flat, with or without the
+// undescribed-property adjustment), tool calls and tool messages (legacy or
+// 2024, per message) and the reply priming. Images need none: an unknown
+// size or detail is already counted at its largest cost. Only the varying
+// parts are recounted, so a long history costs nothing more.
+func (c *chatCounter) slack(req *ChatRequest, perMessage []int, callNames map[string]string) (int, error) {
+	r := c.rules
+	slack := 0
+	if !r.Messages.Exact {
+		for _, m := range candidateMessages {
+			slack = max(slack, m.ReplyPriming-r.Messages.ReplyPriming)
+		}
+	}
+	alt := &chatCounter{tok: c.tok, rules: r}
+	for i := range req.Messages {
+		m := &req.Messages[i]
+		if m.Role != "tool" && len(m.ToolCalls) == 0 {
+			continue
+		}
+		worst := perMessage[i]
+		for _, calls := range candidateCalls {
+			alt.rules.ToolCalls = calls
+			worst = max(worst, alt.message(m, callNames))
+		}
+		slack += worst - perMessage[i]
+	}
+	defs := functionInputs(req)
+	if len(defs) == 0 {
+		return slack, nil
+	}
+	chosen, err := c.definitions(defs, r.Tools)
+	if err != nil || chosen.exact {
+		return slack, err
+	}
+	worst := chosen.n
+	for _, style := range []ParamStyle{ParamsIndented, ParamsFlat} {
+		for _, und := range candidateUndescribed {
+			tr := r.Tools
+			tr.Params, tr.Undescribed = style, und
+			d, err := c.definitions(defs, tr)
+			if err != nil {
+				return 0, err
+			}
+			worst = max(worst, d.n)
+		}
+	}
+	return slack + worst - chosen.n, nil
+}
+
+// The candidates for the fitted parts of a family's rules: every rendering
+// some family is known to use.
+var (
+	candidateMessages    = []MessageRules{messages3, messagesO}
+	candidateCalls       = []ToolCallRules{callsLegacy, calls2024}
+	candidateUndescribed = []int{0, tools2024.Undescribed}
+)
+
+// CandidateRules returns the rules a request could be billed by when the
+// family's own are only fitted: rules with each combination of the
+// candidate reply priming, tool-call rule, parameter rendering and
+// undescribed-property adjustment. ChatCount.UpperBound is at least the
+// Total of each (TestChat_UpperBoundCoversCandidates).
+func CandidateRules(r ChatRules) []ChatRules {
+	var out []ChatRules
+	for _, m := range candidateMessages {
+		for _, calls := range candidateCalls {
+			for _, style := range []ParamStyle{ParamsIndented, ParamsFlat} {
+				for _, und := range candidateUndescribed {
+					v := r
+					if !r.Messages.Exact {
+						v.Messages.ReplyPriming = m.ReplyPriming
+					}
+					v.ToolCalls = calls
+					if !r.Tools.Exact || !r.Tools.NestedExact || r.Tools.Undescribed != 0 {
+						v.Tools.Params, v.Tools.Undescribed = style, und
+					}
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // chatCounter carries one CountChat call's state.
@@ -309,22 +399,16 @@ func (c *chatCounter) content(m *ChatMessage) (int, bool) {
 
 // tools returns the tokens the function definitions add.
 func (c *chatCounter) tools(req *ChatRequest) (int, error) {
-	defs := make([]funcInput, 0, len(req.Tools)+len(req.Functions))
-	for i := range req.Tools {
-		defs = append(defs, funcInput{&req.Tools[i].Function, fmt.Sprintf("tools[%d].function", i)})
-	}
-	for i := range req.Functions {
-		defs = append(defs, funcInput{&req.Functions[i], fmt.Sprintf("functions[%d]", i)})
-	}
+	defs := functionInputs(req)
 	if len(defs) == 0 {
 		return 0, nil
 	}
 	tr := c.rules.Tools
-	r, err := renderFunctions(defs, tr.Params)
+	d, err := c.definitions(defs, tr)
 	if err != nil {
 		return 0, err
 	}
-	n := c.count(r.text) + tr.Definitions + r.undescribed*tr.Undescribed
+	n, r := d.n, d.r
 	if !tr.Exact {
 		c.inexact(fmt.Sprintf("function definitions: the rendering is not verified against the API for %s", c.rules.Family))
 	}
@@ -360,6 +444,36 @@ func (c *chatCounter) tools(req *ChatRequest) (int, error) {
 		break
 	}
 	return n, nil
+}
+
+// functionInputs lists a request's function definitions, tools first.
+func functionInputs(req *ChatRequest) []funcInput {
+	defs := make([]funcInput, 0, len(req.Tools)+len(req.Functions))
+	for i := range req.Tools {
+		defs = append(defs, funcInput{&req.Tools[i].Function, fmt.Sprintf("tools[%d].function", i)})
+	}
+	for i := range req.Functions {
+		defs = append(defs, funcInput{&req.Functions[i], fmt.Sprintf("functions[%d]", i)})
+	}
+	return defs
+}
+
+// counted definitions: their tokens under some rules (without the system
+// message's adjustment, which no candidate changes), the rendering, and
+// whether the rules' count of them is verified.
+type countedDefs struct {
+	n     int
+	r     rendered
+	exact bool
+}
+
+func (c *chatCounter) definitions(defs []funcInput, tr ToolRules) (countedDefs, error) {
+	r, err := renderFunctions(defs, tr.Params)
+	if err != nil {
+		return countedDefs{}, err
+	}
+	exact := tr.Exact && !(r.nested && !tr.NestedExact) && !(r.undescribed > 0 && tr.Undescribed != 0)
+	return countedDefs{n: c.count(r.text) + tr.Definitions + r.undescribed*tr.Undescribed, r: r, exact: exact}, nil
 }
 
 // choice returns the tokens tool_choice or function_call adds.

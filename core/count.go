@@ -24,10 +24,10 @@ type Target struct {
 type Counted struct {
 	Encoding string `json:"encoding"`
 	Model    string `json:"model,omitempty"`
-	// Exact is false for estimates; Fallback is true when the model was
-	// unknown and cl100k_base answered.
-	Exact    bool `json:"exact"`
-	Fallback bool `json:"fallback,omitempty"`
+	// Exact is false for estimates.
+	Exact bool `json:"exact"`
+	// Resolved says when the model was not known (see Registry.Resolve).
+	Resolved
 }
 
 func (r *Registry) target(t Target) (Tokenizer, Counted, error) {
@@ -38,7 +38,11 @@ func (r *Registry) target(t Target) (Tokenizer, Counted, error) {
 	if tok, err = withCalibration(tok, res.Model.ID, t.Calibration); err != nil {
 		return nil, Counted{}, err
 	}
-	return tok, Counted{Encoding: tok.Name(), Model: res.Model.ID, Exact: tok.Exact(), Fallback: res.Fallback && t.Encoding == ""}, nil
+	c := Counted{Encoding: tok.Name(), Model: res.Model.ID, Exact: tok.Exact()}
+	if t.Encoding == "" {
+		c.Resolved = res.resolved()
+	}
+	return tok, c, nil
 }
 
 // exactTarget is target for operations that need token ids.
@@ -222,8 +226,8 @@ func (r *Registry) Truncate(req TruncateRequest) (TruncateAnswer, error) {
 // ChatAnswer is a chat request's count, with the model it was counted for.
 type ChatAnswer struct {
 	ChatCount
-	Model    string `json:"model,omitempty"`
-	Fallback bool   `json:"fallback,omitempty"`
+	Model string `json:"model,omitempty"`
+	Resolved
 }
 
 // CountChat counts a chat request with its model's tokenizer and chat rules;
@@ -237,7 +241,7 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 	if err != nil {
 		return ChatAnswer{}, err
 	}
-	return ChatAnswer{ChatCount: cc, Model: c.Model, Fallback: c.Fallback}, nil
+	return ChatAnswer{ChatCount: cc, Model: c.Model, Resolved: c.Resolved}, nil
 }
 
 // PlanCall is a plan request with what to count it with.

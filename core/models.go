@@ -155,26 +155,90 @@ func (r *Registry) check(m Model, field string) error {
 // Models returns every model, in registry order.
 func (r *Registry) Models() []Model { return slices.Clone(r.models) }
 
-// Lookup finds a model by id or alias, ignoring case; failing that, by the
-// longest known id that the name extends with "-…" (a dated snapshot such as
-// gpt-4o-2024-08-06), and after dropping a provider prefix such as
-// "openai/" or "models/". Cost: O(len(name)) map look-ups.
+// Lookup finds a model by exactly what names it: its id or an alias, a dated
+// snapshot of one, or either behind a provider prefix or as the base of a
+// fine-tune (steps 1 to 3 of Resolve). Case and surrounding space are
+// ignored. Cost: O(len(name)).
 func (r *Registry) Lookup(name string) (Model, bool) {
-	key := strings.ToLower(strings.TrimSpace(name))
-	if i := strings.LastIndexByte(key, '/'); i >= 0 {
-		key = key[i+1:]
+	m, _, ok := r.lookup(normalizeName(name))
+	return m, ok
+}
+
+func normalizeName(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
+
+// lookup is Lookup on a normalized name, saying how it matched.
+func (r *Registry) lookup(key string) (Model, string, bool) {
+	for {
+		if m, how, ok := r.exact(key); ok {
+			return m, how, true
+		}
+		rest, ok := stripPrefix(key)
+		if !ok {
+			return Model{}, "", false
+		}
+		key = rest
 	}
+}
+
+// exact matches an id or alias, or a dated snapshot suffix of one.
+func (r *Registry) exact(key string) (Model, string, bool) {
 	if i, ok := r.index[key]; ok {
-		return r.models[i], true
+		if key == strings.ToLower(r.models[i].ID) {
+			return r.models[i], ResolvedID, true
+		}
+		return r.models[i], ResolvedAlias, true
 	}
-	for k := len(key) - 1; k > 0; k-- {
-		if key[k] == '-' {
-			if i, ok := r.index[key[:k]]; ok {
-				return r.models[i], true
-			}
+	if base, ok := snapshotBase(key); ok {
+		if i, ok := r.index[base]; ok {
+			return r.models[i], ResolvedSnapshot, true
 		}
 	}
-	return Model{}, false
+	return Model{}, "", false
+}
+
+// providerPrefixes are the routing prefixes gateways and SDKs put before a
+// model's own id ("openai/gpt-4o", "models/gemini-2.5-pro"); they name no
+// other model.
+var providerPrefixes = []string{"openai/", "azure/", "models/", "anthropic/", "google/", "gemini/",
+	"vertex_ai/", "mistral/", "mistralai/", "deepseek/", "cohere/", "meta/", "meta-llama/"}
+
+// stripPrefix drops one provider prefix, or the "ft:" and the suffix of a
+// fine-tune name (ft:gpt-4o-mini-2024-07-18:org::id): a fine-tune has its
+// base model's window and tokenizer.
+func stripPrefix(key string) (string, bool) {
+	if rest, ok := strings.CutPrefix(key, "ft:"); ok {
+		base, _, _ := strings.Cut(rest, ":")
+		return base, base != ""
+	}
+	for _, p := range providerPrefixes {
+		if rest, ok := strings.CutPrefix(key, p); ok && rest != "" {
+			return rest, true
+		}
+	}
+	return "", false
+}
+
+// snapshotBase cuts a dated snapshot suffix: -YYYY-MM-DD (OpenAI),
+// -YYYYMMDD (Anthropic), -MMDD (OpenAI's 2023 models: -0613), -MM-YYYY
+// (Google's previews, Cohere) or -NNN (Google's stable versions: -001).
+// Nothing else counts as a snapshot: gpt-5-chat is not a snapshot of gpt-5.
+func snapshotBase(key string) (string, bool) {
+	for _, shape := range []string{"-dddd-dd-dd", "-dddddddd", "-dd-dddd", "-dddd", "-ddd"} {
+		if len(key) > len(shape) && digitsLike(key[len(key)-len(shape):], shape) {
+			return key[:len(key)-len(shape)], true
+		}
+	}
+	return "", false
+}
+
+// digitsLike reports whether s has shape's form, each d a digit.
+func digitsLike(s, shape string) bool {
+	for i := range len(shape) {
+		if c := s[i]; shape[i] == 'd' && !('0' <= c && c <= '9') || shape[i] != 'd' && c != shape[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Registry) estimator(name string) (Estimator, bool) {
@@ -184,28 +248,80 @@ func (r *Registry) estimator(name string) (Estimator, bool) {
 	return Estimator{}, false
 }
 
+// How a model name resolved (Resolution.How, and resolvedBy in answers).
+const (
+	ResolvedID       = "id"       // the model's id
+	ResolvedAlias    = "alias"    // one of its aliases (an Azure deployment name, a pinned snapshot)
+	ResolvedSnapshot = "snapshot" // a dated snapshot suffix of an id or alias
+	ResolvedFamily   = "family"   // only the encoding, from the name's family; Fallback
+	ResolvedUnknown  = "unknown"  // nothing: cl100k_base; Fallback
+)
+
 // Resolution is a model resolved for counting.
 type Resolution struct {
 	Model     Model
 	Tokenizer Tokenizer
-	// Fallback is true when the registry did not know the model: the
-	// answer then used cl100k_base and an 8,192-token window.
+	// Fallback is true when the name matched no model (How is "family" or
+	// "unknown"): the window is then FallbackContextWindow, never another
+	// model's.
 	Fallback bool
+	How      string
+	// Family is the name prefix whose tokenizer a "family" answer used.
+	Family string
 }
 
-// Resolve returns the model and the tokenizer to count it with. An unknown
-// model is not an error: it resolves to cl100k_base and an 8,192-token
-// window, with Fallback set.
+// Resolved is what an answer says of a fallback: nothing when the model
+// resolved by id, alias or snapshot.
+type Resolved struct {
+	// Fallback: the registry did not know the model; the answer counted
+	// with its family's tokenizer or cl100k_base, in an 8,192-token window.
+	Fallback bool `json:"fallback,omitempty"`
+	// ResolvedBy is "family" or "unknown" when Fallback is set.
+	ResolvedBy string `json:"resolvedBy,omitempty"`
+	// Family is the name prefix a "family" answer took its tokenizer from.
+	Family string `json:"family,omitempty"`
+}
+
+// resolved is what an answer says of res.
+func (res Resolution) resolved() Resolved {
+	if !res.Fallback {
+		return Resolved{}
+	}
+	return Resolved{Fallback: true, ResolvedBy: res.How, Family: res.Family}
+}
+
+// Resolve returns the model and the tokenizer to count it with, trying in
+// this order (case and surrounding space ignored):
+//
+//  1. an id or alias (aliases hold Azure deployment names such as
+//     gpt-35-turbo, and snapshots whose limits differ from their model's);
+//  2. a dated snapshot suffix of one: -YYYY-MM-DD, -YYYYMMDD, -MMDD,
+//     -MM-YYYY or -NNN (gpt-4o-2024-08-06 is gpt-4o);
+//  3. 1 and 2 again without a provider prefix (openai/, azure/, models/,
+//     anthropic/, google/, …) or as the base of a fine-tune (ft:BASE:…);
+//  4. a family prefix (gpt-5*, gpt-4o*, o3-*, claude-*, …): its tokenizer
+//     only, with Fallback set and a window of FallbackContextWindow - a
+//     name such as gpt-5-chat is never given gpt-5's window;
+//  5. nothing: cl100k_base and FallbackContextWindow, with Fallback set.
+//
+// Neither 4 nor 5 is an error. Cost: O(len(name)).
 func (r *Registry) Resolve(name string) (Resolution, error) {
-	m, ok := r.Lookup(name)
+	key := normalizeName(name)
+	m, how, ok := r.lookup(key)
+	family := ""
 	if !ok {
 		m = Model{ID: name, ContextWindow: FallbackContextWindow, Encoding: FallbackEncoding}
+		how = ResolvedUnknown
+		if f, ok := familyOf(key); ok {
+			m.Provider, m.Encoding, m.Estimator = f.provider, f.encoding, f.estimator
+			how, family = ResolvedFamily, f.prefix
+		}
 	}
 	tok, err := r.tokenizer(m)
 	if err != nil {
 		return Resolution{}, err
 	}
-	return Resolution{Model: m, Tokenizer: tok, Fallback: !ok}, nil
+	return Resolution{Model: m, Tokenizer: tok, Fallback: !ok, How: how, Family: family}, nil
 }
 
 func (r *Registry) tokenizer(m Model) (Tokenizer, error) {

@@ -37,7 +37,8 @@ func TestTSTypes_MirrorCore(t *testing.T) {
 		"Plan": core.Plan{}, "ModelCalibration": core.ModelCalibration{}, "Calibration": core.Calibration{},
 		"CalibrateRequest": core.CalibrateRequest{}, "CalibrateAnswer": core.CalibrateAnswer{}, "Model": core.Model{},
 		"Estimator": core.Estimator{}, "ModelInfo": core.ModelInfo{}, "ModelsRequest": core.ModelsRequest{},
-		"EncodingInfo": core.EncodingInfo{},
+		"EncodingInfo": core.EncodingInfo{}, "Resolved": core.Resolved{}, "SectionShare": core.SectionShare{},
+		"Remedy": core.Remedy{},
 	} {
 		want := jsonNames(reflect.TypeOf(v))
 		// countChat reads tokenfit's calibration beside OpenAI's fields.

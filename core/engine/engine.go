@@ -27,6 +27,13 @@ var loaded struct {
 // Names lists the encodings tokenfit knows, loaded or not.
 func Names() []string { return slices.Clone(tables.Names) }
 
+// aliases are encoding names tiktoken accepts whose ranks are those of an
+// encoding here: gpt2 has r50k_base's, p50k_edit p50k_base's and
+// o200k_harmony o200k_base's. They differ only in special tokens, which
+// tokenfit counts as ordinary text, so every count is the same. Get takes
+// them; answers name the encoding they stand for.
+var aliases = map[string]string{"gpt2": "r50k_base", "p50k_edit": "p50k_base", "o200k_harmony": "o200k_base"}
+
 // Loaded reports whether an encoding is loaded (its look-up structures
 // built).
 func Loaded(name string) bool {
@@ -44,9 +51,13 @@ func Table(name string) []byte { return tables.Embedded(name) }
 // Get returns an encoding by name: one loaded before, or one whose table is
 // compiled into the binary, built on first use (~4 ms natively for
 // o200k_base, most of it grouping the ranks; the hash table fills lazily).
-// Otherwise the error wraps ErrEncodingNotLoaded (a known name: give its
+// tiktoken's gpt2, p50k_edit and o200k_harmony name the encodings with their
+// ranks. Otherwise the error wraps ErrEncodingNotLoaded (a known name: give its
 // table to Load) or ErrUnknownEncoding.
 func Get(name string) (*Encoding, error) {
+	if a, ok := aliases[name]; ok {
+		name = a
+	}
 	loaded.Lock()
 	defer loaded.Unlock()
 	if e := loaded.m[name]; e != nil {

@@ -82,10 +82,13 @@ export interface InitOptions {
 
 /**
  * Starts tokenfit: compiles and starts the module and loads the encodings
- * asked for. In Node, Deno and Bun `await init()` needs no options. The
- * first instance made also answers the top-level functions
- * (`import { countTokens } from 'tokenfit'`). `init()` without options
- * returns the same instance every time; with options, a new one.
+ * asked for. In Node, Deno and Bun `await init()` needs no options. One
+ * instance also answers the top-level functions
+ * (`import { countTokens } from 'tokenfit'`): the full module's when one has
+ * been made, else the lean one's; among several of one kind, the one whose
+ * `init()` was called first — never whichever finished starting first.
+ * `init()` without options returns the same instance every time; with
+ * options, a new one.
  * Cost: compiling and starting the module (about 50 ms in Node) and loading
  * each table (o200k_base: about 30 ms), once.
  */
@@ -95,7 +98,7 @@ export function init(options?: InitOptions): Promise<Tokenfit>;
 
 /** What to count with: an encoding (or heuristic) name wins over a model; neither means o200k_base. */
 export interface Target {
-  /** A model id or alias; an unknown one counts with cl100k_base (answers say `fallback`). */
+  /** A model id, alias or dated snapshot (README: Model names); an unknown one counts with its family's encoding or cl100k_base (answers say `fallback`). */
   model?: string;
   /** An encoding, or a heuristic name such as `chars4` (full module only). */
   encoding?: string;
@@ -103,14 +106,23 @@ export interface Target {
   calibration?: Calibration;
 }
 
+/**
+ * Set when the registry did not know the model: `resolvedBy` 'family' (the
+ * tokenizer of the name's `family` prefix, such as gpt-5) or 'unknown'
+ * (cl100k_base), in an 8,192-token window either way.
+ */
+export interface Resolved {
+  fallback?: boolean;
+  resolvedBy?: 'family' | 'unknown';
+  family?: string;
+}
+
 /** The tokenizer an answer used. */
-export interface Counted {
+export interface Counted extends Resolved {
   encoding: string;
   model?: string;
   /** False for estimates (models without a public tokenizer). */
   exact: boolean;
-  /** True when the model was unknown and cl100k_base answered. */
-  fallback?: boolean;
 }
 
 /** countTokens' JSON answer (through {@link Tokenfit.call}). */
@@ -230,8 +242,9 @@ export interface ChatCount {
   /** The request's prompt_tokens. */
   total: number;
   /**
-   * What the provider's count will not exceed as far as the tokenizer goes:
-   * `total` grown by an estimate's error bound, `total` itself when exact.
+   * What the provider's count will not exceed: where a chat rule is only
+   * fitted, the largest count of every candidate rendering, grown by an
+   * estimate's error bound; `total` itself when exact.
    */
   upperBound: number;
   /** All messages with their overhead; perMessage has each one's share, in order. */
@@ -254,9 +267,8 @@ export interface ChatCount {
 }
 
 /** countChat's answer: the count, and the model it was counted for. */
-export interface ChatAnswer extends ChatCount {
+export interface ChatAnswer extends ChatCount, Resolved {
   model?: string;
-  fallback?: boolean;
 }
 
 // Budgets.
@@ -349,11 +361,10 @@ export interface HistoryBudget {
 export type AlertLevel = 'none' | 'warning' | 'critical';
 
 /** calculateBudget's answer. */
-export interface Budget {
+export interface Budget extends Resolved {
   model?: string;
   encoding: string;
   exact: boolean;
-  fallback?: boolean;
   contextWindow: number;
   responseReserve: number;
   safetyBuffer: number;
@@ -375,7 +386,35 @@ export interface Budget {
   alert: AlertLevel;
   usedAfterPruning: number;
   utilizationAfterPruning: number;
+  /** How far the request after pruning exceeds the input budget; 0 when it fits. */
   overflowTokens: number;
+  /** How far the fixed parts alone exceed the input budget (−historyBudget), and those parts, largest first. */
+  fixedOverflowTokens?: number;
+  overflowSections?: SectionShare[];
+  /** Tokens more than the history budget that limits.minHistoryTokens kept. */
+  minHistoryExcess?: number;
+  /** What would make an overflowing request fit, in the order to try; empty when it fits. */
+  remedies: Remedy[];
+}
+
+/** A fixed part of a budget request: a section's name, 'directive' or 'tools'. */
+export interface SectionShare {
+  section: string;
+  tokens: number;
+}
+
+/** One action that frees room in a request that overflows (see README: calculateBudget). */
+export interface Remedy {
+  action: 'summarizeHistory' | 'dropHistory' | 'capSection' | 'truncate' | 'largerModel';
+  section?: string;
+  messages?: number[];
+  maxTokens?: number;
+  model?: string;
+  contextWindow?: number;
+  /** What the action frees on its own (largerModel: the input budget it adds). */
+  tokens: number;
+  /** Whether the action alone makes the request fit. */
+  fits: boolean;
 }
 
 // Plans.
@@ -524,11 +563,10 @@ export interface Estimator {
 }
 
 /** A model with the numbers derived from it. */
-export interface ModelInfo extends Model {
+export interface ModelInfo extends Model, Resolved {
   responseReserve: number;
   effectiveInputBudget: number;
   exact: boolean;
-  fallback?: boolean;
 }
 
 export interface ModelsRequest {
@@ -583,10 +621,12 @@ export interface LiveCounter {
   /**
    * Makes the text `text` by one edit found from the common start and end
    * of the old text and the new one (what an `input` event handler has), and
-   * returns the count. Cost: the comparison, O(n) in JavaScript (fast), plus
-   * the edit.
+   * returns the count. `caret`, where the inserted text ends in `text` (the
+   * text area's `selectionEnd` after the input), makes a keystroke in a 1 MB
+   * text cost O(edit) instead of O(n); a wrong caret only costs the O(n)
+   * comparison, never a wrong count. Cost: the comparison, plus the edit.
    */
-  update(text: string): number;
+  update(text: string, caret?: number): number;
   /** Replaces the whole text and returns its count. O(n). */
   reset(text: string): number;
   /** The current count. O(1). */
@@ -764,7 +804,7 @@ export interface ProviderCounterOptions {
    * anthropic-version and content-type are the counter's own.
    */
   headers?: Record<string, string>;
-  /** The instance that estimates (init()'s, or a worker's). Defaults to the first instance init made. */
+  /** The instance that estimates (init()'s, or a worker's). Defaults to the instance the top-level functions use (see init). */
   tf?: { countChat(request: ChatRequest): ChatAnswer | Promise<ChatAnswer> };
 }
 
@@ -835,38 +875,39 @@ export interface ProviderCounter {
  */
 export function providerCounter(options: ProviderCounterOptions): ProviderCounter;
 
-// ---- the top-level functions: the first instance's ---------------------------
-// Each throws TokenfitError 'not_initialized' until init() has made an instance.
+// ---- the top-level functions: one instance's (see init) ----------------------
+// Each throws TokenfitError 'not_initialized' until init() has made an instance
+// (loadEncoding rejects with it).
 
-/** {@link Tokenfit.countTokens} of the first instance {@link init} made. */
+/** {@link Tokenfit.countTokens} of the instance {@link init} binds. */
 export function countTokens(text: string, target?: Target): number;
-/** {@link Tokenfit.countChat} of the first instance {@link init} made. */
+/** {@link Tokenfit.countChat} of the instance {@link init} binds. */
 export function countChat(request: ChatRequest): ChatAnswer;
-/** {@link Tokenfit.calculateBudget} of the first instance {@link init} made. */
+/** {@link Tokenfit.calculateBudget} of the instance {@link init} binds. */
 export function calculateBudget(request: BudgetRequest): Budget;
-/** {@link Tokenfit.planInjection} of the first instance {@link init} made. */
+/** {@link Tokenfit.planInjection} of the instance {@link init} binds. */
 export function planInjection(request: PlanCall): Plan;
-/** {@link Tokenfit.encode} of the first instance {@link init} made. */
+/** {@link Tokenfit.encode} of the instance {@link init} binds. */
 export function encode(text: string, target?: Target): number[];
-/** {@link Tokenfit.decode} of the first instance {@link init} made. */
+/** {@link Tokenfit.decode} of the instance {@link init} binds. */
 export function decode(ids: readonly number[] | Uint32Array, target?: Target): string;
-/** {@link Tokenfit.withinLimit} of the first instance {@link init} made. */
+/** {@link Tokenfit.withinLimit} of the instance {@link init} binds. */
 export function withinLimit(text: string, limit: number, target?: Target): LimitAnswer;
-/** {@link Tokenfit.truncate} of the first instance {@link init} made. */
+/** {@link Tokenfit.truncate} of the instance {@link init} binds. */
 export function truncate(text: string, maxTokens: number, options?: TruncateOptions): TruncateAnswer;
-/** {@link Tokenfit.chunk} of the first instance {@link init} made. */
+/** {@link Tokenfit.chunk} of the instance {@link init} binds. */
 export function chunk(text: string, maxTokens: number, options?: ChunkOptions): ChunkAnswer;
-/** {@link Tokenfit.calibrate} of the first instance {@link init} made. */
+/** {@link Tokenfit.calibrate} of the instance {@link init} binds. */
 export function calibrate(request: CalibrateRequest): CalibrateAnswer;
-/** {@link Tokenfit.models} of the first instance {@link init} made. */
+/** {@link Tokenfit.models} of the instance {@link init} binds. */
 export function models(request?: ModelsRequest): ModelsAnswer;
-/** {@link Tokenfit.registerModels} of the first instance {@link init} made. */
+/** {@link Tokenfit.registerModels} of the instance {@link init} binds. */
 export function registerModels(registry: RegistryFile | string): { models: number };
-/** {@link Tokenfit.encodings} of the first instance {@link init} made. */
+/** {@link Tokenfit.encodings} of the instance {@link init} binds. */
 export function encodings(): EncodingInfo[];
-/** {@link Tokenfit.version} of the first instance {@link init} made. */
+/** {@link Tokenfit.version} of the instance {@link init} binds. */
 export function version(): string;
-/** {@link Tokenfit.liveCounter} of the first instance {@link init} made. */
+/** {@link Tokenfit.liveCounter} of the instance {@link init} binds. */
 export function liveCounter(target?: Target, text?: string): LiveCounter;
-/** {@link Tokenfit.loadEncoding} of the first instance {@link init} made. */
+/** {@link Tokenfit.loadEncoding} of the instance {@link init} binds. */
 export function loadEncoding(name: EncodingName, source?: Source | Promise<Source>): Promise<void>;

@@ -1,10 +1,12 @@
 // Where the page serves tokenfit's files (build.mjs copies them into
-// dist/assets: the module, and the tables in the package's transport form,
+// dist/assets/<hash>/: the module, and the tables in the package's transport form,
 // .tkp), and one download and compile of them for both workers:
 // a compiled WebAssembly.Module and table bytes cross to a worker for free
 // or nearly, where compiling twice would cost the page its start-up.
 
-export const assetBase = new URL('./assets/', import.meta.url);
+// TOKENFIT_ASSETS is build.mjs's define: assets/<hash of the files>/.
+/* global TOKENFIT_ASSETS */
+export const assetBase = new URL(`./${TOKENFIT_ASSETS}`, import.meta.url);
 
 export async function prepare(encodings = ['o200k_base']) {
   const [module, ...tables] = await Promise.all([

@@ -1,0 +1,180 @@
+package core
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRegistry_EveryNameResolves resolves every row's id and aliases, as
+// given, dated, behind a provider prefix and in capitals, to that row.
+func TestRegistry_EveryNameResolves(t *testing.T) {
+	reg := DefaultRegistry()
+	for _, m := range reg.Models() {
+		names := append([]string{m.ID}, m.Aliases...)
+		for i, name := range names {
+			how := ResolvedAlias
+			if i == 0 {
+				how = ResolvedID
+			}
+			for _, tc := range []struct{ name, how string }{
+				{name, how},
+				{strings.ToUpper(name) + " ", how},
+				{name + "-2031-01-01", ResolvedSnapshot},
+				{name + "-20310101", ResolvedSnapshot},
+				{"openai/" + name, how},
+				{"azure/" + name, how},
+				{"models/" + name, how},
+			} {
+				res, err := reg.Resolve(tc.name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Model.ID != m.ID || res.Fallback || res.How != tc.how {
+					t.Errorf("%q resolved to %s (%s, fallback %v), want %s (%s)", tc.name, res.Model.ID, res.How, res.Fallback, m.ID, tc.how)
+				}
+			}
+		}
+	}
+}
+
+// TestRegistry_NoNameClaimedTwice: no id or alias names two rows of
+// models.json (the later would silently win).
+func TestRegistry_NoNameClaimedTwice(t *testing.T) {
+	var f registryFile
+	if err := decodeJSON(modelsJSON, &f); err != nil {
+		t.Fatal(err)
+	}
+	owner := map[string]string{}
+	for _, m := range f.Models {
+		for _, name := range append([]string{m.ID}, m.Aliases...) {
+			key := normalizeName(name)
+			if prev, ok := owner[key]; ok {
+				t.Errorf("%q is claimed by %s and %s", name, prev, m.ID)
+			}
+			owner[key] = m.ID
+		}
+	}
+	if len(owner) < 250 {
+		t.Errorf("only %d names: models.json not read?", len(owner))
+	}
+}
+
+// TestResolve_Order holds each step of the documented order, and the
+// answers this order changed (issue 11).
+func TestResolve_Order(t *testing.T) {
+	for _, tc := range []struct {
+		name, id, how, family, tokenizer string
+		window                           int
+	}{
+		{"gpt-4o", "gpt-4o", ResolvedID, "", "o200k_base", 128000},
+		{"gpt-35-turbo", "gpt-3.5-turbo", ResolvedAlias, "", "cl100k_base", 16385},
+		{"gpt-35-turbo-16k", "gpt-3.5-turbo-16k", ResolvedAlias, "", "cl100k_base", 16385},
+		{"gpt-35-turbo-0125", "gpt-3.5-turbo", ResolvedSnapshot, "", "cl100k_base", 16385},
+		{"gpt-35-turbo-0613", "gpt-3.5-turbo-0613", ResolvedAlias, "", "cl100k_base", 4096},
+		{"gpt-4o-2024-08-06", "gpt-4o", ResolvedAlias, "", "o200k_base", 128000},
+		{"gpt-4o-2025-01-31", "gpt-4o", ResolvedSnapshot, "", "o200k_base", 128000},
+		{"gpt-4o-2024-05-13", "gpt-4o-2024-05-13", ResolvedID, "", "o200k_base", 128000},
+		{"gpt-4-0613", "gpt-4", ResolvedAlias, "", "cl100k_base", 8192},
+		{"claude-sonnet-4-5-20250929", "claude-sonnet-4-5", ResolvedAlias, "", "estimate:claude", 200000},
+		{"gemini-2.0-flash-001", "gemini-2.0-flash", ResolvedAlias, "", "estimate:gemini", 1048576},
+		{"openai/gpt-4o-mini", "gpt-4o-mini", ResolvedID, "", "o200k_base", 128000},
+		{"models/gemini-2.5-pro", "gemini-2.5-pro", ResolvedID, "", "estimate:gemini", 1048576},
+		{"azure/gpt-35-turbo", "gpt-3.5-turbo", ResolvedAlias, "", "cl100k_base", 16385},
+		{"ft:gpt-4o-mini-2024-07-18:acme::abc123", "gpt-4o-mini", ResolvedAlias, "", "o200k_base", 128000},
+		// Were resolved to another model by "extends a known id with -…".
+		{"gpt-5-chat", "gpt-5-chat-latest", ResolvedAlias, "", "o200k_base", 128000},
+		{"gpt-5.1-chat", "gpt-5.1-chat-latest", ResolvedAlias, "", "o200k_base", 128000},
+		{"gpt-5.2-chat", "gpt-5.2-chat-latest", ResolvedAlias, "", "o200k_base", 128000},
+		{"gpt-4o-realtime-preview-2024-12-17", "gpt-4o-realtime-preview", ResolvedSnapshot, "", "o200k_base", 32000},
+		{"gpt-4o-transcribe", "gpt-4o-transcribe", ResolvedID, "", "o200k_base", 16000},
+		{"gpt-5.6-cyber", "gpt-5.6-cyber", ResolvedFamily, "gpt-5", "o200k_base", 8192},
+		{"davinci-codex", "davinci-codex", ResolvedFamily, "davinci-codex", "p50k_base", 8192},
+		{"gpt-5-chat-preview", "gpt-5-chat-preview", ResolvedFamily, "gpt-5", "o200k_base", 8192},
+		// Were unknown (cl100k_base).
+		{"chat-latest", "chat-latest", ResolvedID, "", "o200k_base", 400000},
+		{"codex-mini-latest", "codex-mini-latest", ResolvedID, "", "o200k_base", 200000},
+		{"computer-use-preview-2025-03-11", "computer-use-preview", ResolvedSnapshot, "", "o200k_base", 8192},
+		{"gpt-audio-mini-2025-10-06", "gpt-audio-mini", ResolvedSnapshot, "", "o200k_base", 128000},
+		{"gpt-image-1", "gpt-image-1", ResolvedFamily, "gpt-image", "o200k_base", 8192},
+		{"openai/gpt-6-nova", "openai/gpt-6-nova", ResolvedFamily, "gpt-6", "o200k_base", 8192},
+		{"claude-opus-9", "claude-opus-9", ResolvedFamily, "claude-", "estimate:claude-2026", 8192},
+		{"gpt-4o\x00", "gpt-4o\x00", ResolvedFamily, "gpt-4o", "o200k_base", 8192},
+		// Nothing: the seed's fallback.
+		{"acme-9", "acme-9", ResolvedUnknown, "", "cl100k_base", 8192},
+		{"gpt", "gpt", ResolvedUnknown, "", "cl100k_base", 8192},
+		{"", "", ResolvedUnknown, "", "cl100k_base", 8192},
+	} {
+		res, err := DefaultRegistry().Resolve(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fallback := tc.how == ResolvedFamily || tc.how == ResolvedUnknown
+		if res.Model.ID != tc.id || res.How != tc.how || res.Family != tc.family || res.Fallback != fallback ||
+			res.Tokenizer.Name() != tc.tokenizer || res.Model.ContextWindow != tc.window {
+			t.Errorf("%q: %s %s %q fallback %v %s %d; want %s %s %q %v %s %d", tc.name,
+				res.Model.ID, res.How, res.Family, res.Fallback, res.Tokenizer.Name(), res.Model.ContextWindow,
+				tc.id, tc.how, tc.family, fallback, tc.tokenizer, tc.window)
+		}
+	}
+}
+
+// tiktokenModels is tiktoken's tiktoken/model.py (openai/tiktoken at
+// 4e71bbe, 2026-08-16): MODEL_TO_ENCODING, and MODEL_PREFIX_TO_ENCODING
+// with a name made from each prefix.
+var tiktokenModels = map[string]string{
+	"o1": "o200k_base", "o3": "o200k_base", "o4-mini": "o200k_base",
+	"gpt-5": "o200k_base", "gpt-4.1": "o200k_base", "gpt-4o": "o200k_base",
+	"gpt-4": "cl100k_base", "gpt-3.5-turbo": "cl100k_base", "gpt-3.5": "cl100k_base", "gpt-35-turbo": "cl100k_base",
+	"davinci-002": "cl100k_base", "babbage-002": "cl100k_base",
+	"text-embedding-ada-002": "cl100k_base", "text-embedding-3-small": "cl100k_base", "text-embedding-3-large": "cl100k_base",
+	"text-davinci-003": "p50k_base", "text-davinci-002": "p50k_base", "text-davinci-001": "r50k_base",
+	"text-curie-001": "r50k_base", "text-babbage-001": "r50k_base", "text-ada-001": "r50k_base",
+	"davinci": "r50k_base", "curie": "r50k_base", "babbage": "r50k_base", "ada": "r50k_base",
+	"code-davinci-002": "p50k_base", "code-davinci-001": "p50k_base", "code-cushman-002": "p50k_base",
+	"code-cushman-001": "p50k_base", "davinci-codex": "p50k_base", "cushman-codex": "p50k_base",
+	"text-davinci-edit-001": "p50k_edit", "code-davinci-edit-001": "p50k_edit",
+	"text-similarity-davinci-001": "r50k_base", "text-similarity-curie-001": "r50k_base",
+	"text-similarity-babbage-001": "r50k_base", "text-similarity-ada-001": "r50k_base",
+	"text-search-davinci-doc-001": "r50k_base", "text-search-curie-doc-001": "r50k_base",
+	"text-search-babbage-doc-001": "r50k_base", "text-search-ada-doc-001": "r50k_base",
+	"code-search-babbage-code-001": "r50k_base", "code-search-ada-code-001": "r50k_base",
+	"gpt2": "gpt2",
+	// MODEL_PREFIX_TO_ENCODING
+	"o1-zz": "o200k_base", "o3-zz": "o200k_base", "o4-mini-zz": "o200k_base", "gpt-5zz": "o200k_base",
+	"gpt-4.5-zz": "o200k_base", "gpt-4.1-zz": "o200k_base", "chatgpt-4o-zz": "o200k_base", "gpt-4o-zz": "o200k_base",
+	"gpt-4-zz": "cl100k_base", "gpt-3.5-turbo-zz": "cl100k_base", "gpt-35-turbo-zz": "cl100k_base",
+	"gpt-oss-zz": "o200k_harmony", "ft:gpt-4o:acme::zz": "o200k_base", "ft:gpt-4:acme::zz": "cl100k_base",
+	"ft:gpt-3.5-turbo:acme::zz": "cl100k_base", "ft:davinci-002:acme::zz": "cl100k_base", "ft:babbage-002:acme::zz": "cl100k_base",
+}
+
+// TestResolve_Tiktoken: every name tiktoken maps counts with the encoding
+// tiktoken names (its gpt2, p50k_edit and o200k_harmony are the same ranks
+// as r50k_base, p50k_base and o200k_base).
+func TestResolve_Tiktoken(t *testing.T) {
+	for name, want := range tiktokenModels {
+		res, err := DefaultRegistry().Resolve(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, err := GetEncoding(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Tokenizer.Name() != enc.Name() {
+			t.Errorf("%s counts with %s (%s), tiktoken with %s", name, res.Tokenizer.Name(), res.How, want)
+		}
+	}
+}
+
+func TestGetEncoding_TiktokenAliases(t *testing.T) {
+	for alias, name := range map[string]string{"gpt2": "r50k_base", "p50k_edit": "p50k_base", "o200k_harmony": "o200k_base"} {
+		a, err := GetEncoding(alias)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := GetEncoding(name)
+		if a != b {
+			t.Errorf("%s is not %s", alias, name)
+		}
+	}
+}
