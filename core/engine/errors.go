@@ -10,6 +10,9 @@ var (
 	ErrInvalidTable      = errors.New("tokenfit: invalid encoding table")
 	ErrInvalidRequest    = errors.New("tokenfit: invalid request")
 	ErrInvalidToken      = errors.New("tokenfit: invalid token")
+	// ErrUnsupportedTokenizer: a valid tokenizer.json that uses something
+	// tokenfit does not reproduce exactly; the message names it.
+	ErrUnsupportedTokenizer = errors.New("tokenfit: unsupported tokenizer")
 )
 
 // The error codes of {"error": {"code": …}}, from every module and host.
@@ -17,15 +20,16 @@ var (
 // (wasm/internal/boundary, with the status numbers below) and the Go
 // host's are these constants, and the tests hold wasm/ABI.md to them.
 const (
-	CodeInternal          = "internal"
-	CodeInvalidArgument   = "invalid_argument" // the boundary's: a pointer, length or size out of range
-	CodeInvalidHandle     = "invalid_handle"   // the boundary's: an encoding or live-counter handle never given out
-	CodeInvalidTable      = "invalid_table"
-	CodeUnknownEncoding   = "unknown_encoding"
-	CodeEncodingNotLoaded = "encoding_not_loaded"
-	CodeInvalidRequest    = "invalid_request"
-	CodeInvalidToken      = "invalid_token"
-	CodeUnknownOperation  = "unknown_operation" // core's JSON API
+	CodeInternal             = "internal"
+	CodeInvalidArgument      = "invalid_argument" // the boundary's: a pointer, length or size out of range
+	CodeInvalidHandle        = "invalid_handle"   // the boundary's: an encoding or live-counter handle never given out
+	CodeInvalidTable         = "invalid_table"
+	CodeUnknownEncoding      = "unknown_encoding"
+	CodeEncodingNotLoaded    = "encoding_not_loaded"
+	CodeInvalidRequest       = "invalid_request"
+	CodeInvalidToken         = "invalid_token"
+	CodeUnknownOperation     = "unknown_operation" // core's JSON API
+	CodeUnsupportedTokenizer = "unsupported_tokenizer"
 )
 
 // codes are the codes in the order of their status numbers: the fast paths
@@ -42,6 +46,7 @@ var codes = [...]string{
 	CodeInvalidRequest,
 	CodeInvalidToken,
 	CodeUnknownOperation,
+	CodeUnsupportedTokenizer,
 }
 
 // Codes lists every error code, in the order of their status numbers
@@ -79,6 +84,7 @@ func Code(err error) string {
 		{ErrInvalidTable, CodeInvalidTable},
 		{ErrInvalidRequest, CodeInvalidRequest},
 		{ErrInvalidToken, CodeInvalidToken},
+		{ErrUnsupportedTokenizer, CodeUnsupportedTokenizer},
 	} {
 		if errors.Is(err, c.err) {
 			return c.code
