@@ -10,16 +10,20 @@ var (
 	ErrInvalidTable      = errors.New("tokenfit: invalid encoding table")
 	ErrInvalidRequest    = errors.New("tokenfit: invalid request")
 	ErrInvalidToken      = errors.New("tokenfit: invalid token")
+	// ErrUnsupportedTokenizer: a valid tokenizer.json that uses something
+	// tokenfit does not reproduce exactly; the message names it.
+	ErrUnsupportedTokenizer = errors.New("tokenfit: unsupported tokenizer")
 )
 
 // Error codes, as core names them across the boundary.
 const (
-	CodeUnknownEncoding   = "unknown_encoding"
-	CodeEncodingNotLoaded = "encoding_not_loaded"
-	CodeInvalidTable      = "invalid_table"
-	CodeInvalidRequest    = "invalid_request"
-	CodeInvalidToken      = "invalid_token"
-	CodeInternal          = "internal"
+	CodeUnknownEncoding      = "unknown_encoding"
+	CodeEncodingNotLoaded    = "encoding_not_loaded"
+	CodeInvalidTable         = "invalid_table"
+	CodeInvalidRequest       = "invalid_request"
+	CodeInvalidToken         = "invalid_token"
+	CodeUnsupportedTokenizer = "unsupported_tokenizer"
+	CodeInternal             = "internal"
 )
 
 // Code returns the boundary code of an error from this package, "internal"
@@ -34,6 +38,7 @@ func Code(err error) string {
 		{ErrInvalidTable, CodeInvalidTable},
 		{ErrInvalidRequest, CodeInvalidRequest},
 		{ErrInvalidToken, CodeInvalidToken},
+		{ErrUnsupportedTokenizer, CodeUnsupportedTokenizer},
 	} {
 		if errors.Is(err, c.err) {
 			return c.code

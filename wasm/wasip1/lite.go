@@ -203,6 +203,9 @@ func liveNew(h int32) (id int32) {
 	if err != nil {
 		return fail(err)
 	}
+	if len(lives) >= engine.MaxLiveCounters {
+		return fail(engine.TooManyLiveCounters())
+	}
 	nextLive++
 	lives[nextLive] = e.NewLiveCounter(engine.UTF16)
 	return nextLive

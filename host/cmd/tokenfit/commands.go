@@ -101,13 +101,16 @@ func (e answerError) Error() string { return e.body.Message }
 // input reads the files named (concatenated), or stdin when there is none.
 func (c *cli) input(files []string) ([]byte, error) {
 	if len(files) == 0 {
-		return io.ReadAll(c.stdin)
+		return readAll(c.stdin, "stdin", maxInput)
 	}
 	var all []byte
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := readFile(f, maxInput)
 		if err != nil {
 			return nil, err
+		}
+		if len(all)+len(b) > maxInput {
+			return nil, fmt.Errorf("the files together: more than %s, the most tokenfit reads", bytesString(maxInput))
 		}
 		all = append(all, b...)
 	}
@@ -151,7 +154,7 @@ func countCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		}
 		total := 0
 		if len(files) == 0 {
-			b, err := io.ReadAll(c.stdin)
+			b, err := readAll(c.stdin, "stdin", maxInput)
 			if err != nil {
 				return err
 			}
@@ -161,7 +164,7 @@ func countCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		}
 		// Files are counted one by one: each is a text of its own.
 		for _, f := range files {
-			b, err := os.ReadFile(f)
+			b, err := readFile(f, maxInput)
 			if err != nil {
 				return err
 			}
@@ -195,7 +198,7 @@ func (c *cli) countLines(files []string, count func(string) (int, error)) error 
 	defer w.Flush()
 	for i, r := range readers {
 		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 1<<30)
+		sc.Buffer(make([]byte, 64<<10), maxInput)
 		for line := 1; sc.Scan(); line++ {
 			if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 				continue
@@ -247,7 +250,7 @@ func decodeCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		}
 		var ids []int
 		if len(args) == 0 {
-			b, err := io.ReadAll(c.stdin)
+			b, err := readAll(c.stdin, "stdin", maxInput)
 			if err != nil {
 				return err
 			}

@@ -37,6 +37,11 @@
 //
 //	{"token_budget": {"default": 2000, "dynamic_context": 500}}
 //
+// An empty config file sets nothing (as {} does). tokenfit reads at most
+// 1 GiB from stdin or from one file (the module's largest buffer; the same
+// natively) and 1 MiB of the config file, and says so when there is more;
+// count --jsonl reads its lines as they come.
+//
 // With --runtime wasm the module is --wasm FILE, else $TOKENFIT_WASM, else
 // the one built into the binary (-tags tokenfit_embedwasm, as make build
 // does), else it is built from source with the go command (a source tree,
