@@ -19,7 +19,7 @@ NPM  ?= npm
 NODE ?= node
 PORT ?= 8080
 
-.PHONY: hf-deps
+.PHONY: hf-deps bench-hf
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node bench-js check-wasm test-long fuzz
@@ -112,7 +112,7 @@ test-go:
 	$(GO) test -timeout 30m ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-bench: bench-core bench-host bench-node bench-js
+bench: bench-core bench-host bench-node bench-js bench-hf
 
 bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
@@ -276,6 +276,11 @@ check-wasm:
 bench-host: $(CORPUS)
 	TOKENFIT_CORPUS=$(abspath $(CORPUS)) $(GO) test ./host/ -run '^$$' -bench . -benchtime 2s -count 1 | tee $(BUILD)/bench/host.txt
 	@$(GO) run ./host/internal/benchtable < $(BUILD)/bench/host.txt
+
+# Hugging Face tokenizer.json counting (package core/internal/hf, native)
+# against tokenizers.js in Node, per family, measured in one run.
+bench-hf: hf-deps
+	TOKENFIT_BENCH=1 $(GO) test ./core/internal/hf -run '^TestBenchReport$$' -v -count=1 -timeout 30m
 
 # The npm package against gpt-tokenizer, tiktoken and js-tiktoken in one
 # Node process (cold starts in fresh ones), on the text Go's engine

@@ -27,10 +27,14 @@ type HFTokenizer struct {
 func LoadTokenizerJSON(name string, data []byte) (*HFTokenizer, error) {
 	m, err := hf.Load(name, data)
 	if err != nil {
-		if errors.Is(err, hf.ErrUnsupported) {
-			return nil, &Error{Err: ErrUnsupportedTokenizer, Detail: ": " + err.Error()}
+		var he *hf.Error
+		if !errors.As(err, &he) {
+			return nil, err
 		}
-		return nil, &Error{Err: ErrInvalidTable, Detail: ": " + err.Error()}
+		if he.Unsupported {
+			return nil, &Error{Err: ErrUnsupportedTokenizer, Detail: ": " + he.Reason}
+		}
+		return nil, &Error{Err: ErrInvalidTable, Detail: ": tokenizer.json: " + he.Reason}
 	}
 	return &HFTokenizer{m: m}, nil
 }

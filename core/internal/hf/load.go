@@ -38,7 +38,7 @@ func Load(name string, data []byte) (*Model, error) {
 	if !ok {
 		return nil, bad("the file is not a JSON object")
 	}
-	m := &Model{Name: name}
+	m := &Model{Name: name, cache: newPieceCache()}
 	if err := m.normalizer(root.get("normalizer")); err != nil {
 		return nil, err
 	}

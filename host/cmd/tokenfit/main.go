@@ -2,10 +2,10 @@
 // injections from the shell, with the native core or with the WebAssembly
 // module in wazero (--runtime wasm), which answer alike.
 //
-//	tokenfit count    [--encoding E | --model M] [--jsonl] [FILE…]
-//	tokenfit encode   [--encoding E | --model M] [FILE]
-//	tokenfit decode   [--encoding E | --model M] [--json] [ID…]
-//	tokenfit truncate --max-tokens N [--keep start|end] [--encoding E | --model M] [--json] [FILE]
+//	tokenfit count    [--encoding E | --model M | --tokenizer T.json] [--jsonl] [FILE…]
+//	tokenfit encode   [--encoding E | --model M | --tokenizer T.json] [FILE]
+//	tokenfit decode   [--encoding E | --model M | --tokenizer T.json] [--json] [ID…]
+//	tokenfit truncate --max-tokens N [--keep start|end] [--encoding E | --model M | --tokenizer T.json] [--json] [FILE]
 //	tokenfit chunk    --max-tokens N [--overlap N] [--encoding E | --model M] [--jsonl] [FILE]
 //	tokenfit calibrate [FILE]
 //	tokenfit chat     [FILE]
@@ -15,6 +15,9 @@
 //	tokenfit call     OPERATION [FILE]
 //	tokenfit serve    [--addr HOST:PORT] [--max-body N] [--read-timeout D] …
 //	tokenfit version
+//
+// --tokenizer counts with a Hugging Face tokenizer.json (an open-weight
+// model's: Llama 3.x, gpt-oss), natively.
 //
 // Every command takes --runtime native|wasm (default native). Texts come
 // from the files, or stdin when there is none; count prints one number (the
