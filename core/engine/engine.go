@@ -64,7 +64,7 @@ func Get(name string) (*Encoding, error) {
 		return e, nil
 	}
 	if !slices.Contains(tables.Names, name) {
-		return nil, &Error{Err: ErrUnknownEncoding, Detail: " \"" + name + "\" (known: " + strings.Join(tables.Names, ", ") + ")"}
+		return nil, &Error{Err: ErrUnknownEncoding, Detail: " \"" + Clip(name) + "\" (known: " + strings.Join(tables.Names, ", ") + ")"}
 	}
 	data := tables.Embedded(name)
 	if data == nil {
