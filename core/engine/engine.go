@@ -128,6 +128,10 @@ func Index(name string) ([]byte, error) {
 // (compiled-in ones).
 func addLocked(data, index []byte, verify, own bool) (*Encoding, error) {
 	t, err := tables.Parse(data, verify)
+	if err == nil && own {
+		// Given at run time: the bytes must be the ones this build knows.
+		err = tables.Verify(t.Name, data, index)
+	}
 	if err != nil {
 		return nil, &Error{Err: ErrInvalidTable, Detail: ": " + err.Error()}
 	}
