@@ -12,8 +12,8 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"hash/crc32"
 	"go/format"
+	"hash/crc32"
 	"log"
 	"os"
 
