@@ -26,7 +26,8 @@ PORT ?= 8080
 .PHONY: demo-build demo-deps test-demo
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
-# same bytes. Keep WASM_FLAGS equal to host/internal/modbuild.Reproducible.
+# same bytes. WASM_FLAGS, the wasm target and host/internal/modbuild agree
+# (its TestMakefile checks).
 BUILD      := build
 WASM_DIR   := $(BUILD)/wasm
 WASM_FLAGS := -trimpath -ldflags="-s -w -buildid=" -buildvcs=false

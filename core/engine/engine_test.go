@@ -160,7 +160,7 @@ func TestTokenizerJSON_Errors(t *testing.T) {
 		{`{"model":`, engine.CodeInvalidTable},
 		{`{"pre_tokenizer":{"type":"ByteLevel"},"model":{"type":"Unigram"}}`, engine.CodeUnsupportedTokenizer},
 	} {
-		_, err := engine.LoadTokenizerJSON("x", []byte(c.file))
+		_, err := engine.LoadTokenizer("x", []byte(c.file))
 		if engine.Code(err) != c.code {
 			t.Errorf("%s: %v, want code %s", c.file, err, c.code)
 		}
@@ -178,7 +178,7 @@ func TestTokenizerJSON_Llama(t *testing.T) {
 	if err != nil {
 		t.Skipf("%v (run make hf-deps)", err)
 	}
-	tok, err := engine.LoadTokenizerJSON("llama3_1", data)
+	tok, err := engine.LoadTokenizer("llama3_1", data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,8 @@ type Model struct {
 	Name string
 
 	next         pretok.Next
-	normalizes   bool // the file has a normalizer (added tokens marked normalized are matched after it)
+	regex        string // the pre-tokenizer's, as the file writes it
+	normalizes   bool   // the file has a normalizer (added tokens marked normalized are matched after it)
 	ignoreMerges bool
 
 	vocab  map[string]uint32 // the model's tokens, by their bytes

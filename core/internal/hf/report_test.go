@@ -52,7 +52,7 @@ func TestBenchReport(t *testing.T) {
 		}
 		peer[r.Family] = r
 	}
-	t.Logf("%-9s %22s %22s %22s %s", "family", "load ms (tf / js)", "corpus MB/s (tf / js)", "µs / 200 B (tf / js)", "tokenizer.json gzip")
+	t.Logf("%-9s %22s %22s %22s %s", "family", "load ms (tf / js)", "corpus MB/s (tf / js)", "µs / 200 B (tf / js)", "gzip bytes: table / tokenizer.json; table load")
 	for _, family := range families {
 		data := tokenizerFile(t, family)
 		start := time.Now()
@@ -79,10 +79,17 @@ func TestBenchReport(t *testing.T) {
 			}
 		})
 		us := float64(ms.Microseconds()) / float64(len(msgs))
+		table := m.AppendTable(nil)
+		start = time.Now()
+		if _, err := LoadTable(table); err != nil {
+			t.Fatal(err)
+		}
+		tableLoad := time.Since(start)
 		p := peer[family]
-		t.Logf("%-9s %8.0f / %6.0f (%4.1f×) %7.2f / %5.2f (%4.1f×) %7.1f / %6.1f (%4.1f×) %d bytes",
+		t.Logf("%-9s %8.0f / %6.0f (%4.1f×) %7.2f / %5.2f (%4.1f×) %7.1f / %6.1f (%4.1f×) %d / %d (%.2f×); %.0f ms",
 			family, float64(load.Milliseconds()), p.LoadMs, p.LoadMs/float64(load.Milliseconds()),
-			mb, p.MBps, mb/p.MBps, us, p.UsPerMessage, p.UsPerMessage/us, gzipSize(data))
+			mb, p.MBps, mb/p.MBps, us, p.UsPerMessage, p.UsPerMessage/us,
+			gzipSize(table), gzipSize(data), float64(gzipSize(table))/float64(gzipSize(data)), float64(tableLoad.Milliseconds()))
 	}
 }
 

@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -12,7 +15,7 @@ import (
 
 // --tokenizer FILE.json: count, encode, decode and truncate with a Hugging
 // Face tokenizer.json (an open-weight model's) instead of a built-in
-// encoding, in this process (core.LoadTokenizerJSON). Answers are the JSON
+// encoding, in this process (core.LoadTokenizer). Answers are the JSON
 // operations' answers, with the tokenizer's name (the file's directory, or
 // its name without .json) as the encoding.
 
@@ -34,7 +37,7 @@ func (t *target) loadTokenizer(c *cli) (*core.HFTokenizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	tok, err := core.LoadTokenizerJSON(tokenizerName(t.tokenizer), data)
+	tok, err := core.LoadTokenizer(tokenizerName(t.tokenizer), data)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +46,7 @@ func (t *target) loadTokenizer(c *cli) (*core.HFTokenizer, error) {
 }
 
 // tokenizerName names a tokenizer by its file: models/llama/tokenizer.json
-// is "llama", qwen3.json "qwen3".
+// is "llama", qwen3.json "qwen3". (A table keeps the name it was made with.)
 func tokenizerName(path string) string {
 	base := strings.TrimSuffix(filepath.Base(path), ".json")
 	if base == "tokenizer" {
@@ -92,6 +95,33 @@ func (c *cli) hfTruncate(t *target, text string, maxTokens int, keep string, who
 		return err
 	}
 	return c.printJSON(core.TruncateAnswer{Text: part, Tokens: n, Truncated: len(part) < len(text), Counted: t.counted()})
+}
+
+// convertCmd writes the compact table of a tokenizer.json (what
+// --tokenizer, core.LoadTokenizer and the hosts load fastest).
+func convertCmd(fs *flag.FlagSet) func(*cli, []string) error {
+	out := fs.String("o", "", "write the table to FILE (default: FILE.json's name with .tkh, beside it)")
+	return func(c *cli, args []string) error {
+		if len(args) != 1 {
+			return usagef("give one tokenizer.json")
+		}
+		t := &target{tokenizer: args[0]}
+		c.runtime = "native"
+		tok, err := t.loadTokenizer(c)
+		if err != nil {
+			return err
+		}
+		dst := *out
+		if dst == "" {
+			dst = strings.TrimSuffix(args[0], ".json") + ".tkh"
+		}
+		table := tok.Table()
+		if err := os.WriteFile(dst, table, 0o644); err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(c.stdout, "%s: %s, %d ids, %d bytes\n", dst, tok.Name(), tok.VocabSize(), len(table))
+		return err
+	}
 }
 
 func (c *cli) printJSON(v any) error {

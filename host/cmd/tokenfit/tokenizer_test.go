@@ -34,6 +34,13 @@ func TestTokenizerFlag(t *testing.T) {
 	}
 
 	dir := t.TempDir()
+	table := filepath.Join(dir, "llama.tkh")
+	if r := tokenfit(t, "", "convert", "-o", table, file); r.status != 0 {
+		t.Fatalf("convert: %d %s", r.status, r.stderr)
+	}
+	if r := tokenfit(t, "Hello world<|eot_id|>", "encode", "--tokenizer", table); r.stdout != `{"ids":[9906,1917,128009],"encoding":"models","exact":true}`+"\n" {
+		t.Errorf("from the table: %d %q %s", r.status, r.stdout, r.stderr)
+	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +49,7 @@ func TestTokenizerFlag(t *testing.T) {
 		"truncated.json":   string(data[:len(data)/3]),
 		"unigram.json":     `{"pre_tokenizer":{"type":"ByteLevel"},"model":{"type":"Unigram","vocab":[]}}`,
 		"wrong-types.json": `{"pre_tokenizer":{"type":"ByteLevel"},"model":{"type":"BPE","vocab":[],"merges":{}}}`,
+		"damaged.tkh":      "TKHF\x01\x00garbage",
 	}
 	for name, body := range bad {
 		p := filepath.Join(dir, name)
@@ -57,6 +65,7 @@ func TestTokenizerFlag(t *testing.T) {
 		{"count", "--tokenizer", file, "--encoding", "o200k_base"},
 		{"count", "--tokenizer", file, "--runtime", "wasm"},
 		{"chunk", "--tokenizer", file, "--max-tokens", "5"},
+		{"convert"},
 	} {
 		if r := tokenfit(t, "x", args...); r.status != 2 {
 			t.Errorf("%v: %d %q, want a usage error", args, r.status, r.stderr)
