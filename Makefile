@@ -9,6 +9,7 @@
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
 #   make test-js     the npm package in Node, Deno, Bun, workerd and Chromium
+#   make test-bundlers  a web app built with the packed package by each bundler, in Chromium
 #   make test-race   the wazero host under -race at full size (16 x 10,000 calls)
 #   make test-long   hostile inputs at full size, memory over 1M calls, 10,000 instance cycles,
 #                    in Go and in the npm package (workerd under 80,000 requests)
@@ -23,7 +24,7 @@ PORT ?= 8080
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node bench-js check-wasm test-long fuzz
-.PHONY: demo-build demo-deps test-demo
+.PHONY: demo-build demo-deps test-demo js-bundlers test-bundlers
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
 # same bytes. Keep WASM_FLAGS equal to host/internal/modbuild.Reproducible.
@@ -62,6 +63,25 @@ $(JS_RUNTIMES_STAMP):
 	@touch $@
 
 js-runtimes: $(JS_RUNTIMES_STAMP)
+
+# The bundlers a web app builds the package with (js/test/bundlers), pinned
+# here and installed once into build/js-bundlers (a changed list installs
+# anew); the apps the test builds live there too, so that they resolve the
+# bundlers as a project's own node_modules would. wrangler 4.86.0 is the
+# last release that runs on Node 20 (4.87 on need Node 22).
+JS_BUNDLER_PACKAGES := vite@8.3.8 webpack@5.112.2 webpack-cli@7.3.1 rollup@4.68.7 \
+	@rollup/plugin-node-resolve@16.0.3 @web/rollup-plugin-import-meta-assets@2.3.3 \
+	parcel@2.16.4 esbuild@0.28.2 wrangler@4.86.0 playwright-core@$(PLAYWRIGHT_VERSION)
+JS_BUNDLERS       := $(BUILD)/js-bundlers
+JS_BUNDLERS_STAMP := $(JS_BUNDLERS)/.installed-$(shell echo '$(JS_BUNDLER_PACKAGES)' | cksum | cut -d' ' -f1)
+
+$(JS_BUNDLERS_STAMP):
+	@rm -rf $(JS_BUNDLERS) && mkdir -p $(JS_BUNDLERS)
+	cd $(JS_BUNDLERS) && echo '{"private": true}' > package.json && \
+		$(NPM) install --no-audit --no-fund --no-save $(JS_BUNDLER_PACKAGES)
+	@touch $@
+
+js-bundlers: $(JS_BUNDLERS_STAMP)
 
 # The reference for Hugging Face tokenizers (Hugging Face's tokenizers.js)
 # and the tokenizer.json files of open-weight models it is compared on, from
@@ -103,7 +123,7 @@ demo: demo-build
 test-demo: demo-build
 	cd web-demo && $(NODE) --test test/
 
-test: js-deps hf-deps check test-go test-race-short test-wasm test-js test-demo
+test: js-deps hf-deps check test-go test-race-short test-wasm test-js test-bundlers test-demo
 
 # The default 10-minute timeout per package is too tight for the oracle
 # tests (every code point through the official tiktoken) on a busy 2-core
@@ -144,6 +164,13 @@ js: wasm
 # apt (.ci/run installs it); the rest from npm ci.
 test-js: js js-deps js-runtimes
 	cd js && TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/*.test.mjs
+
+# A tiny web app built with the packed package by Vite (dev server and
+# build), webpack, Rollup, Parcel and esbuild, each with no configuration
+# about tokenfit, counting in headless Chromium, and the same as a worker
+# under wrangler dev (js/test/bundlers).
+test-bundlers: js js-deps js-bundlers
+	cd js && TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) --test test/bundlers/bundlers.test.mjs
 
 check: check-wasm
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
@@ -280,9 +307,12 @@ bench-host: $(CORPUS)
 # The npm package against gpt-tokenizer, tiktoken and js-tiktoken in one
 # Node process (cold starts in fresh ones), on the text Go's engine
 # benchmarks count: core/bench_test.go's benchCorpus, written out through
-# TOKENFIT_CORPUS_OUT by running one of its benchmarks once.
-bench-js: js js-deps $(CORPUS)
+# TOKENFIT_CORPUS_OUT by running one of its benchmarks once. Then what a page
+# downloads as headless Chromium fetched it (gzip and brotli), beside
+# gpt-tokenizer's: js/scripts/bench-page.mjs.
+bench-js: js js-deps js-bundlers $(CORPUS)
 	$(NODE) js/scripts/bench.mjs $(CORPUS)
+	TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) js/scripts/bench-page.mjs
 
 # The GOOS=js module against the wasip1 module in Node.
 bench-node: wasm $(CORPUS)
