@@ -3,7 +3,8 @@
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
 #   make test    make check, then every test (test-demo: the web demo in headless Chromium)
 #   make bench   ratio tables against the peers, measured in one run
-#                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken)
+#                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken;
+#                bench-serve: the HTTP API, tokenfit serve and tokenfit/edge)
 #   make build   the WebAssembly modules and the npm package (js/dist)
 #   make check   formatting, vet, tidy and core purity
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
@@ -20,14 +21,15 @@ NPM  ?= npm
 NODE ?= node
 PORT ?= 8080
 
-.PHONY: hf-deps
+.PHONY: hf-deps bench-hf
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
-.PHONY: bench-core bench-host bench-node bench-js check-wasm test-long fuzz
+.PHONY: bench-core bench-host bench-node bench-js bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo js-bundlers test-bundlers
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
-# same bytes. Keep WASM_FLAGS equal to host/internal/modbuild.Reproducible.
+# same bytes. WASM_FLAGS, the wasm target and host/internal/modbuild agree
+# (its TestMakefile checks).
 BUILD      := build
 WASM_DIR   := $(BUILD)/wasm
 WASM_FLAGS := -trimpath -ldflags="-s -w -buildid=" -buildvcs=false
@@ -132,7 +134,7 @@ test-go:
 	$(GO) test -timeout 30m ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-bench: bench-core bench-host bench-node bench-js
+bench: bench-core bench-host bench-node bench-js bench-hf bench-serve
 
 bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
@@ -304,6 +306,11 @@ bench-host: $(CORPUS)
 	TOKENFIT_CORPUS=$(abspath $(CORPUS)) $(GO) test ./host/ -run '^$$' -bench . -benchtime 2s -count 1 | tee $(BUILD)/bench/host.txt
 	@$(GO) run ./host/internal/benchtable < $(BUILD)/bench/host.txt
 
+# Hugging Face tokenizer.json counting (package core/internal/hf, native)
+# against tokenizers.js in Node, per family, measured in one run.
+bench-hf: hf-deps
+	TOKENFIT_BENCH=1 $(GO) test ./core/internal/hf -run '^TestBenchReport$$' -v -count=1 -timeout 30m
+
 # The npm package against gpt-tokenizer, tiktoken and js-tiktoken in one
 # Node process (cold starts in fresh ones), on the text Go's engine
 # benchmarks count: core/bench_test.go's benchCorpus, written out through
@@ -313,6 +320,12 @@ bench-host: $(CORPUS)
 bench-js: js js-deps js-bundlers $(CORPUS)
 	$(NODE) js/scripts/bench.mjs $(CORPUS)
 	TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) js/scripts/bench-page.mjs
+
+# The JSON API over HTTP on loopback: tokenfit serve native and --runtime
+# wasm, tokenfit/edge in Node and in workerd, each under 20,000 mixed
+# requests from 16 clients (every answer checked): requests/s, p50, p99.
+bench-serve: cli js js-deps js-runtimes
+	$(NODE) js/scripts/bench-serve.mjs $(BUILD)/bin/tokenfit $(JS_RUNTIMES) 20000
 
 # The GOOS=js module against the wasip1 module in Node.
 bench-node: wasm $(CORPUS)

@@ -58,8 +58,8 @@ type HFTokenizer = engine.HFTokenizer
 
 var _ Tokenizer = (*HFTokenizer)(nil)
 
-// LoadTokenizerJSON reads a Hugging Face tokenizer.json; see
-// engine.LoadTokenizerJSON.
-func LoadTokenizerJSON(name string, data []byte) (*HFTokenizer, error) {
-	return engine.LoadTokenizerJSON(name, data)
+// LoadTokenizer reads a Hugging Face tokenizer.json or its compact table;
+// see engine.LoadTokenizer.
+func LoadTokenizer(name string, data []byte) (*HFTokenizer, error) {
+	return engine.LoadTokenizer(name, data)
 }

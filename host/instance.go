@@ -7,6 +7,8 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/tokenfit/tokenfit/core"
 )
 
 // exports lists the functions wasm/ABI.md defines, with their signatures.
@@ -119,7 +121,7 @@ func (in *instance) status(ctx context.Context, st int32) error {
 		return err
 	}
 	if len(b) == 0 {
-		return &Error{Code: "internal", Message: fmt.Sprintf("tokenfit: status %d without an error answer", st)}
+		return &Error{Code: core.CodeInternal, Message: fmt.Sprintf("tokenfit: status %d without an error answer", st)}
 	}
 	return parseError(b)
 }
@@ -151,7 +153,7 @@ const maxInput = 1 << 30
 // reserve makes buf hold at least n bytes, growing it if needed.
 func (in *instance) reserve(ctx context.Context, buf *buffer, n int) error {
 	if n > maxInput {
-		return &Error{Code: "invalid_argument", Message: fmt.Sprintf("tokenfit: invalid argument: an input of %d bytes is over the module's limit of %d bytes (1 GiB)", n, maxInput)}
+		return &Error{Code: core.CodeInvalidArgument, Message: fmt.Sprintf("tokenfit: invalid argument: an input of %d bytes is over the module's limit of %d bytes (1 GiB)", n, maxInput)}
 	}
 	if uint32(n) <= buf.size {
 		return nil

@@ -132,6 +132,24 @@ func randomText(r *rand.Rand, n int) string {
 	return b.String()
 }
 
+// TestCodes: the table of codes maps each code to its status and back, and
+// every sentinel's code is in it.
+func TestCodes(t *testing.T) {
+	for i, c := range engine.Codes() {
+		if s := engine.Status(c); s != -int32(i+1) || engine.StatusCode(s) != c {
+			t.Errorf("%s: status %d, back %q", c, s, engine.StatusCode(s))
+		}
+	}
+	if engine.Status("nope") != -1 || engine.StatusCode(0) != "" || engine.StatusCode(-int32(len(engine.Codes())+1)) != "" {
+		t.Error("unknown codes and statuses")
+	}
+	for _, err := range []error{engine.ErrUnknownEncoding, engine.ErrEncodingNotLoaded, engine.ErrInvalidTable, engine.ErrInvalidRequest, engine.ErrInvalidToken, engine.ErrUnsupportedTokenizer} {
+		if c := engine.Code(err); engine.Status(c) == -1 {
+			t.Errorf("%v: code %q has no status of its own", err, c)
+		}
+	}
+}
+
 // TestTokenizerJSON_Errors: a tokenizer.json is refused with the code that
 // says why, and a loaded one answers the whole surface.
 func TestTokenizerJSON_Errors(t *testing.T) {
@@ -142,7 +160,7 @@ func TestTokenizerJSON_Errors(t *testing.T) {
 		{`{"model":`, engine.CodeInvalidTable},
 		{`{"pre_tokenizer":{"type":"ByteLevel"},"model":{"type":"Unigram"}}`, engine.CodeUnsupportedTokenizer},
 	} {
-		_, err := engine.LoadTokenizerJSON("x", []byte(c.file))
+		_, err := engine.LoadTokenizer("x", []byte(c.file))
 		if engine.Code(err) != c.code {
 			t.Errorf("%s: %v, want code %s", c.file, err, c.code)
 		}
@@ -160,7 +178,7 @@ func TestTokenizerJSON_Llama(t *testing.T) {
 	if err != nil {
 		t.Skipf("%v (run make hf-deps)", err)
 	}
-	tok, err := engine.LoadTokenizerJSON("llama3_1", data)
+	tok, err := engine.LoadTokenizer("llama3_1", data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,22 +18,39 @@ type HFTokenizer struct {
 	m *hf.Model
 }
 
-// LoadTokenizerJSON reads a tokenizer.json and names the tokenizer. A file
-// that is not a valid tokenizer.json is an error wrapping ErrInvalidTable; a
-// valid one using something tokenfit does not reproduce exactly (a model
-// type, normalizer or pre-tokenizer regex), one wrapping
-// ErrUnsupportedTokenizer that names it. Cost: O(len(data)), about 0.5 s
-// for Llama 3's 9 MB natively.
-func LoadTokenizerJSON(name string, data []byte) (*HFTokenizer, error) {
-	m, err := hf.Load(name, data)
+// LoadTokenizer reads a Hugging Face tokenizer.json and names the
+// tokenizer, or reads the compact table Table wrote (tokenfit convert),
+// which keeps its name. A file that is neither is an error wrapping
+// ErrInvalidTable; a valid tokenizer.json using something tokenfit does not
+// reproduce exactly (a model type, normalizer or pre-tokenizer regex), one
+// wrapping ErrUnsupportedTokenizer that names it. Cost: O(len(data)); the
+// table loads several times faster than the JSON it came from.
+func LoadTokenizer(name string, data []byte) (*HFTokenizer, error) {
+	var m *hf.Model
+	var err error
+	what := ": tokenizer.json: "
+	if hf.IsTable(data) {
+		m, err = hf.LoadTable(data)
+		what = ": tokenizer table: "
+	} else {
+		m, err = hf.Load(name, data)
+	}
 	if err != nil {
-		if errors.Is(err, hf.ErrUnsupported) {
-			return nil, &Error{Err: ErrUnsupportedTokenizer, Detail: ": " + err.Error()}
+		var he *hf.Error
+		if !errors.As(err, &he) {
+			return nil, err
 		}
-		return nil, &Error{Err: ErrInvalidTable, Detail: ": " + err.Error()}
+		if he.Unsupported {
+			return nil, &Error{Err: ErrUnsupportedTokenizer, Detail: ": " + he.Reason}
+		}
+		return nil, &Error{Err: ErrInvalidTable, Detail: what + he.Reason}
 	}
 	return &HFTokenizer{m: m}, nil
 }
+
+// Table returns the tokenizer's compact form, which LoadTokenizer reads back
+// (about a third of the tokenizer.json's size, both gzipped).
+func (t *HFTokenizer) Table() []byte { return t.m.AppendTable(nil) }
 
 // Name returns the name the tokenizer was loaded under.
 func (t *HFTokenizer) Name() string { return t.m.Name }

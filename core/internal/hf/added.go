@@ -40,11 +40,19 @@ func (s *addedSet) next(text string, i int) (start, end int, id uint32) {
 	return len(text), len(text), 0
 }
 
-func (s *addedSet) empty() bool {
+type listedAdded struct {
+	id   uint32
+	norm byte
+	text string
+}
+
+// list returns the set's tokens, each marked norm.
+func (s *addedSet) list(norm byte) []listedAdded {
+	var out []listedAdded
 	for _, l := range s.byFirst {
-		if len(l) > 0 {
-			return false
+		for _, t := range l {
+			out = append(out, listedAdded{t.id, norm, t.text})
 		}
 	}
-	return true
+	return out
 }

@@ -24,7 +24,7 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-func benchCorpus(b *testing.B) string {
+func benchCorpus(b testing.TB) string {
 	files, _ := filepath.Glob("../../../testdata/corpus/*.txt")
 	var sb strings.Builder
 	for _, f := range files {
@@ -48,19 +48,7 @@ func BenchmarkCount(b *testing.B) {
 			}
 		})
 		b.Run(family+"/200B", func(b *testing.B) {
-			// 200-byte messages cut from the corpus at character boundaries.
-			var msgs []string
-			for i := 0; i+220 < len(corpus) && len(msgs) < 1000; i += 397 {
-				j := i
-				for j < len(corpus) && corpus[j]&0xC0 == 0x80 {
-					j++
-				}
-				k := j + 200
-				for k < len(corpus) && corpus[k]&0xC0 == 0x80 {
-					k++
-				}
-				msgs = append(msgs, corpus[j:k])
-			}
+			msgs := messages(corpus)
 			b.ResetTimer()
 			for i := range b.N {
 				m.Count(msgs[i%len(msgs)])

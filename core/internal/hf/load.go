@@ -38,7 +38,7 @@ func Load(name string, data []byte) (*Model, error) {
 	if !ok {
 		return nil, bad("the file is not a JSON object")
 	}
-	m := &Model{Name: name}
+	m := &Model{Name: name, cache: newPieceCache()}
 	if err := m.normalizer(root.get("normalizer")); err != nil {
 		return nil, err
 	}
@@ -143,11 +143,16 @@ func (m *Model) preTokenizer(v any) error {
 	if len(split) != 1 {
 		return unsupported("pre-tokenizer regexes " + strconv.Quote(strings.Join(split, " then ")))
 	}
-	next, ok := splitters[split[0]]
+	return m.setSplitter(split[0])
+}
+
+// setSplitter chooses the matcher of a pre-tokenizer regex.
+func (m *Model) setSplitter(regex string) error {
+	next, ok := splitters[regex]
 	if !ok {
-		return unsupported("pre-tokenizer regex " + strconv.Quote(split[0]))
+		return unsupported("pre-tokenizer regex " + strconv.Quote(regex))
 	}
-	m.next = next
+	m.next, m.regex = next, regex
 	return nil
 }
 
@@ -192,22 +197,12 @@ func (m *Model) bpe(o *object) error {
 		if !ok {
 			return unsupported("vocabulary token " + strconv.Quote(k) + " is not byte-level")
 		}
-		for id >= len(m.tokens) {
-			m.tokens = append(m.tokens, "")
-			m.has = append(m.has, false)
+		if err := m.setToken(id, tok); err != nil {
+			return err
 		}
-		if m.has[id] {
-			return bad("token id " + strconv.Itoa(id) + " appears twice in model.vocab")
-		}
-		m.tokens[id], m.has[id] = tok, true
-		m.vocab[tok] = uint32(id)
 	}
-	for b := range 256 {
-		id, ok := m.vocab[string([]byte{byte(b)})]
-		if !ok {
-			return bad("byte 0x" + strconv.FormatInt(int64(b), 16) + " has no token")
-		}
-		m.byteID[b] = id
+	if err := m.setBytes(); err != nil {
+		return err
 	}
 	merges, ok := o.get("merges").([]any)
 	if !ok {
@@ -239,12 +234,12 @@ func (m *Model) bpe(o *object) error {
 		bb, okb := unByteLevel(b)
 		ida, ok1 := m.vocab[ab]
 		idb, ok2 := m.vocab[bb]
-		idr, ok3 := m.vocab[ab+bb]
-		if !oka || !okb || !ok1 || !ok2 || !ok3 {
+		if !oka || !okb || !ok1 || !ok2 {
 			return bad("merge " + strconv.Itoa(rank) + " (" + strconv.Quote(a+" "+b) + ") names a token the vocabulary lacks")
 		}
-		// A pair listed twice keeps its last rank, as tokenizers.js does.
-		m.merges[uint64(ida)<<32|uint64(idb)] = uint64(rank)<<32 | uint64(idr)
+		if err := m.addMerge(rank, int(ida), int(idb)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -280,17 +275,63 @@ func (m *Model) addedTokens(v any) error {
 		if !set {
 			normalized = !special
 		}
-		id := int(f)
-		for id >= len(m.tokens) {
-			m.tokens = append(m.tokens, "")
-			m.has = append(m.has, false)
-		}
-		m.tokens[id], m.has[id] = content, true
-		if normalized && m.normalizes {
-			m.addedNorm.add(content, uint32(id))
-		} else {
-			m.added.add(content, uint32(id))
-		}
+		m.setAdded(int(f), content, normalized && m.normalizes)
 	}
 	return nil
+}
+
+// setToken records the bytes of a model token; an id given twice is an
+// error.
+func (m *Model) setToken(id int, tok string) error {
+	for id >= len(m.tokens) {
+		m.tokens = append(m.tokens, "")
+		m.has = append(m.has, false)
+	}
+	if m.has[id] {
+		return bad("token id " + strconv.Itoa(id) + " appears twice in the vocabulary")
+	}
+	m.tokens[id], m.has[id] = tok, true
+	m.vocab[tok] = uint32(id)
+	return nil
+}
+
+// setBytes finds the token of each byte, which byte-level BPE starts from.
+func (m *Model) setBytes() error {
+	for b := range 256 {
+		id, ok := m.vocab[string([]byte{byte(b)})]
+		if !ok {
+			return bad("byte 0x" + strconv.FormatInt(int64(b), 16) + " has no token")
+		}
+		m.byteID[b] = id
+	}
+	return nil
+}
+
+// addMerge records that tokens a and b merge at rank into the token of
+// their bytes joined. A pair listed twice keeps its last rank, as
+// tokenizers.js does.
+func (m *Model) addMerge(rank, a, b int) error {
+	ta, ok1 := m.Token(a)
+	tb, ok2 := m.Token(b)
+	r, ok3 := m.vocab[ta+tb]
+	if !ok1 || !ok2 || !ok3 {
+		return bad("merge " + strconv.Itoa(rank) + " makes a token the vocabulary lacks")
+	}
+	m.merges[uint64(a)<<32|uint64(b)] = uint64(rank)<<32 | uint64(r)
+	return nil
+}
+
+// setAdded records an added token; normalized ones are matched after the
+// normalizer.
+func (m *Model) setAdded(id int, text string, normalized bool) {
+	for id >= len(m.tokens) {
+		m.tokens = append(m.tokens, "")
+		m.has = append(m.has, false)
+	}
+	m.tokens[id], m.has[id] = text, true
+	if normalized {
+		m.addedNorm.add(text, uint32(id))
+	} else {
+		m.added.add(text, uint32(id))
+	}
 }

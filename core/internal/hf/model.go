@@ -21,7 +21,8 @@ type Model struct {
 	Name string
 
 	next         pretok.Next
-	normalizes   bool // the file has a normalizer (added tokens marked normalized are matched after it)
+	regex        string // the pre-tokenizer's, as the file writes it
+	normalizes   bool   // the file has a normalizer (added tokens marked normalized are matched after it)
 	ignoreMerges bool
 
 	vocab  map[string]uint32 // the model's tokens, by their bytes
@@ -31,6 +32,7 @@ type Model struct {
 	merges map[uint64]uint64 // left<<32|right → rank<<32|merged
 
 	added, addedNorm addedSet
+	cache            *pieceCache
 }
 
 // Size returns one past the highest token id.
@@ -102,9 +104,21 @@ func (m *Model) appendPiece(dst []uint32, p string) []uint32 {
 			return append(dst, id)
 		}
 	}
+	if len(p) > maxCachedPiece {
+		w := mergePool.Get().(*merger)
+		dst = w.merge(m, p, dst)
+		mergePool.Put(w)
+		return dst
+	}
+	slot := m.cache.slot(p)
+	if c := slot.Load(); c != nil && c.piece == p {
+		return append(dst, c.ids...)
+	}
 	w := mergePool.Get().(*merger)
+	n := len(dst)
 	dst = w.merge(m, p, dst)
 	mergePool.Put(w)
+	slot.Store(&cachedPiece{piece: p, ids: append([]uint32(nil), dst[n:]...)})
 	return dst
 }
 
