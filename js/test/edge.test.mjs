@@ -3,12 +3,14 @@
 // host/httpapi), its CORS and bearer-token options, the Node adapter over
 // loopback, and the Cloudflare Worker of examples/cloudflare-worker run by
 // workerd under 20,000 requests from 16 clients, every answer checked
-// against the same package here in Node. The body limit is 1 MiB, as in
-// the Go tests.
+// against the same package here in Node; and the handler under Deno.serve
+// and Bun.serve (edge-check.mjs). The body limit is 1 MiB, as in the Go
+// tests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +19,11 @@ import { STATUS } from '../src/http-table.js';
 import { load } from './load.mjs';
 import { loadRequests, startWorker } from './http.mjs';
 
+const js = fileURLToPath(new URL('../', import.meta.url));
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const runtimes = process.env.TOKENFIT_RUNTIMES || join(repo, 'build/js-runtimes');
+const bin = (name) => join(runtimes, 'node_modules/.bin', name);
+const missing = (name) => !existsSync(bin(name)) && `no ${name} (make js-runtimes)`;
 const hostile = JSON.parse(readFileSync(join(repo, 'testdata/http/hostile.json'), 'utf8'));
 const MAX = 1 << 20;
 
@@ -137,7 +142,7 @@ test('the Node adapter: the hostile cases over loopback, 100 MB refused unread, 
   }
 });
 
-test('workerd: the example worker, the hostile cases and 20,000 requests from 16 clients', { skip: !existsSync(join(runtimes, 'node_modules/.bin/workerd')) && 'no workerd (make js-runtimes)' }, async (t) => {
+test('workerd: the example worker, the hostile cases and 20,000 requests from 16 clients', { skip: missing('workerd') }, async (t) => {
   const { port, stop } = await startWorker(runtimes);
   try {
     for (const c of hostile) await judge(fetch, `http://127.0.0.1:${port}`, c);
@@ -150,3 +155,23 @@ test('workerd: the example worker, the hostile cases and 20,000 requests from 16
     stop();
   }
 });
+
+// check runs edge-check.mjs in another runtime and holds it to no failures.
+async function check(cmd, args) {
+  const { err, stdout, stderr } = await new Promise((resolve) => {
+    execFile(cmd, args, { cwd: js, timeout: 180000, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => resolve({ err, stdout, stderr }));
+  });
+  const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  assert.ok(line, `no result (${err && err.message})\n${stdout}\n${stderr}`);
+  const r = JSON.parse(line.slice(7));
+  assert.deepEqual(r.failures, []);
+  assert.equal(r.requests, 1600);
+  assert.ifError(err);
+}
+
+
+test('Deno.serve: the hostile cases and 1,600 checked requests', { skip: missing('deno') }, () =>
+  check(bin('deno'), ['run', '--allow-read', '--allow-net=127.0.0.1', 'test/edge-check.mjs']));
+
+test('Bun.serve: the hostile cases and 1,600 checked requests', { skip: missing('bun') }, () =>
+  check(bin('bun'), ['test/edge-check.mjs']));
