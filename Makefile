@@ -5,7 +5,7 @@
 #   make bench   ratio tables against the peers, measured in one run
 #                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken;
 #                bench-serve: the HTTP API, tokenfit serve and tokenfit/edge)
-#   make build   the WebAssembly modules and the npm package (js/dist)
+#   make build   the WebAssembly modules and the npm package (js/dist), with SHA256SUMS
 #   make check   formatting, vet, tidy and core purity
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
@@ -119,8 +119,12 @@ bench: bench-core bench-host bench-node bench-js bench-hf bench-serve
 bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
 
+# SHA256SUMS: the digest of every shipped file, beside the modules and the
+# CLI (build/SHA256SUMS) and in the npm package (js/dist/SHA256SUMS, written
+# by the js target); check with sha256sum -c.
 build: wasm cli js
 	$(GO) build ./...
+	cd $(BUILD) && find wasm bin/tokenfit -type f ! -name SHA256SUMS | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
 
 # ---- the npm package (js/) --------------------------------------------------
 
@@ -137,6 +141,7 @@ js: wasm
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
 	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
+	cd $(JS_DIST) && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
 
 # The npm package's tests (js/test): the shared vectors and checks and the
 # hostile cases in Node (each module; the default one's huge cases at full
