@@ -25,7 +25,7 @@ PORT ?= 8080
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node bench-js bench-serve check-wasm test-long fuzz
-.PHONY: demo-build demo-deps test-demo js-bundlers test-bundlers
+.PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
 # same bytes. WASM_FLAGS, the wasm target and host/internal/modbuild agree
@@ -134,7 +134,7 @@ test-go:
 	$(GO) test -timeout 30m ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-bench: bench-core bench-host bench-node bench-js bench-hf bench-serve
+bench: bench-core bench-host bench-node bench-js bench-hf bench-serve bench-demo
 
 bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
@@ -145,6 +145,11 @@ bench-core:
 build: wasm cli js
 	$(GO) build ./...
 	cd $(BUILD) && find wasm bin/tokenfit -type f ! -name SHA256SUMS | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
+
+# The web demo in Chromium: keystroke → count in a 1 MB document against a
+# plain text area's keystroke → frame, in the same run, and their ratio.
+bench-demo: demo-build
+	cd web-demo && $(NODE) bench/keystroke.mjs
 
 # ---- the npm package (js/) --------------------------------------------------
 
