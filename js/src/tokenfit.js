@@ -451,13 +451,16 @@ class Wasip1 {
     return ids;
   }
 
-  decode(h, ids) {
+  decode(h, ids, checked) {
     const len = ids.length * 4;
     if (len > this.cap) this.grow(len);
     new Uint32Array(this.memory.buffer, this.buf, ids.length).set(ids); // the scratch buffer is 8-aligned
+    const valid = checked ? this.x.decode_valid(h, this.buf, len) : 1;
+    if (valid < 0) throw this.fail(valid);
     const packed = this.x.decode(h, this.buf, len);
     if (packed === 0n) throw this.fail(-1);
-    return this.take(packed);
+    const text = this.take(packed);
+    return checked ? { text, valid: valid === 1 } : text;
   }
 
   within(h, text, limit) {
@@ -717,11 +720,15 @@ function makeInstance(be, platform, tables) {
     return call('encode', { ...target, text }).ids;
   });
 
-  const decode = (ids, target) => guard(() => {
+  // With { valid: true } as options: { text, valid }, valid false when
+  // the ids end (or start) inside a character, for streaming decoders.
+  const decode = (ids, target, options) => guard(() => {
     if (!tokenIds(ids)) throw badArg('decode', 'ids must be an array of token ids (integers ≥ 0)', ids);
-    if (be.lite) return be.decode(fast('decode', target), ids);
+    const checked = !!(options && options.valid);
+    if (be.lite) return be.decode(fast('decode', target), ids, checked);
     checkTarget('decode', target);
-    return call('decode', { ...target, ids: Array.from(ids) }).text;
+    const a = call('decode', { ...target, ids: Array.from(ids) });
+    return checked ? { text: a.text, valid: a.valid } : a.text;
   });
 
   const withinLimit = (text, limit, target) => guard(() => {
@@ -1017,7 +1024,7 @@ export const countChat = (request) => current('countChat').countChat(request);
 export const calculateBudget = (request) => current('calculateBudget').calculateBudget(request);
 export const planInjection = (request) => current('planInjection').planInjection(request);
 export const encode = (text, target) => current('encode').encode(text, target);
-export const decode = (ids, target) => current('decode').decode(ids, target);
+export const decode = (ids, target, options) => current('decode').decode(ids, target, options);
 export const withinLimit = (text, limit, target) => current('withinLimit').withinLimit(text, limit, target);
 export const truncate = (text, maxTokens, options) => current('truncate').truncate(text, maxTokens, options);
 export const chunk = (text, maxTokens, options) => current('chunk').chunk(text, maxTokens, options);
