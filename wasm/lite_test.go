@@ -25,6 +25,7 @@ import (
 	"github.com/tokenfit/tokenfit/core"
 	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/internal/exportlist"
+	"github.com/tokenfit/tokenfit/internal/postlink"
 )
 
 var (
@@ -33,7 +34,8 @@ var (
 	liteErr  error
 )
 
-// liteModule builds the lean reactor as make wasm does (skipping when no go
+// liteModule builds the lean reactor as make wasm does, post-link step
+// included (skipping when no go
 // command is on PATH).
 func liteModule(t *testing.T) []byte {
 	t.Helper()
@@ -56,7 +58,9 @@ func liteModule(t *testing.T) []byte {
 			liteErr = &buildError{string(b)}
 			return
 		}
-		liteWasm, liteErr = os.ReadFile(out)
+		if liteWasm, liteErr = os.ReadFile(out); liteErr == nil {
+			liteWasm, liteErr = postlink.Apply(liteWasm)
+		}
 	})
 	if liteErr != nil {
 		t.Fatal(liteErr)

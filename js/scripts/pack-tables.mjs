@@ -3,7 +3,7 @@
 // token of a BPE vocabulary longer than one byte is two earlier tokens
 // joined, so a table travels as pairs of ranks instead of token bytes: 27%
 // less gzip for o200k_base (0.73 MB instead of 0.99). The package expands a
-// .tkp back into the exact .tkt bytes (src/tokenfit.js, expandTable), and
+// .tkp back into the exact .tkt bytes (src/table.js, expandTable), and
 // the module checks them against the .tkt's own CRC, which the .tkp carries.
 //
 //   node js/scripts/pack-tables.mjs core/internal/tables js/dist/tables   (make js)
@@ -20,7 +20,7 @@
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { expandTable } from '../src/tokenfit.js';
+import { expandTable } from '../src/table.js';
 
 const [from = '../core/internal/tables', to = 'dist/tables'] = process.argv.slice(2);
 

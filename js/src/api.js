@@ -1,6 +1,7 @@
 // The package's public functions, the same from every entry point (index.js
 // for browsers and edge runtimes, node.js for Node, Deno and Bun); each entry
-// adds only its own init(). tokenfit.js holds more that is not public.
+// adds only its own init(). The other files of src/ hold what is not public
+// (tokenfit.js lists them).
 
 export {
   TokenfitError,

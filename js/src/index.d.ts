@@ -82,10 +82,13 @@ export interface InitOptions {
 
 /**
  * Starts tokenfit: compiles and starts the module and loads the encodings
- * asked for. In Node, Deno and Bun `await init()` needs no options. The
- * first instance made also answers the top-level functions
- * (`import { countTokens } from 'tokenfit'`). `init()` without options
- * returns the same instance every time; with options, a new one.
+ * asked for. In Node, Deno and Bun `await init()` needs no options. One
+ * instance also answers the top-level functions
+ * (`import { countTokens } from 'tokenfit'`): the full module's when one has
+ * been made, else the lean one's; among several of one kind, the one whose
+ * `init()` was called first — never whichever finished starting first.
+ * `init()` without options returns the same instance every time; with
+ * options, a new one.
  * Cost: compiling and starting the module (about 50 ms in Node) and loading
  * each table (o200k_base: about 30 ms), once.
  */
@@ -618,10 +621,12 @@ export interface LiveCounter {
   /**
    * Makes the text `text` by one edit found from the common start and end
    * of the old text and the new one (what an `input` event handler has), and
-   * returns the count. Cost: the comparison, O(n) in JavaScript (fast), plus
-   * the edit.
+   * returns the count. `caret`, where the inserted text ends in `text` (the
+   * text area's `selectionEnd` after the input), makes a keystroke in a 1 MB
+   * text cost O(edit) instead of O(n); a wrong caret only costs the O(n)
+   * comparison, never a wrong count. Cost: the comparison, plus the edit.
    */
-  update(text: string): number;
+  update(text: string, caret?: number): number;
   /** Replaces the whole text and returns its count. O(n). */
   reset(text: string): number;
   /** The current count. O(1). */
@@ -801,7 +806,7 @@ export interface ProviderCounterOptions {
    * anthropic-version and content-type are the counter's own.
    */
   headers?: Record<string, string>;
-  /** The instance that estimates (init()'s, or a worker's). Defaults to the first instance init made. */
+  /** The instance that estimates (init()'s, or a worker's). Defaults to the instance the top-level functions use (see init). */
   tf?: { countChat(request: ChatRequest): ChatAnswer | Promise<ChatAnswer> };
 }
 
@@ -872,39 +877,40 @@ export interface ProviderCounter {
  */
 export function providerCounter(options: ProviderCounterOptions): ProviderCounter;
 
-// ---- the top-level functions: the first instance's ---------------------------
-// Each throws TokenfitError 'not_initialized' until init() has made an instance.
+// ---- the top-level functions: one instance's (see init) ----------------------
+// Each throws TokenfitError 'not_initialized' until init() has made an instance
+// (loadEncoding rejects with it).
 
-/** {@link Tokenfit.countTokens} of the first instance {@link init} made. */
+/** {@link Tokenfit.countTokens} of the instance {@link init} binds. */
 export function countTokens(text: string, target?: Target): number;
-/** {@link Tokenfit.countChat} of the first instance {@link init} made. */
+/** {@link Tokenfit.countChat} of the instance {@link init} binds. */
 export function countChat(request: ChatRequest): ChatAnswer;
-/** {@link Tokenfit.calculateBudget} of the first instance {@link init} made. */
+/** {@link Tokenfit.calculateBudget} of the instance {@link init} binds. */
 export function calculateBudget(request: BudgetRequest): Budget;
-/** {@link Tokenfit.planInjection} of the first instance {@link init} made. */
+/** {@link Tokenfit.planInjection} of the instance {@link init} binds. */
 export function planInjection(request: PlanCall): Plan;
-/** {@link Tokenfit.encode} of the first instance {@link init} made. */
+/** {@link Tokenfit.encode} of the instance {@link init} binds. */
 export function encode(text: string, target?: Target): number[];
-/** {@link Tokenfit.decode} of the first instance {@link init} made. */
+/** {@link Tokenfit.decode} of the instance {@link init} binds. */
 export function decode(ids: readonly number[] | Uint32Array, target?: Target): string;
 export function decode(ids: readonly number[] | Uint32Array, target: Target | undefined, options: { valid: true }): { text: string; valid: boolean };
-/** {@link Tokenfit.withinLimit} of the first instance {@link init} made. */
+/** {@link Tokenfit.withinLimit} of the instance {@link init} binds. */
 export function withinLimit(text: string, limit: number, target?: Target): LimitAnswer;
-/** {@link Tokenfit.truncate} of the first instance {@link init} made. */
+/** {@link Tokenfit.truncate} of the instance {@link init} binds. */
 export function truncate(text: string, maxTokens: number, options?: TruncateOptions): TruncateAnswer;
-/** {@link Tokenfit.chunk} of the first instance {@link init} made. */
+/** {@link Tokenfit.chunk} of the instance {@link init} binds. */
 export function chunk(text: string, maxTokens: number, options?: ChunkOptions): ChunkAnswer;
-/** {@link Tokenfit.calibrate} of the first instance {@link init} made. */
+/** {@link Tokenfit.calibrate} of the instance {@link init} binds. */
 export function calibrate(request: CalibrateRequest): CalibrateAnswer;
-/** {@link Tokenfit.models} of the first instance {@link init} made. */
+/** {@link Tokenfit.models} of the instance {@link init} binds. */
 export function models(request?: ModelsRequest): ModelsAnswer;
-/** {@link Tokenfit.registerModels} of the first instance {@link init} made. */
+/** {@link Tokenfit.registerModels} of the instance {@link init} binds. */
 export function registerModels(registry: RegistryFile | string): { models: number };
-/** {@link Tokenfit.encodings} of the first instance {@link init} made. */
+/** {@link Tokenfit.encodings} of the instance {@link init} binds. */
 export function encodings(): EncodingInfo[];
-/** {@link Tokenfit.version} of the first instance {@link init} made. */
+/** {@link Tokenfit.version} of the instance {@link init} binds. */
 export function version(): string;
-/** {@link Tokenfit.liveCounter} of the first instance {@link init} made. */
+/** {@link Tokenfit.liveCounter} of the instance {@link init} binds. */
 export function liveCounter(target?: Target, text?: string): LiveCounter;
-/** {@link Tokenfit.loadEncoding} of the first instance {@link init} made. */
+/** {@link Tokenfit.loadEncoding} of the instance {@link init} binds. */
 export function loadEncoding(name: EncodingName, source?: Source | Promise<Source>): Promise<void>;

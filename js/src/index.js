@@ -3,7 +3,8 @@
 // takes them from its options (a URL, bytes, a Response or, for the module,
 // a WebAssembly.Module). See index.d.ts.
 
-import { makeInit, webPlatform } from './tokenfit.js';
+import { makeInit } from './tokenfit.js';
+import { webPlatform } from './assets.js';
 
 export * from './api.js';
 

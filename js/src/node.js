@@ -1,12 +1,13 @@
 // tokenfit for Node, Deno and Bun (the package's "node" export condition):
-// the same API as tokenfit.js, with init() reading the module and the tables
+// the same API as index.js, with init() reading the module and the tables
 // from the package directory, and encodings loaded from disk, synchronously,
 // the first time a call needs them.
 
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { makeInit, TokenfitError } from './tokenfit.js';
+import { makeInit } from './tokenfit.js';
+import { TokenfitError } from './errors.js';
 
 export * from './api.js';
 

@@ -6,7 +6,9 @@
 // request is made, unless a caller makes a counter and awaits its countChat.
 // Types and documentation in index.d.ts; the reasons in RATIONALE.md.
 
-import { TokenfitError, badArg, toJSON, countChat as firstInstanceCountChat } from './tokenfit.js';
+import { TokenfitError } from './errors.js';
+import { badArg, toJSON } from './args.js';
+import { countChat as firstInstanceCountChat } from './tokenfit.js';
 
 const ENDPOINT = '/v1/messages/count_tokens';
 const MAX_TIMEOUT = 0x7fffffff; // setTimeout's largest delay

@@ -25,20 +25,26 @@ export function wasiShim({ env = [], log = (line) => console.error(line) } = {})
   const envBytes = env.map((e) => new TextEncoder().encode(e + '\0'));
   const origin = typeof performance !== 'undefined' ? performance.timeOrigin || Date.now() : Date.now();
   const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now() - origin);
+  // Every address the module passes is an i32, which JavaScript receives
+  // signed: each is read unsigned (>>> 0), for a module past 2 GiB.
   const zero2 = (a, b) => {
-    view().setUint32(a, 0, true);
-    view().setUint32(b, 0, true);
+    view().setUint32(a >>> 0, 0, true);
+    view().setUint32(b >>> 0, 0, true);
     return 0;
   };
   const wasi = {
     args_sizes_get: zero2,
     args_get: () => 0,
     environ_sizes_get(n, size) {
+      n >>>= 0;
+      size >>>= 0;
       view().setUint32(n, envBytes.length, true);
       view().setUint32(size, envBytes.reduce((a, b) => a + b.length, 0), true);
       return 0;
     },
     environ_get(ptrs, buf) {
+      ptrs >>>= 0;
+      buf >>>= 0;
       const v = view();
       for (const [i, b] of envBytes.entries()) {
         v.setUint32(ptrs + 4 * i, buf, true);
@@ -50,10 +56,12 @@ export function wasiShim({ env = [], log = (line) => console.error(line) } = {})
     clock_time_get(id, precision, out) {
       // 0 is the real-time clock; the others are monotonic.
       const ms = id === 0 ? origin + now() : now();
-      view().setBigUint64(out, BigInt(Math.round(ms * 1e6)), true);
+      view().setBigUint64(out >>> 0, BigInt(Math.round(ms * 1e6)), true);
       return 0;
     },
     random_get(ptr, len) {
+      ptr >>>= 0;
+      len >>>= 0;
       // getRandomValues fills at most 65,536 bytes at a time.
       for (let off = 0; off < len; off += 65536) {
         crypto.getRandomValues(new Uint8Array(memory.buffer, ptr + off, Math.min(65536, len - off)));
@@ -62,6 +70,8 @@ export function wasiShim({ env = [], log = (line) => console.error(line) } = {})
     },
     fd_write(fd, iovs, n, written) {
       if (fd !== 1 && fd !== 2) return EBADF;
+      iovs >>>= 0;
+      written >>>= 0;
       const v = view();
       let total = 0;
       for (let i = 0; i < n; i++) {
@@ -91,6 +101,9 @@ export function wasiShim({ env = [], log = (line) => console.error(line) } = {})
     // synchronous call cannot sleep; Go checks its timers again and asks
     // anew). An fd subscription is answered EBADF.
     poll_oneoff(subs, events, n, nevents) {
+      subs >>>= 0;
+      events >>>= 0;
+      nevents >>>= 0;
       const v = view();
       for (let i = 0; i < n; i++) {
         const s = subs + 48 * i; // subscription: userdata u64, tag u8 at 8, union at 16

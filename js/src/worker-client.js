@@ -1,7 +1,7 @@
 // The page side of tokenfit's Worker helper: the API of an instance running
 // in a worker, each call a promise. Internal; see worker.d.ts.
 
-import { TokenfitError } from './tokenfit.js';
+import { TokenfitError } from './errors.js';
 
 const FUNCTIONS = ['countTokens', 'countChat', 'calculateBudget', 'planInjection', 'encode', 'decode', 'withinLimit',
   'truncate', 'chunk', 'calibrate', 'models', 'registerModels', 'encodings', 'version', 'loadEncoding', 'memoryBytes', 'call'];
@@ -23,6 +23,8 @@ async function cloneable(v) {
 
 /**
  * @param {{ post(message: unknown): void, listen(handler: (message: any) => void): void, onError(handler: (e: Error) => void): void, terminate(): void }} port
+ *   post throws when the message cannot be sent (and then nothing was); onError's
+ *   handler runs when the worker fails or exits
  * @param {object} [options] init's options
  */
 export async function connect(port, options = {}) {
@@ -36,8 +38,10 @@ export async function connect(port, options = {}) {
     if (msg.error) p.reject(new TokenfitError(msg.error.code, msg.error.message, msg.error.field));
     else p.resolve(msg.value);
   });
+  // A worker that fails or exits answers nothing more: every call under
+  // way rejects now, and every later one at once.
   port.onError((e) => {
-    failed = new TokenfitError('internal', `tokenfit: the worker failed (${e && e.message}): make another with createWorker()`);
+    if (!failed) failed = new TokenfitError('internal', `tokenfit: the worker failed (${e && e.message}): make another with createWorker()`);
     for (const p of pending.values()) p.reject(failed);
     pending.clear();
   });

@@ -13,7 +13,7 @@ export interface AsyncLiveCounter {
   /** Deletes `deleteCount` UTF-16 units at `at`, inserts `insert`; the new count. */
   edit(at: number, deleteCount?: number, insert?: string): Promise<number>;
   /** Makes the text `text` by one edit found from the common start and end; the count. */
-  update(text: string): Promise<number>;
+  update(text: string, caret?: number): Promise<number>;
   /** Replaces the whole text; its count. */
   reset(text: string): Promise<number>;
   /** The current count. */

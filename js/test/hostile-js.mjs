@@ -161,7 +161,7 @@ export const jsCases = [
     expect: 'error:unknown_encoding',
   },
   // Over 16M UTF-16 units the package measures a text's UTF-8 length
-  // before copying it (tokenfit.js, utf8Length): a lone surrogate there is
+  // before copying it (wasip1.js, utf8Length): a lone surrogate there is
   // 3 bytes, as TextEncoder writes U+FFFD.
   surrogate('lone surrogates in a text of 16.8M units', `${'hello '.repeat(2800000)}\ud800x\udc00😀\ud83d`, (tf, s) => tokens(tf.countTokens(s)), { expect: { tokens: 2800005 } }),
   {

@@ -133,7 +133,7 @@ test('the browser entry loads only what it is given, and says what to call for t
 });
 
 test('tables in transport form (.tkp) expand to the exact .tkt bytes; a corrupt one is invalid_table', async () => {
-  const { expandTable } = await import('../src/tokenfit.js');
+  const { expandTable } = await import('../src/table.js');
   for (const name of tokenfit.ENCODINGS) {
     const tkt = readFileSync(new URL(`../dist/tables/${name}.tkt`, import.meta.url));
     const tkp = readFileSync(new URL(`../dist/tables/${name}.tkp`, import.meta.url));

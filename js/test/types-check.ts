@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const loaded: boolean = encodings()[0].loaded;
   const v: string = version();
   const lc: LiveCounter = liveCounter({ encoding: 'o200k_base' }, 'Hello');
-  const c: number = lc.edit(5, 0, ' world') + lc.update('x') + lc.reset('y') + lc.count();
+  const c: number = lc.edit(5, 0, ' world') + lc.update('x') + lc.update('xy', 2) + lc.reset('y') + lc.count();
   lc.dispose();
   await loadEncoding('p50k_base');
   const bytes: number = tf.memoryBytes();

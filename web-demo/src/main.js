@@ -4,8 +4,8 @@
 
 import './style.css';
 import * as samples from './samples.js';
-import { diff } from './diff.js';
 import { prepare } from './assets.js';
+import prices from './prices.json';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -81,8 +81,13 @@ function startWorker(name) {
 
 // The counter worker does nothing but the live count, so that a keystroke
 // never waits behind a token view or a budget of a 1 MB text.
+// The jobs worker opens after the first count is on screen (start), and
+// every job waits for it: the count is what a first visit waits for.
 const counter = startWorker('counter');
-const jobs = startWorker('jobs');
+const jobsWorker = startWorker('jobs');
+let jobsOpen;
+const jobsOpened = new Promise((r) => (jobsOpen = r));
+const jobs = (op, args) => jobsOpened.then(() => jobsWorker(op, args));
 
 function fail(err) {
   const s = $('#status');
@@ -178,7 +183,7 @@ async function changeModel() {
 
 const composer = $('#composer');
 let startedAt = 0; // when the latest keydown or paste happened
-let inFlight = 0;
+let inFlight = 1; // the first count, made once tokenfit has started
 let encoding = 'o200k_base';
 
 function setCounting(on) {
@@ -209,9 +214,47 @@ function showCount(tokens, enc = encoding, tookMs) {
   c.dataset.encoding = enc;
   setCounting(false);
   $('#count-detail').textContent =
-    `${enc} · ${num.format(state.text.length)} characters` + (tookMs === undefined ? '' : ` · counted in ${ms(tookMs)} ms`);
+    `${enc}, exact · ${num.format(state.text.length)} characters` + (tookMs === undefined ? '' : ` · counted in ${ms(tookMs)} ms`);
   announce();
+  showAnswers();
 }
+
+// showAnswers shows what the count means for the model: its share of the
+// window and its input cost. For a model without a public tokenizer both
+// come from its estimate, and the share from the estimate's upper bound,
+// as budgets count it; until that estimate is in, they say so.
+function showAnswers() {
+  const m = modelInfo(state.model);
+  if (!m) return;
+  const est = estimate.model === state.model && estimate.text === state.text ? estimate.answer : null;
+  const exact = !!m.encoding;
+  const tokens = exact ? Number($('#count').dataset.tokens) : est?.tokens;
+  const upper = exact ? tokens : est?.upperBound;
+  const share = $('#share');
+  const cost = $('#cost');
+  if (tokens === undefined || Number.isNaN(tokens)) {
+    share.textContent = cost.textContent = 'counting…';
+    return;
+  }
+  share.textContent = `${exact ? '' : 'up to '}${pctFine(upper / m.contextWindow)} of ${m.id}'s ${num.format(m.contextWindow)}-token window`;
+  share.dataset.tokens = upper;
+  const p = prices.prices[m.id];
+  cost.replaceChildren();
+  if (!p) {
+    cost.textContent = `no price on file for ${m.id} (the demo lists a few, in prices.json)`;
+    delete cost.dataset.usd;
+    return;
+  }
+  const usd = (n) => `$${(n * p.input / 1e6).toFixed(n * p.input < 1e4 ? 6 : 2)}`;
+  cost.append(
+    `${usd(tokens)}${exact ? '' : ` (up to ${usd(upper)})`} at $${p.input.toFixed(2)} per million input tokens · `,
+    el('a', { href: p.source, textContent: `${m.provider}'s price list, ${p.asOf}` }),
+  );
+  cost.dataset.usd = tokens * p.input / 1e6;
+}
+
+// pctFine shows small shares with two significant digits, never as 0.0 %.
+const pctFine = (x) => (x === 0 ? '0 %' : x >= 0.001 ? pct(x) : `${(x * 100).toPrecision(2)} %`);
 
 const ms = (x) => (x < 10 ? x.toFixed(1) : String(Math.round(x)));
 
@@ -227,26 +270,24 @@ composer.addEventListener('input', (e) => {
   startedAt = 0;
 });
 
-// textChanged sends the edit that turns the counter's text into the
-// composer's, and shows the count that comes back. The caret after the
-// edit ends the inserted text, so the edit starts at or before caret minus
-// the growth: the diff's hint (no selection is read before the edit, which
-// would cost a 1 MB text area another layout).
+// textChanged sends the composer's new value and caret to the live
+// counter (the package's liveCounter.update finds the edit from the caret),
+// and shows the count that comes back.
 function textChanged(t0, tKey, kind) {
+  if (!demo.ready) return; // start() counts whatever the composer holds by then
   const now = composer.value;
-  const caret = composer.selectionEnd;
-  const ed = diff(state.text, now, caret - Math.max(0, now.length - state.text.length), caret);
+  if (now === state.text) return;
+  const inserted = Math.max(0, now.length - state.text.length);
   state.text = now;
-  if (!ed) return;
   setCounting(true);
-  counter('edit', ed)
+  counter('update', { text: now, caret: composer.selectionEnd })
     .then(async (r) => {
       const shown = performance.now();
       showCount(r.tokens, encoding, shown - t0);
       await nextFrame();
       const painted = performance.now();
       demo.perf.push({
-        kind, chars: now.length, inserted: ed.ins.length,
+        kind, chars: now.length, inserted,
         countMs: shown - t0, // input event → count in the page
         frameMs: painted - t0, // input event → the frame showing it
         fromKeyMs: painted - tKey, // keydown or paste → that frame, the text area's own work included
@@ -342,20 +383,36 @@ $('#show-ids').addEventListener('change', () => {
   view.replaceChildren(tokenNodes(tv.ids, tv.texts, 0), sentinel);
 });
 
-// For models without a public tokenizer: the model's estimate beside the
-// base encoding's exact count.
+// For models without a public tokenizer the headline is the model's own
+// estimate and its upper bound (countTokens' answer); the base encoding's
+// exact count goes below it.
+const estimate = { model: '', text: '', answer: null };
+
 async function refreshEstimate() {
   const m = modelInfo(state.model);
   const p = $('#estimate');
+  $('#count').classList.toggle('secondary', !m.encoding);
   if (m.encoding) {
     p.hidden = true;
+    showAnswers();
     return;
   }
+  const req = { model: state.model, text: state.text };
+  p.dataset.state = 'counting';
+  const a = await jobs('estimate', req);
+  if (req.model !== state.model || req.text !== state.text) return; // a newer one follows
+  Object.assign(estimate, req, { answer: a });
   const est = state.estimators[m.estimator];
-  const n = await jobs('estimate', { model: state.model, text: state.text });
   p.hidden = false;
-  p.textContent = `${m.id} has no public tokenizer: about ${num.format(n)} tokens by tokenfit's estimate (${est.base} × ${est.ratio}; the real count may be up to ${Math.round(est.errorBound * 100)} % higher, and budgets count that bound).`;
-  p.dataset.tokens = n;
+  p.dataset.state = 'ready';
+  p.dataset.tokens = a.tokens;
+  p.dataset.upper = a.upperBound;
+  p.replaceChildren(
+    '≈ ', el('span', { textContent: num.format(a.tokens) }), ' tokens ',
+    el('span', { className: 'bound', textContent: `up to ${num.format(a.upperBound)}` }),
+    el('span', { className: 'why', textContent: `${m.id} has no public tokenizer: tokenfit's estimate is ${est.base} × ${est.ratio}, and the real count may be up to ${Math.round(est.errorBound * 100)} % higher; budgets count the upper bound.` }),
+  );
+  showAnswers();
 }
 
 // ---- budget ---------------------------------------------------------------
@@ -757,21 +814,29 @@ async function start() {
   for (const [k, v] of Object.entries(samples.sections)) $(`#sec-${k}`).value = v;
   drawHistory();
   drawBehaviors();
-  composer.placeholder = samples.composerHint;
+  if (!composer.value) composer.value = samples.firstText; // a reload may keep the text
   const files = await prepare(['o200k_base']);
-  const [info] = await Promise.all([jobs('open', files), counter('open', files)]);
+  const t1 = performance.now();
+  const info = await counter('open', files);
   state.models = info.models;
   state.estimators = info.estimators;
   fillModels();
   showModel();
-  state.text = composer.value; // a reload may keep the text
+  // Typing before now changed only the composer: count what it holds.
+  state.text = composer.value;
   const r = await counter('counter', { model: state.model, text: state.text });
+  const t2 = performance.now();
+  demo.ready = true;
   showCount(r.tokens, r.encoding);
   $('#version').textContent = info.version;
   $('#status').textContent = `Ready: tokenfit ${info.version} started in ${Math.round(performance.now() - t0)} ms.`;
   demo.startMs = performance.now() - t0;
-  demo.ready = true;
+  demo.startup = { prepareMs: t1 - t0, counterMs: t2 - t1, sinceNavigationMs: performance.now() };
   document.documentElement.dataset.ready = 'true';
+  // Typed while the count was made: send the difference.
+  if (composer.value !== state.text) textChanged(performance.now(), performance.now(), 'type');
+  await jobsWorker('open', files);
+  jobsOpen();
   refreshAll();
 }
 

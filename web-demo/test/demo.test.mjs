@@ -12,7 +12,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +37,8 @@ function tf(args, input) {
 }
 const count = (text, model) => Number(tf(['count', '--model', model], text));
 const answer = (cmd, req) => JSON.parse(tf([cmd], JSON.stringify(req)));
+const call = (op, req) => JSON.parse(tf(['call', op], JSON.stringify(req)));
+const prices = JSON.parse(readFileSync(join(here, 'src/prices.json'), 'utf8')).prices;
 
 // ---- set-up ---------------------------------------------------------------
 
@@ -114,13 +116,14 @@ function canon(v) {
 async function waitFor(kind, req) {
   const want = canon(req);
   try {
+    // canon again, inside the page (which allows no eval under its CSP).
     await page.waitForFunction(
-      ([kind, want, canonSrc]) => {
-        const canon = new Function(`return ${canonSrc}`)();
+      ([kind, want]) => {
         const last = window.tokenfitDemo[kind];
-        return last && canon(last.request) === want;
+        const sorted = (k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x);
+        return last && JSON.stringify(last.request, sorted) === want;
       },
-      [kind, want, canon.toString()],
+      [kind, want],
       { timeout: 30_000 },
     );
   } catch {
@@ -156,6 +159,75 @@ test('first visit: the page is ready from the local server alone, under Trusted 
   assert.equal(await page.textContent('[data-k="effectiveInputBudget"]'), fmt(m.effectiveInputBudget));
 });
 
+test('first screen: the sample, its exact count, its share of the window and its input cost', async () => {
+  assert.equal(await composerValue(), samples.firstText);
+  const n = count(samples.firstText, 'gpt-4o');
+  await expectCount(n, 'the sample on load');
+  await checkAnswers('gpt-4o', n, n);
+});
+
+// checkAnswers checks the share of the window and the cost shown for tokens
+// (upper: what the share counts) against the registry and prices.json.
+async function checkAnswers(model, tokens, upper) {
+  const m = JSON.parse(tf(['models', model])).model;
+  await page.waitForFunction((u) => Number(document.querySelector('#share').dataset.tokens) === u, upper, { timeout: 30_000 });
+  const share = await page.textContent('#share');
+  assert.ok(share.includes(`${fmt(m.contextWindow)}-token window`), share);
+  const x = (upper / m.contextWindow) * 100;
+  assert.ok(share.includes(x >= 0.1 ? `${x.toFixed(1)} %` : `${x.toPrecision(2)} %`), `${share}: ${upper} of ${m.contextWindow}`);
+  const cost = await page.$eval('#cost', (c) => [c.textContent, Number(c.dataset.usd)]);
+  if (prices[model]) {
+    assert.equal(cost[1], (tokens * prices[model].input) / 1e6, cost[0]);
+    assert.ok(cost[0].includes(`price list, ${prices[model].asOf}`), cost[0]);
+  } else {
+    assert.match(cost[0], /no price on file/);
+  }
+}
+
+test('prices.json names only models of the registry, each with a source and a date', () => {
+  const ids = new Set(JSON.parse(tf(['models'])).models.map((m) => m.id));
+  for (const [id, p] of Object.entries(prices)) {
+    assert.ok(ids.has(id), `${id} is not a model of the registry`);
+    assert.ok(p.input > 0 && /^https:\/\//.test(p.source) && /^\d{4}-\d{2}-\d{2}$/.test(p.asOf), id);
+  }
+});
+
+test('typing before tokenfit is ready: no error, and the count catches up', async () => {
+  const p = await context.newPage();
+  const errs = [];
+  p.on('pageerror', (e) => errs.push(e.message));
+  p.on('console', (m) => m.type() === 'error' && errs.push(m.text()));
+  try {
+    // Hold the module back, so that the typing certainly comes first.
+    let release;
+    const held = new Promise((r) => (release = r));
+    await p.route('**/tokenfit.wasm', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await p.goto(base);
+    await p.click('#composer');
+    await p.keyboard.press('Control+End');
+    await p.keyboard.type(' Typed early.');
+    assert.equal(await p.evaluate(() => window.tokenfitDemo.ready), false);
+    await p.screenshot({ path: join(results, '03-before-ready.png') });
+    release();
+    const text = samples.firstText + ' Typed early.';
+    const n = count(text, 'gpt-4o');
+    await p.waitForFunction((n) => {
+      const c = document.querySelector('#count');
+      return c.dataset.state === 'ready' && Number(c.dataset.tokens) === n;
+    }, n, { timeout: 60_000 });
+    await p.keyboard.type(' And after.');
+    const m = count(text + ' And after.', 'gpt-4o');
+    await p.waitForFunction((n) => Number(document.querySelector('#count').dataset.tokens) === n, m, { timeout: 30_000 });
+    assert.deepEqual(errs, []);
+    assert.ok(!(await p.$eval('#status', (s) => s.classList.contains('error'))));
+  } finally {
+    await p.close();
+  }
+});
+
 test('a policy that allows no Trusted Types policy for the page: a clear message, not a hang', async () => {
   const p = await context.newPage();
   try {
@@ -177,6 +249,7 @@ test('a policy that allows no Trusted Types policy for the page: a clear message
 });
 
 test('typing shows the exact count on every keystroke', async () => {
+  await page.click('#clear-composer');
   await page.click('#composer');
   await page.keyboard.type('Hello world');
   await expectCount(count('Hello world', 'gpt-4o'), 'after typing');
@@ -317,9 +390,15 @@ test('changing the model recounts with its encoding and shows its window', async
   await page.selectOption('#model', 'claude-sonnet-4-5');
   const short = await composerValue();
   await expectCount(count(short, 'gpt-4o'), 'claude counts exactly with its base encoding, o200k_base');
-  const est = count(short, 'claude-sonnet-4-5');
-  await page.waitForFunction((n) => Number(document.querySelector('#estimate').dataset.tokens) === n, est);
-  assert.match(await page.textContent('#estimate'), new RegExp(`about ${fmt(est)} tokens`));
+  const est = call('countTokens', { model: 'claude-sonnet-4-5', text: short });
+  await page.waitForFunction(([n, u]) => {
+    const e = document.querySelector('#estimate');
+    return !e.hidden && Number(e.dataset.tokens) === n && Number(e.dataset.upper) === u;
+  }, [est.tokens, est.upperBound]);
+  assert.ok((await page.textContent('#estimate')).startsWith(`≈ ${fmt(est.tokens)} tokens up to ${fmt(est.upperBound)}`));
+  assert.ok(await page.$eval('#count', (c) => c.classList.contains('secondary')), 'the exact base count is not the headline');
+  await checkAnswers('claude-sonnet-4-5', est.tokens, est.upperBound);
+  await page.screenshot({ path: join(results, '05-estimated-model.png') });
   await page.selectOption('#model', 'gpt-4o');
   await expectCount(count(short, 'gpt-4o'), 'back on gpt-4o');
 });
@@ -447,6 +526,7 @@ test('keyboard alone reaches every control, with a visible focus', async () => {
   }
   assert.ok(seen.indexOf('model') < seen.indexOf('composer') && seen.indexOf('composer') < seen.indexOf('window'), 'focus follows the page');
   // The count is announced politely, once typing pauses.
+  await page.click('#clear-composer');
   await page.focus('#composer');
   await page.keyboard.type('Announce me');
   const said = `${fmt(count('Announce me', 'gpt-4o'))} tokens, o200k_base`;

@@ -13,6 +13,7 @@
 //	tokenfit plan     [--token-budget N] [--dynamic] [FILE]
 //	tokenfit models   [MODEL]
 //	tokenfit call     OPERATION [FILE]
+//	tokenfit serve    [--addr HOST:PORT] [--max-body N] [--read-timeout D] …
 //	tokenfit version
 //
 // Every command takes --runtime native|wasm (default native). Texts come
@@ -40,6 +41,10 @@
 // the one built into the binary (-tags tokenfit_embedwasm, as make build
 // does), else it is built from source with the go command (a source tree,
 // cached by content). Compiled code is cached in the user cache directory.
+//
+// serve answers POST /v1/{operation} and GET /healthz over HTTP on --addr
+// (default 127.0.0.1:8787) until SIGTERM or SIGINT, writing a JSON line per
+// request to stderr (see package host/httpapi).
 //
 // Errors go to stderr, with exit status 1 (2 for a usage error).
 package main
@@ -76,6 +81,7 @@ var commands = []command{
 	{"calibrate", "[FILE]", "record a reported usage, print the calibration state (calibrate)", jsonCmd("calibrate")},
 	{"models", "[MODEL]", "list the models, or resolve one", modelsCmd},
 	{"call", "OPERATION [FILE]", "run any operation of the JSON API on a JSON request", callCmd},
+	{"serve", "[--addr HOST:PORT] [--max-body N] [--…-timeout D]", "serve the JSON API over HTTP: POST /v1/{operation}, GET /healthz", serveCmd},
 	{"version", "", "print the version", versionCmd},
 }
 

@@ -1,0 +1,68 @@
+// The encodings an instance has loaded: their handles (GOOS=js: the names),
+// loading a table (given, fetched, or in Node read from disk the first time
+// a call needs it), and the list encodings() reports from them.
+
+import { TokenfitError, notLoadedError } from './errors.js';
+import { checkString } from './args.js';
+import { ENCODINGS, expandTable, tableName } from './table.js';
+import { checkSource, fetchBytes } from './load.js';
+
+/**
+ * @param be the backend (wasip1.js, gojs.js)
+ * @param platform how the platform reads a URL (tokenfit.js, makeInit)
+ * @param {(name: string) => URL} tables where an encoding's table is
+ * @param {(fn: () => any) => any} guard the instance's guard (instance.js)
+ */
+export function loadedEncodings(be, platform, tables, guard) {
+  const handles = new Map(); // encoding name → handle
+
+  // load loads a table and records its handle under the name the table
+  // carries (read from its header here: asking the module would allocate,
+  // and the first allocation after a load costs a garbage collection).
+  const load = (bytes, index) => {
+    const tkt = expandTable(bytes);
+    const h = be.loadTable(tkt, index);
+    const name = be.kind === 'js' ? h : tableName(tkt);
+    if (name) handles.set(name, h);
+    return h;
+  };
+
+  // handle returns the handle of a known encoding, loading its table from
+  // disk when the platform can (Node), else throwing what to call.
+  const handle = (name, fn) => {
+    const h = handles.get(name);
+    if (h !== undefined) return h;
+    if (!ENCODINGS.includes(name)) {
+      throw new TokenfitError('unknown_encoding', `tokenfit: ${fn}: unknown encoding "${name}" (known: ${ENCODINGS.join(', ')})`);
+    }
+    const bytes = platform.readSync && platform.readSync(tables(name));
+    if (!bytes) throw notLoadedError(name, fn);
+    load(bytes, platform.readIndexSync && platform.readIndexSync(name));
+    return handles.get(name);
+  };
+
+  const loadEncoding = async (name, source) => {
+    guard(() => {
+      checkString('loadEncoding', 'the encoding name', name);
+      if (!ENCODINGS.includes(name)) {
+        throw new TokenfitError('unknown_encoding', `tokenfit: loadEncoding: unknown encoding ${JSON.stringify(name.slice(0, 40))} (known: ${ENCODINGS.join(', ')})`);
+      }
+      checkSource('loadEncoding', source);
+    });
+    if (handles.has(name)) return;
+    const bytes = await fetchBytes(platform, source !== undefined ? source : tables(name), `the table of ${name}`);
+    guard(() => {
+      load(bytes);
+      if (!handles.has(name)) {
+        throw new TokenfitError('invalid_table', `tokenfit: loadEncoding: the table given for ${name} holds another encoding`);
+      }
+    });
+  };
+
+  return {
+    handle,
+    has: (name) => handles.has(name),
+    list: () => ENCODINGS.map((name) => ({ name, loaded: handles.has(name) })),
+    loadEncoding,
+  };
+}

@@ -1,0 +1,91 @@
+// The operations of the modules that answer in JSON: the full wasip1
+// reactor and the GOOS=js module. Every operation is a call; counting by an
+// encoding, or by a model seen once, takes the module's count export
+// instead (no JSON either way). lean.js is the same interface over the lean
+// module; instance.js documents it.
+
+import { fromAnswer } from './errors.js';
+import { checkTarget, toJSON } from './args.js';
+import { ENCODINGS, DEFAULT_ENCODING } from './table.js';
+
+/**
+ * @param be the backend: wasip1.js's Wasip1 over tokenfit.wasm, or gojs.js's GoJS
+ * @param enc the instance's encodings (encodings.js)
+ */
+export function jsonOps(be, enc) {
+  const models = new Map(); // model → encoding name, for exact models
+
+  // call runs one JSON operation, loading encodings it finds missing.
+  const call = (op, request, fn = op) => {
+    const json = toJSON(fn, request);
+    for (let tries = 0; ; tries++) {
+      const answer = be.call(op, json);
+      if (!answer || !answer.error) return answer;
+      const e = answer.error;
+      const m = e.code === 'encoding_not_loaded' && /encoding not loaded: ([a-z0-9_]+)/.exec(e.message);
+      if (m && tries < ENCODINGS.length && !enc.has(m[1])) {
+        enc.handle(m[1], fn);
+        continue;
+      }
+      throw fromAnswer(answer);
+    }
+  };
+
+  // fast returns the handle that answers target without JSON, or undefined
+  // when the JSON path must (a model not seen yet, a heuristic, a
+  // calibration).
+  const fast = (fn, target) => {
+    if (target == null) return enc.handle(DEFAULT_ENCODING, fn);
+    checkTarget(fn, target);
+    if (target.calibration != null) return undefined;
+    if (target.encoding !== undefined && target.encoding !== '') {
+      if (ENCODINGS.includes(target.encoding)) return enc.handle(target.encoding, fn);
+      return undefined; // a heuristic such as chars4: core knows
+    }
+    if (target.model !== undefined && target.model !== '') {
+      const name = models.get(target.model);
+      return name === undefined ? undefined : enc.handle(name, fn);
+    }
+    return enc.handle(DEFAULT_ENCODING, fn);
+  };
+
+  // learn remembers the encoding of an exact model from a JSON answer.
+  const learn = (target, answer) => {
+    if (target && target.model && !target.encoding && target.calibration == null && answer.exact && ENCODINGS.includes(answer.encoding)) {
+      models.set(target.model, answer.encoding);
+    }
+  };
+
+  return {
+    call,
+    count(text, target) {
+      const h = fast('countTokens', target);
+      if (h !== undefined) return be.count(h, text);
+      const a = call('countTokens', { ...target, text }, 'countTokens');
+      learn(target, a);
+      return a.tokens;
+    },
+    encode: (text, target) => call('encode', { ...target, text }).ids,
+    decode: (ids, target, checked) => {
+      const a = call('decode', { ...target, ids: Array.from(ids) });
+      return checked ? { text: a.text, valid: a.valid } : a.text;
+    },
+    withinLimit: (text, limit, target) => call('withinLimit', { ...target, text, limit }),
+    truncate: (text, maxTokens, options) => call('truncate', { ...options, text, maxTokens }),
+    registerModels(registry) {
+      const a = call('registerModels', registry, 'registerModels');
+      models.clear(); // a model may now mean another encoding
+      return a;
+    },
+    encodings: () => (be.kind === 'js' ? enc.list() : call('encodings', {}).encodings),
+    liveNew(target, text) {
+      if (target == null || (!target.encoding && !target.model)) enc.handle(DEFAULT_ENCODING, 'liveCounter');
+      const a = call('liveNew', { ...target, text }, 'liveCounter');
+      return { id: a.id, encoding: a.encoding, tokens: a.tokens };
+    },
+    liveEdit: (id, at, del, insert) => call('liveEdit', { id, at, delete: del, insert }, 'liveCounter.edit').tokens,
+    liveReset: (id, text) => call('liveGet', { id, text }, 'liveCounter.reset').tokens,
+    liveText: (id) => call('liveGet', { id }, 'liveCounter.text').text,
+    liveFree: (id) => be.call('liveFree', JSON.stringify({ id })),
+  };
+}
