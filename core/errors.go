@@ -20,15 +20,20 @@ var (
 	ErrInternal          = errors.New("tokenfit: internal error")
 )
 
-// Error codes, as they appear in {"error": {"code": …}} across the boundary.
+// Error codes, as they appear in {"error": {"code": …}} across the boundary
+// (core/engine's table, the one source). CodeInvalidArgument and
+// CodeInvalidHandle are the WebAssembly boundary's own, which core never
+// returns.
 const (
 	CodeUnknownEncoding   = engine.CodeUnknownEncoding
 	CodeEncodingNotLoaded = engine.CodeEncodingNotLoaded
 	CodeInvalidTable      = engine.CodeInvalidTable
 	CodeInvalidRequest    = engine.CodeInvalidRequest
 	CodeInvalidToken      = engine.CodeInvalidToken
-	CodeUnknownOperation  = "unknown_operation"
+	CodeUnknownOperation  = engine.CodeUnknownOperation
 	CodeInternal          = engine.CodeInternal
+	CodeInvalidArgument   = engine.CodeInvalidArgument
+	CodeInvalidHandle     = engine.CodeInvalidHandle
 )
 
 // Code returns the boundary code of an error: one of the Code constants.
@@ -53,6 +58,8 @@ func (e *FieldError) Error() string {
 
 func (e *FieldError) Unwrap() error { return ErrInvalidRequest }
 
+// fieldErr is an invalid request at field. Values quoted from the input go
+// through engine.Clip, and so does field (it may hold a key of the input).
 func fieldErr(field, format string, args ...any) error {
-	return &FieldError{Field: field, Reason: fmt.Sprintf(format, args...)}
+	return &FieldError{Field: engine.Clip(field), Reason: fmt.Sprintf(format, args...)}
 }

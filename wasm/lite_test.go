@@ -363,3 +363,25 @@ func randomText(r *rand.Rand, n int) string {
 	}
 	return b.String()
 }
+
+// TestLite_LiveBound: the lean module keeps at most engine.MaxLiveCounters
+// live counters, as the full one does; one more is invalid_request until
+// one is freed.
+func TestLite_LiveBound(t *testing.T) {
+	l := newLite(t)
+	h := l.load("r50k_base")
+	var last uint64
+	for i := range engine.MaxLiveCounters {
+		last = l.call("live_new", h)[0]
+		if int32(last) <= 0 {
+			t.Fatalf("counter %d: %d, %s", i+1, int32(last), l.lastError())
+		}
+	}
+	if st := int32(l.call("live_new", h)[0]); st != -7 || !strings.Contains(l.lastError(), `"code":"invalid_request"`) {
+		t.Fatalf("counter %d: status %d", engine.MaxLiveCounters+1, st)
+	}
+	l.call("live_free", last)
+	if id := int32(l.call("live_new", h)[0]); id <= 0 {
+		t.Errorf("after a free: %d, %s", id, l.lastError())
+	}
+}

@@ -39,6 +39,16 @@ async function encodingOf(model) {
   return encoding;
 }
 
+// joins says whether b's first grapheme continues a's last (a ZWJ, a
+// combining mark, a variation selector, a skin tone...).
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+function joins(a, b) {
+  if (!a || !b) return false;
+  const lastA = [...graphemes.segment(a.slice(-16))].at(-1).segment;
+  const first = graphemes.segment(lastA + b.slice(0, 16))[Symbol.iterator]().next().value.segment;
+  return first.length > lastA.length;
+}
+
 const ops = {
   // open: {module, encodings} from assets.js's prepare.
   async open({ module, encodings }) {
@@ -75,7 +85,11 @@ const ops = {
     return loading(() => tf.call('countTokens', { model, text }));
   },
 
-  // tokens: the ids of text[from:to) tokens, and each one's text.
+  // tokens: the tokens from index `from` to about `to`, as groups to show:
+  // usually one token each, but the tokens that only make whole characters
+  // together (an emoji's UTF-8 split across tokens) or whole graphemes
+  // together (a family emoji joined by ZWJ) form one group, shown once.
+  // A page ends at a group boundary, so `next` may pass `to`.
   async tokens({ model, text, from, to }) {
     const encoding = await encodingOf(model);
     if (encoded.key !== encoding || encoded.text !== text) {
@@ -83,13 +97,37 @@ const ops = {
     }
     let cache = pieces.get(encoding);
     if (!cache) pieces.set(encoding, (cache = new Map()));
-    const ids = encoded.ids.slice(from, to);
-    const texts = ids.map((id) => {
+    const piece = (id) => {
       let s = cache.get(id);
       if (s === undefined) cache.set(id, (s = tf.decode([id], { encoding })));
       return s;
-    });
-    return { encoding, total: encoded.ids.length, ids, texts };
+    };
+    const ids = encoded.ids;
+    const groups = [];
+    let i = from;
+    while (i < ids.length && (i < to || joins(groups.at(-1)?.text ?? '', piece(ids[i])))) {
+      // Whole characters: extend while the bytes so far end mid-character.
+      let j = i + 1;
+      let t = piece(ids[i]);
+      if (t.includes('\uFFFD')) {
+        for (let k = j + 1; k <= Math.min(ids.length, i + 8); k++) {
+          const u = tf.decode(ids.slice(i, k), { encoding });
+          if (!u.includes('\uFFFD')) {
+            [j, t] = [k, u];
+            break;
+          }
+        }
+      }
+      const g = { ids: ids.slice(i, j), text: t };
+      // Whole graphemes: join the previous group when a grapheme spans them.
+      const last = groups.at(-1);
+      if (last && last.ids.length + g.ids.length <= 16 && joins(last.text, g.text)) {
+        last.ids.push(...g.ids);
+        last.text += g.text;
+      } else groups.push(g);
+      i = j;
+    }
+    return { encoding, total: ids.length, groups, next: i };
   },
 
   async budget(req) {
@@ -107,7 +145,7 @@ self.onmessage = ({ data }) => {
     try {
       self.postMessage({ id: data.id, ok: await ops[data.op](data) });
     } catch (e) {
-      self.postMessage({ id: data.id, error: { code: e.code ?? 'internal', message: String(e.message ?? e) } });
+      self.postMessage({ id: data.id, error: { code: e.code ?? 'internal', message: String(e.message ?? e), field: e.field } });
     }
   });
 };

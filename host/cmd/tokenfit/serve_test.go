@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -88,50 +89,29 @@ func TestServe_Hostile(t *testing.T) {
 		t.Run(rt, func(t *testing.T) {
 			s := startServe(t, rt, testOptions())
 			client := &http.Client{Timeout: 10 * time.Second}
-			for _, tc := range []struct {
-				name, method, path, ctype, body string
-				status                          int
-				code, allow                     string
-			}{
-				{"malformed JSON", "POST", "/v1/countTokens", "application/json", `{"text": "a`, 400, "invalid_request", ""},
-				{"not an object", "POST", "/v1/countChat", "application/json", `[1,2,3]`, 400, "invalid_request", ""},
-				{"wrong field type", "POST", "/v1/countTokens", "application/json", `{"text": 5}`, 400, "invalid_request", ""},
-				{"unknown encoding", "POST", "/v1/countTokens", "application/json", `{"text": "a", "encoding": "nope"}`, 400, "unknown_encoding", ""},
-				{"invalid token", "POST", "/v1/decode", "application/json", `{"ids": [4294967295]}`, 400, "invalid_token", ""},
-				{"form body", "POST", "/v1/countTokens", "application/x-www-form-urlencoded", `text=a`, 415, "unsupported_media_type", ""},
-				{"text body", "POST", "/v1/countTokens", "text/plain", `{"text": "a"}`, 415, "unsupported_media_type", ""},
-				{"no content type", "POST", "/v1/countTokens", "", `{"text": "a"}`, 415, "unsupported_media_type", ""},
-				{"unknown route", "GET", "/", "", "", 404, "not_found", ""},
-				{"unknown path", "POST", "/v2/countTokens", "application/json", `{}`, 404, "not_found", ""},
-				{"unknown operation", "POST", "/v1/nope", "application/json", `{}`, 404, "unknown_operation", ""},
-				{"stateful operation", "POST", "/v1/liveNew", "application/json", `{}`, 404, "unknown_operation", ""},
-				{"registerModels", "POST", "/v1/registerModels", "application/json", `{}`, 404, "unknown_operation", ""},
-				{"GET an operation", "GET", "/v1/countTokens", "", "", 405, "method_not_allowed", "POST"},
-				{"PUT", "PUT", "/v1/countTokens", "application/json", `{}`, 405, "method_not_allowed", "POST"},
-				{"DELETE", "DELETE", "/v1/countTokens", "", "", 405, "method_not_allowed", "POST"},
-				{"PATCH", "PATCH", "/v1/countTokens", "application/json", `{}`, 405, "method_not_allowed", "POST"},
-				{"OPTIONS", "OPTIONS", "/v1/countTokens", "", "", 405, "method_not_allowed", "POST"},
-				{"POST healthz", "POST", "/healthz", "application/json", `{}`, 405, "method_not_allowed", "GET"},
-				{"over the limit", "POST", "/v1/countTokens", "application/json", `{"text": "` + strings.Repeat("a", 1<<20) + `"}`, 413, "payload_too_large", ""},
-			} {
-				req, err := http.NewRequest(tc.method, s.url+tc.path, strings.NewReader(tc.body))
+			for _, tc := range hostileHTTP(t) {
+				body := tc.Body
+				if tc.TextBytes > 0 {
+					body = `{"text": "` + strings.Repeat("a", tc.TextBytes) + `"}`
+				}
+				req, err := http.NewRequest(tc.Method, s.url+tc.Path, strings.NewReader(body))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if tc.ctype != "" {
-					req.Header.Set("Content-Type", tc.ctype)
+				if tc.ContentType != "" {
+					req.Header.Set("Content-Type", tc.ContentType)
 				}
 				resp, err := client.Do(req)
 				if err != nil {
-					t.Fatalf("%s: %v", tc.name, err)
+					t.Fatalf("%s: %v", tc.Name, err)
 				}
 				b, _ := io.ReadAll(resp.Body)
 				resp.Body.Close()
-				if resp.StatusCode != tc.status || errorCode(b) != tc.code || resp.Header.Get("Allow") != tc.allow {
-					t.Errorf("%s: %d %s (Allow %q), want %d %s (Allow %q)", tc.name, resp.StatusCode, b, resp.Header.Get("Allow"), tc.status, tc.code, tc.allow)
+				if resp.StatusCode != tc.Status || errorCode(b) != tc.Code || resp.Header.Get("Allow") != tc.Allow {
+					t.Errorf("%s: %d %s (Allow %q), want %d %s (Allow %q)", tc.Name, resp.StatusCode, b, resp.Header.Get("Allow"), tc.Status, tc.Code, tc.Allow)
 				}
 				if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
-					t.Errorf("%s: Content-Type %q", tc.name, ct)
+					t.Errorf("%s: Content-Type %q", tc.Name, ct)
 				}
 			}
 			t.Run("100 MB declared", func(t *testing.T) { hugeBody(t, s, true) })
@@ -144,6 +124,29 @@ func TestServe_Hostile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hostileCase is one request of testdata/http/hostile.json, which the npm
+// package's edge handler is held to as well (js/test/edge.test.mjs): the
+// request (a body of {"text": TextBytes × "a"} when TextBytes is set,
+// against a 1 MiB limit) and the status, error code and Allow header due.
+type hostileCase struct {
+	Name, Method, Path, ContentType, Body string
+	TextBytes                             int
+	Status                                int
+	Code, Allow                           string
+}
+
+func hostileHTTP(t *testing.T) []hostileCase {
+	b, err := os.ReadFile("../../../testdata/http/hostile.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []hostileCase
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	return cases
 }
 
 // hugeBody sends 100 MB at the server (with a Content-Length, or chunked)
@@ -277,7 +280,7 @@ func loadRequests(t testing.TB) []loadRequest {
 		}
 		reqs = append(reqs, r)
 	}
-	texts := []string{"Hello world", "", "日本語のテキストです。", strings.Repeat("token ", 500), "emoji 👩‍👩‍👧 and\r\n  spaces\t"}
+	texts := []string{"Hello world", "", "日本語のテキストです。", strings.Repeat("token ", 40), "emoji 👩‍👩‍👧 and\r\n  spaces\t"}
 	for i, text := range texts {
 		q, _ := json.Marshal(text)
 		add("countTokens", `{"text": `+string(q)+`}`)

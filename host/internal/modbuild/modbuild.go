@@ -38,8 +38,8 @@ type Target struct {
 	Flags   []string // go build flags besides the reproducible ones
 }
 
-// The two modules, as the Makefile builds them (keep WASM_FLAGS in the
-// Makefile equal to Reproducible).
+// The two modules, as the Makefile builds them (TestMakefile holds the
+// Makefile's wasm target to these and to Reproducible).
 var (
 	WASIP1 = Target{Name: "tokenfit.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1",
 		Flags: []string{"-buildmode=c-shared", "-tags=tokenfit_noembed"}}
