@@ -108,7 +108,7 @@ export const countChat = (request) => current('countChat').countChat(request);
 export const calculateBudget = (request) => current('calculateBudget').calculateBudget(request);
 export const planInjection = (request) => current('planInjection').planInjection(request);
 export const encode = (text, target) => current('encode').encode(text, target);
-export const decode = (ids, target) => current('decode').decode(ids, target);
+export const decode = (ids, target, options) => current('decode').decode(ids, target, options);
 export const withinLimit = (text, limit, target) => current('withinLimit').withinLimit(text, limit, target);
 export const truncate = (text, maxTokens, options) => current('truncate').truncate(text, maxTokens, options);
 export const chunk = (text, maxTokens, options) => current('chunk').chunk(text, maxTokens, options);
