@@ -31,7 +31,7 @@ type Model struct {
 	vocab  map[string]uint32 // the model's tokens, by their bytes
 	tokens []string          // by id: the bytes of model tokens, the text of added ones
 	has    []bool            // has[id]: the id is a token
-	byteID [256]uint32 // the token of each byte: a byte-level token, or SentencePiece's <0xXX>
+	byteID [256]uint32       // the token of each byte: a byte-level token, or SentencePiece's <0xXX>
 	merges map[uint64]uint64 // left<<32|right → rank<<32|merged
 
 	added, addedNorm addedSet
