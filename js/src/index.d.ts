@@ -790,9 +790,19 @@ export interface ProviderCounterOptions {
    * its own.
    */
   fetch: (url: string, init: ProviderRequestInit) => Promise<ProviderResponse>;
-  /** Sent as x-api-key, to baseURL only (redirects are not followed). */
+  /**
+   * Sent as x-api-key, to baseURL only (redirects are not followed). A key
+   * with a character no HTTP header can carry (CR, LF, NUL…) is refused
+   * without quoting it; every message the counter gives (fallbackReason
+   * included) has the key, and the values of headers named like a secret,
+   * replaced by "[redacted]".
+   */
   apiKey: string;
-  /** Defaults to https://api.anthropic.com; the request goes to `${baseURL}/v1/messages/count_tokens`. */
+  /**
+   * Defaults to https://api.anthropic.com; the request goes to
+   * `${baseURL}/v1/messages/count_tokens`. User-info, a query or a fragment
+   * is refused (`https://api.anthropic.com@evil.example` is evil.example).
+   */
   baseURL?: string | URL;
   /** How long the provider has, answer included, before the estimate answers instead. Defaults to 5,000. */
   timeoutMs?: number;
