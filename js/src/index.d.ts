@@ -703,7 +703,10 @@ export interface Tokenfit {
    * from the package's tables (or init's `tables`) when none is given.
    * Browsers and edge runtimes need it for encodings not loaded by init;
    * Node loads them on first use by itself. Loading a loaded encoding does
-   * nothing.
+   * nothing; loads of one encoding from the default place while one is under
+   * way share its fetch. A table of another encoding, or bytes that are no
+   * table, reject with invalid_table and leave every loaded encoding as it
+   * was.
    */
   loadEncoding(name: EncodingName, source?: Source | Promise<Source>): Promise<void>;
 
