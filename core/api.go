@@ -39,12 +39,14 @@ type ErrorAnswer struct {
 	Error ErrorBody `json:"error"`
 }
 
-// ErrorBody holds a stable code, a message saying what to do, and the JSON
-// field at fault when there is one.
+// ErrorBody holds a stable code, a message saying what to do, the JSON
+// field at fault when there is one, and for encoding_not_loaded the
+// encoding to load.
 type ErrorBody struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Field   string `json:"field,omitempty"`
+	Code     string `json:"code"`
+	Message  string `json:"message"`
+	Field    string `json:"field,omitempty"`
+	Encoding string `json:"encoding,omitempty"`
 }
 
 // ErrorJSON encodes err as {"error": {"code", "message", "field"}}.
@@ -56,7 +58,7 @@ func ErrorJSON(err error) []byte {
 	case errors.As(err, &fe):
 		body.Field = fe.Field
 	case errors.As(err, &ee):
-		body.Field = ee.Field
+		body.Field, body.Encoding = ee.Field, ee.Encoding
 	}
 	b, _ := marshal(ErrorAnswer{body})
 	return b

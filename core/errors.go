@@ -20,15 +20,20 @@ var (
 	ErrInternal          = errors.New("tokenfit: internal error")
 )
 
-// Error codes, as they appear in {"error": {"code": …}} across the boundary.
+// Error codes, as they appear in {"error": {"code": …}} across the boundary
+// (core/engine's table, the one source). CodeInvalidArgument and
+// CodeInvalidHandle are the WebAssembly boundary's own, which core never
+// returns.
 const (
 	CodeUnknownEncoding   = engine.CodeUnknownEncoding
 	CodeEncodingNotLoaded = engine.CodeEncodingNotLoaded
 	CodeInvalidTable      = engine.CodeInvalidTable
 	CodeInvalidRequest    = engine.CodeInvalidRequest
 	CodeInvalidToken      = engine.CodeInvalidToken
-	CodeUnknownOperation  = "unknown_operation"
+	CodeUnknownOperation  = engine.CodeUnknownOperation
 	CodeInternal          = engine.CodeInternal
+	CodeInvalidArgument   = engine.CodeInvalidArgument
+	CodeInvalidHandle     = engine.CodeInvalidHandle
 )
 
 // Code returns the boundary code of an error: one of the Code constants.

@@ -2,6 +2,8 @@ package core
 
 import (
 	"sync"
+
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 // lives holds an API's live counters by id, for hosts that reach them
@@ -60,6 +62,9 @@ func (a *API) liveNew(r LiveNewRequest) (any, error) {
 	l.Reset(r.Text)
 	a.lives.mu.Lock()
 	defer a.lives.mu.Unlock()
+	if len(a.lives.m) >= engine.MaxLiveCounters {
+		return nil, engine.TooManyLiveCounters()
+	}
 	if a.lives.m == nil {
 		a.lives.m = map[int]*LiveCounter{}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/tetratelabs/wazero"
@@ -228,4 +229,56 @@ func corpus(b *testing.B) string {
 		b.Fatal(err)
 	}
 	return string(data)
+}
+
+// BenchmarkStopSmall and BenchmarkStopLarge measure what a context costs a
+// call, on 200 bytes and on 1 MB: the default Host with a context that
+// cannot end (the baseline) and with one that has a deadline (the call runs
+// on a goroutine of its own, so that the caller can leave at the deadline),
+// then a Host WithCloseOnContextDone, whose code checks for the end of the
+// context at every loop head (and, for a context that can end, wazero
+// watches it with a goroutine per call).
+func BenchmarkStopSmall(b *testing.B) {
+	text := corpus(b)
+	msg := text[:200]
+	for len(msg) < len(text) && !utf8.RuneStart(text[len(msg)]) {
+		msg = text[:len(msg)+1]
+	}
+	benchStop(b, msg)
+}
+
+func BenchmarkStopLarge(b *testing.B) { benchStop(b, corpus(b)) }
+
+func benchStop(b *testing.B, text string) {
+	ctx := context.Background()
+	var hosts []*host.Host
+	for _, stop := range []bool{false, true} {
+		h, err := host.New(ctx, config(b).WithCloseOnContextDone(stop).WithMaxInstances(1).WithEncodings("o200k_base"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer h.Close(ctx)
+		hosts = append(hosts, h)
+	}
+	deadline, cancel := context.WithTimeout(ctx, time.Hour)
+	defer cancel()
+	for _, tc := range []struct {
+		name string
+		h    *host.Host
+		ctx  context.Context
+	}{
+		{"default-background", hosts[0], ctx},
+		{"default-deadline", hosts[0], deadline},
+		{"stop-background", hosts[1], ctx},
+		{"stop-deadline", hosts[1], deadline},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if _, err := tc.h.Count(tc.ctx, "o200k_base", text); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -1,6 +1,8 @@
 package host
 
 import (
+	"log/slog"
+	"path/filepath"
 	"runtime"
 	"slices"
 
@@ -18,7 +20,9 @@ type Config struct {
 	maxInstances int      // 0: GOMAXPROCS
 	encodings    []string // when encodingsSet; else every encoding
 	encodingsSet bool
-	maxMemory    uint64 // 0: DefaultMaxInstanceMemory
+	maxMemory    uint64       // 0: DefaultMaxInstanceMemory
+	logger       *slog.Logger // nil: slog.Default()
+	stopOnDone   bool
 }
 
 // DefaultMaxInstanceMemory is the linear memory past which an instance is
@@ -61,11 +65,21 @@ func (c Config) WithModule(wasm []byte) Config {
 // WithCompilationCacheDir returns a copy that keeps compiled code in dir, so
 // that later processes skip compilation (a cold compilation takes about a
 // second; loading compiled code about 50 ms, most of it wazero decoding and
-// validating the module). Defaults to "" (an in-memory cache shared
-// by every Host of the process).
+// validating the module). Hosts WithCloseOnContextDone keep theirs in
+// dir/stoppable (their code differs). An entry wazero cannot load is
+// compiled again and replaced (see WithLogger). Defaults to "" (an
+// in-memory cache shared by every Host of the process).
 func (c Config) WithCompilationCacheDir(dir string) Config {
 	c.cacheDir = dir
 	return c
+}
+
+// cacheDirFor is the directory of this Config's compiled code.
+func (c Config) cacheDirFor() string {
+	if c.stopOnDone {
+		return filepath.Join(c.cacheDir, "stoppable")
+	}
+	return c.cacheDir
 }
 
 // WithMaxInstances returns a copy that keeps at most n module instances; a
@@ -98,6 +112,38 @@ func (c Config) WithEncodings(names ...string) Config {
 func (c Config) WithMaxInstanceMemory(n uint64) Config {
 	c.maxMemory = max(n, 64<<20)
 	return c
+}
+
+// WithCloseOnContextDone returns a copy whose calls stop when their context
+// ends: the module's code checks for it (wazero's WithCloseOnContextDone),
+// the call returns the context's error, and its instance, stopped at an
+// unknown point, is retired. The checks cost every call: Go's WebAssembly
+// code passes a loop head at nearly every branch, so counting runs several
+// times slower (see RATIONALE.md, "Why does a call's context not stop it by
+// default?"). Worth it where the CPU a long call takes must come back at
+// its deadline, such as a server counting untrusted texts.
+//
+// Defaults to false: a call whose context ends returns the context's error
+// at once (a Host's call; an Instance's call runs to its end), and the work
+// under way goes on to its end before its instance goes back to the pool.
+func (c Config) WithCloseOnContextDone(stop bool) Config {
+	c.stopOnDone = stop
+	return c
+}
+
+// WithLogger returns a copy that reports what the Host recovers from on its
+// own, such as a damaged compilation cache entry (named, with wazero's
+// error, at level Warn), to logger. Defaults to slog.Default().
+func (c Config) WithLogger(logger *slog.Logger) Config {
+	c.logger = logger
+	return c
+}
+
+func (c Config) log() *slog.Logger {
+	if c.logger != nil {
+		return c.logger
+	}
+	return slog.Default()
 }
 
 func (c Config) instanceMemory() uint64 {

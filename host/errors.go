@@ -8,12 +8,13 @@ import (
 )
 
 // Error is an error answer from the module: {"error": {"code", "message",
-// "field"}}. It wraps core's sentinel error for its code, so
+// "field", "encoding"}}. It wraps core's sentinel error for its code, so
 // errors.Is(err, core.ErrUnknownEncoding) holds as it does natively.
 type Error struct {
-	Code    string // a core.Code… constant, or invalid_argument / invalid_handle
-	Message string // core's message, such as "tokenfit: unknown encoding …"
-	Field   string // the JSON field at fault, if any
+	Code     string // a core.Code… constant (core/engine's table)
+	Message  string // core's message, such as "tokenfit: unknown encoding …"
+	Field    string // the JSON field at fault, if any
+	Encoding string // for encoding_not_loaded, the encoding to load
 }
 
 // Error returns the message.
@@ -39,5 +40,5 @@ func parseError(b []byte) error {
 	if err := json.Unmarshal(b, &a); err != nil || a.Error.Code == "" {
 		return &Error{Code: core.CodeInternal, Message: fmt.Sprintf("tokenfit: host: not an error answer: %.200q", b)}
 	}
-	return &Error{Code: a.Error.Code, Message: a.Error.Message, Field: a.Error.Field}
+	return &Error{Code: a.Error.Code, Message: a.Error.Message, Field: a.Error.Field, Encoding: a.Error.Encoding}
 }

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"sort"
 
 	"github.com/tokenfit/tokenfit/internal/exportlist"
@@ -26,3 +27,24 @@ func IdleInstances(h *Host) int { return len(h.idle) }
 // Retire makes Release close the instance instead of pooling it, as it
 // does with one that trapped or grew too big.
 func Retire(i *Instance) { i.in.broken = true }
+
+// RegisteredState is the registry state a fresh instance is given, as one
+// registerModels request.
+func RegisteredState(h *Host) []byte {
+	_, req := h.regs.state()
+	return req
+}
+
+// Hold allocates n bytes in the instance's memory and keeps them, for the
+// tests of memories past 2 GiB; it returns their address.
+func Hold(ctx context.Context, i *Instance, n uint32) (uint32, error) {
+	p, err := i.in.invoke(ctx, i.in.alloc, uint64(n))
+	if err == nil && p == 0 {
+		err = i.in.status(ctx, -2)
+	}
+	return uint32(p), err
+}
+
+// TextAddress is the address of the instance's input buffer for texts and
+// requests.
+func TextAddress(i *Instance) uint32 { return i.in.text.ptr }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/tetratelabs/wazero"
@@ -32,6 +33,9 @@ var (
 	ErrModule = errors.New("tokenfit: host: module failed")
 	// ErrClosed: the Host was closed.
 	ErrClosed = errors.New("tokenfit: host: closed")
+	// ErrNeedsInstance: an operation whose state stays in one instance (a
+	// live counter) was sent to the pool; call it on an Instance.
+	ErrNeedsInstance = errors.New("tokenfit: host: a live counter lives in one instance: call the live operations on a checked-out Instance (Host.Instance)")
 )
 
 // Host runs the module: one compilation, a pool of instances. It is safe for
@@ -44,18 +48,25 @@ type Host struct {
 	tables    map[string]table
 	modConfig wazero.ModuleConfig
 
-	// mu is held for reading by every call and for writing by Close, so
-	// Close waits for the calls under way.
-	mu     sync.RWMutex
-	closed bool
-	idle   chan *instance // instances nobody is using
-	slots  chan struct{}  // one token per live instance, at most maxInstances
+	idle  chan *instance // instances nobody is using
+	slots chan struct{}  // one token per live instance, at most maxInstances
 
-	// Registered models are state inside an instance: every instance
-	// replays registrations it has not seen before it answers (see
-	// RATIONALE.md, "Why are registrations replayed?").
-	regMu sync.Mutex
-	regs  [][]byte
+	// mu guards closed and busy, and is never held across a wait: a call
+	// counts itself in busy, then waits for an instance with nothing
+	// locked, so Close, other calls and a goroutine holding an Instance
+	// never wait for each other's locks.
+	mu       sync.Mutex
+	closed   bool
+	busy     int           // calls under way and Instances checked out
+	closing  chan struct{} // closed by Close: waiting for an instance ends
+	finished chan struct{} // closed once the runtime is closed
+	closeErr error         // the runtime's Close error, set before finished
+
+	// Registered models are state inside an instance: the host keeps the
+	// registry state they add up to, and an instance that has not applied
+	// the latest applies it before it answers (see RATIONALE.md, "Why are
+	// registered models kept as state?").
+	regs registrations
 }
 
 // table is an encoding's vocabulary table and its prebuilt index, as
@@ -65,6 +76,11 @@ type table struct{ data, index []byte }
 // sharedCache is the compilation cache of Hosts that name no directory, so
 // that a second Host of the same module in a process does not compile again.
 var sharedCache = sync.OnceValue(wazero.NewCompilationCache)
+
+// sharedStopCache is sharedCache for Hosts WithCloseOnContextDone: their
+// code differs (it checks for the end of a context), and wazero's cache key
+// does not say so, so the two never share a cache.
+var sharedStopCache = sync.OnceValue(wazero.NewCompilationCache)
 
 // New compiles the module, checks its exports and starts one instance, so
 // that a bad module or a missing table is an error here and the first call
@@ -79,7 +95,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	if len(wasm) == 0 {
 		return nil, ErrNoModule
 	}
-	h := &Host{cfg: cfg, tables: map[string]table{}}
+	h := &Host{cfg: cfg, tables: map[string]table{}, closing: make(chan struct{}), finished: make(chan struct{})}
 	for _, name := range cfg.encodingNames() {
 		t := core.EncodingTable(name)
 		if t == nil {
@@ -93,15 +109,15 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		}
 		h.tables[name] = table{data: t, index: idx}
 	}
-	cache := sharedCache()
+	rc := wazero.NewRuntimeConfig().WithCloseOnContextDone(cfg.stopOnDone)
+	cache := h.memoryCache()
 	if cfg.cacheDir != "" {
-		c, err := wazero.NewCompilationCacheWithDir(cfg.cacheDir)
+		c, err := wazero.NewCompilationCacheWithDir(cfg.cacheDirFor())
 		if err != nil {
 			return nil, fmt.Errorf("host: compilation cache: %w", err)
 		}
 		cache, h.ownCache = c, c
 	}
-	h.rt = wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCompilationCache(cache))
 	fail := func(err error) (*Host, error) {
 		h.rt.Close(ctx)
 		if h.ownCache != nil {
@@ -109,11 +125,13 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		}
 		return nil, err
 	}
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, h.rt); err != nil {
+	if err := h.start(ctx, rc.WithCompilationCache(cache)); err != nil {
 		return fail(err)
 	}
-	// A cold compilation takes about a second; spread it over the cores.
-	compiled, err := h.rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), wasm)
+	compiled, err := h.compile(ctx, wasm)
+	if err != nil && cfg.cacheDir != "" {
+		compiled, err = h.recompile(ctx, rc, wasm, err)
+	}
 	if err != nil {
 		return fail(fmt.Errorf("host: compiling the module: %w", err))
 	}
@@ -134,39 +152,126 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	return h, nil
 }
 
-// Close closes every instance and the runtime, after the calls under way
-// have finished and every checked-out Instance has been released. Later
-// calls return ErrClosed. Closing twice is harmless.
+// memoryCache is the in-memory compilation cache of a Host that names no
+// directory.
+func (h *Host) memoryCache() wazero.CompilationCache {
+	if h.cfg.stopOnDone {
+		return sharedStopCache()
+	}
+	return sharedCache()
+}
+
+// start makes the runtime, with WASI.
+func (h *Host) start(ctx context.Context, rc wazero.RuntimeConfig) error {
+	h.rt = wazero.NewRuntimeWithConfig(ctx, rc)
+	_, err := wasi_snapshot_preview1.Instantiate(ctx, h.rt)
+	return err
+}
+
+// compile compiles the module, or loads it from the cache. A cold
+// compilation takes about a second; it is spread over the cores.
+func (h *Host) compile(ctx context.Context, wasm []byte) (wazero.CompiledModule, error) {
+	return h.rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), wasm)
+}
+
+// recompile is New's way round a compilation cache entry that wazero could
+// not load (cacheErr: a damaged entry fails every later run the same way):
+// the entry is replaced and loaded, or, when it cannot be replaced, the
+// module is compiled without the directory. Either way the logger says
+// which file it was, and New goes on.
+func (h *Host) recompile(ctx context.Context, rc wazero.RuntimeConfig, wasm []byte, cacheErr error) (wazero.CompiledModule, error) {
+	log := h.cfg.log()
+	entry, err := repairCache(ctx, rc, h.cfg.cacheDirFor(), wasm)
+	if err == nil && entry != "" {
+		compiled, err := h.compile(ctx, wasm)
+		if err == nil {
+			log.Warn("tokenfit: host: a damaged compilation cache entry was replaced", "file", entry, "error", cacheErr)
+			return compiled, nil
+		}
+	}
+	if entry == "" {
+		entry = h.cfg.cacheDirFor()
+	}
+	h.rt.Close(ctx)
+	h.ownCache.Close(ctx)
+	h.ownCache = nil
+	if err := h.start(ctx, rc.WithCompilationCache(h.memoryCache())); err != nil {
+		return nil, err
+	}
+	compiled, err2 := h.compile(ctx, wasm)
+	if err2 != nil {
+		return nil, err2
+	}
+	log.Warn("tokenfit: host: a damaged compilation cache entry could not be replaced; compiled without the cache",
+		"file", entry, "error", cacheErr, "replacing", err)
+	return compiled, nil
+}
+
+// Close closes every instance and the runtime once the calls under way have
+// finished and every checked-out Instance has been released. From its start,
+// calls through the Host return ErrClosed (those waiting for an instance
+// too), while a checked-out Instance keeps answering until it is released.
+// If ctx ends first, Close returns ctx's error and the runtime is closed
+// when the last call ends or the last Instance is released. Closing twice is
+// harmless.
 func (h *Host) Close(ctx context.Context) error {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
-		return nil
+	first := !h.closed
+	if first {
+		h.closed = true
+		close(h.closing)
 	}
-	h.closed = true
+	idle, busy := first && h.busy == 0, h.busy
+	h.mu.Unlock()
+	if idle {
+		h.finish()
+	}
+	select {
+	case <-h.finished:
+		return h.closeErr
+	case <-ctx.Done():
+		return fmt.Errorf("tokenfit: host: Close: %w (%d calls or Instances were still under way; the runtime closes when they end)", ctx.Err(), busy)
+	}
+}
+
+// finish closes the runtime; it runs once, when the Host is closed and
+// nothing is busy.
+func (h *Host) finish() {
+	ctx := context.Background()
 	err := h.rt.Close(ctx)
 	if h.ownCache != nil {
 		err = errors.Join(err, h.ownCache.Close(ctx))
 	}
-	return err
+	h.closeErr = err
+	close(h.finished)
 }
 
 // Call runs one operation of core's JSON API in an instance and returns its
 // JSON answer, an error answer ({"error": …}) included, byte for byte what
 // core.API.Call answers. The error is the host's own (ErrClosed, ErrModule,
-// the context's); ctx bounds the wait for a free instance, not a call under
-// way (an operation is bounded by its input).
+// ErrNeedsInstance, or the context's). When ctx ends, waiting for an
+// instance or during the call, Call returns its error at once; the call
+// under way goes on to its end, or is stopped WithCloseOnContextDone (see
+// RATIONALE.md, "Why does a call's context not stop it by default?").
+//
+// The live-counter operations (liveNew, liveEdit, liveGet, liveFree) keep
+// their counter inside one instance, so the pool refuses them with
+// ErrNeedsInstance: call them on an Instance.
 func (h *Host) Call(ctx context.Context, op string, request []byte) ([]byte, error) {
-	var out []byte
-	err := h.with(ctx, func(in *instance) (err error) {
-		out, err = in.call(ctx, op, request)
+	if slices.Contains(liveOperations, op) {
+		return nil, fmt.Errorf("%w: %.40q", ErrNeedsInstance, op)
+	}
+	return with(ctx, h, func(in *instance) ([]byte, error) {
+		out, err := in.call(ctx, op, request)
 		if err == nil && op == opRegisterModels && !isErrorAnswer(out) {
-			h.register(in, request)
+			h.regs.add(in, request)
 		}
-		return err
+		return out, err
 	})
-	return out, err
 }
+
+// liveOperations are the operations whose state stays in one instance.
+var liveOperations = []string{"liveNew", "liveEdit", "liveGet", "liveFree"}
 
 // Do is Call with an error answer turned into an *Error, which wraps core's
 // sentinel for its code (errors.Is(err, core.ErrInvalidRequest) holds), as
@@ -185,28 +290,19 @@ func (h *Host) Do(ctx context.Context, op string, request []byte) ([]byte, error
 // Count returns the number of tokens in text, like core.Encoding.Count, over
 // the module's fast path: the text is copied into the instance's memory and
 // counted there, without JSON. Cost: O(len(text)) at about a tenth of native
-// speed in wazero, plus about 0.2 µs per call.
+// speed in wazero, plus about 0.2 µs per call. ctx bounds it as it bounds
+// Call.
 func (h *Host) Count(ctx context.Context, encoding, text string) (int, error) {
-	var n int
-	err := h.with(ctx, func(in *instance) (err error) {
-		n, err = in.count(ctx, encoding, text)
-		return err
-	})
-	return n, err
+	return with(ctx, h, func(in *instance) (int, error) { return in.count(ctx, encoding, text) })
 }
 
 // Instance checks an instance out of the pool for a sequence of calls that
 // must see the same module state (such as a live counter kept inside it).
-// The caller must Release it; until then no other call uses it.
+// The caller must Release it; until then no other call uses it, and Close
+// waits for it.
 func (h *Host) Instance(ctx context.Context) (*Instance, error) {
-	h.mu.RLock()
-	if h.closed {
-		h.mu.RUnlock()
-		return nil, ErrClosed
-	}
-	in, err := h.get(ctx)
+	in, err := h.acquire(ctx)
 	if err != nil {
-		h.mu.RUnlock()
 		return nil, err
 	}
 	return &Instance{h: h, in: in}, nil
@@ -219,17 +315,19 @@ type Instance struct {
 	in *instance
 }
 
-// Call is Host.Call on this instance.
+// Call is Host.Call on this instance, the live-counter operations included.
+// An instance holds at most core/engine.MaxLiveCounters counters; liveFree
+// releases one.
 func (i *Instance) Call(ctx context.Context, op string, request []byte) ([]byte, error) {
 	if i.in == nil {
 		return nil, ErrClosed
 	}
-	if err := i.h.catchUp(ctx, i.in); err != nil {
+	if err := i.ready(ctx); err != nil {
 		return nil, err
 	}
 	out, err := i.in.call(ctx, op, request)
 	if err == nil && op == opRegisterModels && !isErrorAnswer(out) {
-		i.h.register(i.in, request)
+		i.h.regs.add(i.in, request)
 	}
 	return out, err
 }
@@ -239,7 +337,22 @@ func (i *Instance) Count(ctx context.Context, encoding, text string) (int, error
 	if i.in == nil {
 		return 0, ErrClosed
 	}
+	if err := i.ready(ctx); err != nil {
+		return 0, err
+	}
 	return i.in.count(ctx, encoding, text)
+}
+
+// ready reports why the instance cannot take a call: ctx has ended, or an
+// earlier call stopped it (it is then retired when released).
+func (i *Instance) ready(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if i.in.broken {
+		return fmt.Errorf("%w: this Instance was stopped by an earlier call; release it and check out another", ErrModule)
+	}
+	return i.h.catchUp(ctx, i.in)
 }
 
 // Release returns the instance to the pool. Releasing twice is harmless.
@@ -247,30 +360,88 @@ func (i *Instance) Release() {
 	if i.in == nil {
 		return
 	}
-	i.h.put(i.in)
+	i.h.release(i.in)
 	i.in = nil
-	i.h.mu.RUnlock()
 }
 
-// with runs f on an instance of the pool.
-func (h *Host) with(ctx context.Context, f func(*instance) error) error {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	if h.closed {
-		return ErrClosed
+// with runs f on an instance of the pool. When ctx can end, f runs on a
+// goroutine of its own, so that the caller can leave at ctx's end while f
+// goes on to its end (or is stopped, WithCloseOnContextDone) and its
+// instance goes back to the pool; its result is then dropped. A Close waits
+// for it like any call under way.
+func with[T any](ctx context.Context, h *Host, f func(*instance) (T, error)) (T, error) {
+	var zero T
+	in, err := h.acquire(ctx)
+	if err != nil {
+		return zero, err
 	}
+	run := func() (T, error) {
+		defer h.release(in)
+		if err := h.catchUp(ctx, in); err != nil {
+			return zero, err
+		}
+		return f(in)
+	}
+	if ctx.Done() == nil {
+		return run()
+	}
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := run()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	}
+}
+
+// acquire counts a call as busy and gets it an instance, or says why not:
+// ctx has ended (checked first), the Host is closed or closing, or ctx ended
+// while waiting.
+func (h *Host) acquire(ctx context.Context) (*instance, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, ErrClosed
+	}
+	h.busy++
+	h.mu.Unlock()
 	in, err := h.get(ctx)
 	if err != nil {
-		return err
+		h.done()
 	}
-	if err = h.catchUp(ctx, in); err == nil {
-		err = f(in)
-	}
-	h.put(in)
-	return err
+	return in, err
 }
 
-// get takes an idle instance, or starts one if the pool has room, or waits.
+// release returns an instance to the pool and ends its call.
+func (h *Host) release(in *instance) {
+	h.put(in)
+	h.done()
+}
+
+// done ends a busy call; the last one after Close closes the runtime.
+func (h *Host) done() {
+	h.mu.Lock()
+	h.busy--
+	last := h.closed && h.busy == 0
+	h.mu.Unlock()
+	if last {
+		h.finish()
+	}
+}
+
+// get takes an idle instance, or starts one if the pool has room, or waits
+// until ctx ends or the Host closes.
 func (h *Host) get(ctx context.Context) (*instance, error) {
 	select {
 	case in := <-h.idle:
@@ -289,6 +460,8 @@ func (h *Host) get(ctx context.Context) (*instance, error) {
 		return in, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-h.closing:
+		return nil, ErrClosed
 	}
 }
 
@@ -305,27 +478,20 @@ func (h *Host) put(in *instance) {
 
 const opRegisterModels = "registerModels"
 
-// register records a registration that succeeded on in.
-func (h *Host) register(in *instance, request []byte) {
-	h.regMu.Lock()
-	defer h.regMu.Unlock()
-	if in.regs == len(h.regs) {
-		in.regs++
-	}
-	h.regs = append(h.regs, bytes.Clone(request))
-}
-
-// catchUp replays on in the registrations it has not seen.
+// catchUp applies to in the registry state it has not applied.
 func (h *Host) catchUp(ctx context.Context, in *instance) error {
-	h.regMu.Lock()
-	todo := h.regs[in.regs:len(h.regs):len(h.regs)]
-	in.regs = len(h.regs)
-	h.regMu.Unlock()
-	for _, r := range todo {
-		if _, err := in.call(ctx, opRegisterModels, r); err != nil {
-			return err
-		}
+	gen, req := h.regs.state()
+	if in.regs == gen {
+		return nil
 	}
+	out, err := in.call(ctx, opRegisterModels, req)
+	if err != nil {
+		return err
+	}
+	if isErrorAnswer(out) {
+		return fmt.Errorf("%w: replaying the registered models: %s", ErrModule, out)
+	}
+	in.regs = gen
 	return nil
 }
 

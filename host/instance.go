@@ -7,6 +7,8 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/tokenfit/tokenfit/core"
 )
 
 // exports lists the functions wasm/ABI.md defines, with their signatures.
@@ -57,7 +59,7 @@ type instance struct {
 	stack                                    []uint64
 	handles                                  map[string]int32 // loaded encodings
 	text, op                                 buffer           // reusable input buffers
-	regs                                     int              // registrations applied
+	regs                                     uint64           // registrations' generation applied
 	broken                                   bool             // trapped: drop it
 	stderr                                   *tail
 }
@@ -100,7 +102,13 @@ func (in *instance) invoke(ctx context.Context, f api.Function, args ...uint64) 
 	copy(s, args)
 	if err := f.CallWithStack(ctx, s); err != nil {
 		in.broken = true
-		return 0, fmt.Errorf("%w: %s: %v%s", ErrModule, f.Definition().ExportNames()[0], err, in.stderr)
+		name := f.Definition().ExportNames()[0]
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			// wazero stopped the call (WithCloseOnContextDone) and closed
+			// the instance; the pool retires it.
+			return 0, fmt.Errorf("tokenfit: host: %s stopped: %w", name, ctxErr)
+		}
+		return 0, fmt.Errorf("%w: %s: %v%s", ErrModule, name, err, in.stderr)
 	}
 	return s[0], nil
 }
@@ -113,7 +121,7 @@ func (in *instance) status(ctx context.Context, st int32) error {
 		return err
 	}
 	if len(b) == 0 {
-		return &Error{Code: "internal", Message: fmt.Sprintf("tokenfit: status %d without an error answer", st)}
+		return &Error{Code: core.CodeInternal, Message: fmt.Sprintf("tokenfit: status %d without an error answer", st)}
 	}
 	return parseError(b)
 }
@@ -137,9 +145,17 @@ func (in *instance) takeResult(ctx context.Context, f api.Function, args ...uint
 	return out, err
 }
 
+// maxInput is the most bytes one input may have: the module's largest
+// buffer (alloc's limit, wasm/ABI.md). Every length that crosses the
+// boundary is checked against it before it becomes a uint32.
+const maxInput = 1 << 30
+
 // reserve makes buf hold at least n bytes, growing it if needed.
-func (in *instance) reserve(ctx context.Context, buf *buffer, n uint32) error {
-	if n <= buf.size {
+func (in *instance) reserve(ctx context.Context, buf *buffer, n int) error {
+	if n > maxInput {
+		return &Error{Code: core.CodeInvalidArgument, Message: fmt.Sprintf("tokenfit: invalid argument: an input of %d bytes is over the module's limit of %d bytes (1 GiB)", n, maxInput)}
+	}
+	if uint32(n) <= buf.size {
 		return nil
 	}
 	if buf.ptr != 0 {
@@ -147,7 +163,7 @@ func (in *instance) reserve(ctx context.Context, buf *buffer, n uint32) error {
 			return err
 		}
 	}
-	size := max(n, 2*buf.size, 256)
+	size := min(max(uint32(n), 2*buf.size, 256), maxInput)
 	*buf = buffer{}
 	p, err := in.invoke(ctx, in.alloc, uint64(size))
 	if err != nil {
@@ -162,7 +178,7 @@ func (in *instance) reserve(ctx context.Context, buf *buffer, n uint32) error {
 
 // putString copies s into buf.
 func (in *instance) putString(ctx context.Context, buf *buffer, s string) error {
-	if err := in.reserve(ctx, buf, uint32(len(s))); err != nil {
+	if err := in.reserve(ctx, buf, len(s)); err != nil {
 		return err
 	}
 	return in.wrote(buf, in.mod.Memory().WriteString(buf.ptr, s))
@@ -170,7 +186,7 @@ func (in *instance) putString(ctx context.Context, buf *buffer, s string) error 
 
 // putBytes copies b into buf.
 func (in *instance) putBytes(ctx context.Context, buf *buffer, b []byte) error {
-	if err := in.reserve(ctx, buf, uint32(len(b))); err != nil {
+	if err := in.reserve(ctx, buf, len(b)); err != nil {
 		return err
 	}
 	return in.wrote(buf, in.mod.Memory().Write(buf.ptr, b))

@@ -162,8 +162,13 @@ func TestHost_Close(t *testing.T) {
 	if n, err := in.Count(ctx, "r50k_base", "Hello world"); err != nil || n != 2 {
 		t.Errorf("Instance.Count = %d, %v", n, err)
 	}
-	if _, err := in.Count(ctx, "o200k_base", "x"); !errors.Is(err, core.ErrEncodingNotLoaded) {
-		t.Errorf("an encoding the config left out: %v", err)
+	var he *host.Error
+	if _, err := in.Count(ctx, "o200k_base", "x"); !errors.Is(err, core.ErrEncodingNotLoaded) || !errors.As(err, &he) || he.Encoding != "o200k_base" {
+		t.Errorf("an encoding the config left out: %#v", err)
+	}
+	out, err := in.Call(ctx, "countTokens", []byte(`{"encoding": "cl100k_base", "text": "x"}`))
+	if err != nil || !strings.Contains(string(out), `"encoding":"cl100k_base"}}`) {
+		t.Errorf("the JSON path's answer names the encoding to load: %s, %v", out, err)
 	}
 	in.Release()
 	in.Release()

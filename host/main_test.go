@@ -27,6 +27,18 @@ var (
 // cannot be built here (no go command).
 func module(t testing.TB) []byte {
 	t.Helper()
+	loadModule()
+	if modErr == modbuild.ErrNoToolchain {
+		t.Skip("cannot build the wasm module here:", modErr)
+	}
+	if modErr != nil {
+		t.Fatal(modErr)
+	}
+	return modBytes
+}
+
+// loadModule builds or reads the module once.
+func loadModule() {
 	modOnce.Do(func() {
 		path := os.Getenv("TOKENFIT_WASM")
 		if path == "" {
@@ -36,13 +48,6 @@ func module(t testing.TB) []byte {
 			modBytes, modErr = os.ReadFile(path)
 		}
 	})
-	if modErr == modbuild.ErrNoToolchain {
-		t.Skip("cannot build the wasm module here:", modErr)
-	}
-	if modErr != nil {
-		t.Fatal(modErr)
-	}
-	return modBytes
 }
 
 // config is the Config of the tests: their module, and a compilation cache

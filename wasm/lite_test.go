@@ -25,6 +25,7 @@ import (
 	"github.com/tokenfit/tokenfit/core"
 	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/internal/exportlist"
+	"github.com/tokenfit/tokenfit/internal/postlink"
 )
 
 var (
@@ -33,7 +34,8 @@ var (
 	liteErr  error
 )
 
-// liteModule builds the lean reactor as make wasm does (skipping when no go
+// liteModule builds the lean reactor as make wasm does, post-link step
+// included (skipping when no go
 // command is on PATH).
 func liteModule(t *testing.T) []byte {
 	t.Helper()
@@ -56,7 +58,9 @@ func liteModule(t *testing.T) []byte {
 			liteErr = &buildError{string(b)}
 			return
 		}
-		liteWasm, liteErr = os.ReadFile(out)
+		if liteWasm, liteErr = os.ReadFile(out); liteErr == nil {
+			liteWasm, liteErr = postlink.Apply(liteWasm)
+		}
 	})
 	if liteErr != nil {
 		t.Fatal(liteErr)
@@ -358,4 +362,26 @@ func randomText(r *rand.Rand, n int) string {
 		b.WriteString(frags[r.IntN(len(frags))])
 	}
 	return b.String()
+}
+
+// TestLite_LiveBound: the lean module keeps at most engine.MaxLiveCounters
+// live counters, as the full one does; one more is invalid_request until
+// one is freed.
+func TestLite_LiveBound(t *testing.T) {
+	l := newLite(t)
+	h := l.load("r50k_base")
+	var last uint64
+	for i := range engine.MaxLiveCounters {
+		last = l.call("live_new", h)[0]
+		if int32(last) <= 0 {
+			t.Fatalf("counter %d: %d, %s", i+1, int32(last), l.lastError())
+		}
+	}
+	if st := int32(l.call("live_new", h)[0]); st != -7 || !strings.Contains(l.lastError(), `"code":"invalid_request"`) {
+		t.Fatalf("counter %d: status %d", engine.MaxLiveCounters+1, st)
+	}
+	l.call("live_free", last)
+	if id := int32(l.call("live_new", h)[0]); id <= 0 {
+		t.Errorf("after a free: %d, %s", id, l.lastError())
+	}
 }

@@ -68,7 +68,7 @@ func Get(name string) (*Encoding, error) {
 	}
 	data := tables.Embedded(name)
 	if data == nil {
-		return nil, &Error{Err: ErrEncodingNotLoaded, Detail: ": " + name + ": load its table first"}
+		return nil, &Error{Err: ErrEncodingNotLoaded, Encoding: name, Detail: ": " + name + ": load its table first"}
 	}
 	return addLocked(data, nil, false, false)
 }

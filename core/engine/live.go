@@ -26,6 +26,20 @@ type LiveCounter struct {
 	units Units
 }
 
+// MaxLiveCounters is the most live counters one module instance (one
+// core.API, one lean module) keeps at once; making another is an error
+// (TooManyLiveCounters) until one is freed. Each counter holds its text and
+// the pieces around its edits, about 5 KB for a short text, so the bound
+// keeps an instance whose counters are never freed near 5 MB instead of
+// growing without limit. Every host's bound is this one.
+const MaxLiveCounters = 1024
+
+// TooManyLiveCounters is the error for a live counter past MaxLiveCounters.
+func TooManyLiveCounters() error {
+	return &Error{Err: ErrInvalidRequest, Detail: ": " + strconv.Itoa(MaxLiveCounters) +
+		" live counters are open, the most one instance keeps: free one (liveFree) before making another"}
+}
+
 // NewLiveCounter returns a counter over an empty text whose offsets count in
 // units.
 func (e *Encoding) NewLiveCounter(units Units) *LiveCounter {

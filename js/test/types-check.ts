@@ -7,8 +7,14 @@ import {
   type ProviderCount, type FallbackReason,
 } from 'tokenfit';
 import { createWorker, type TokenfitWorker, type AsyncLiveCounter } from 'tokenfit/worker';
+import { createHandler, nodeListener, type HandlerOptions } from 'tokenfit/edge';
 
 async function main(): Promise<void> {
+  const edgeOptions: HandlerOptions = { init: { module: {} as WebAssembly.Module }, corsOrigins: ['https://app.example'], token: 't', maxBodyBytes: 1 << 20 };
+  const worker: { fetch: (r: Request) => Promise<Response> } = { fetch: createHandler(edgeOptions) };
+  const listener: (req: unknown, res: unknown) => Promise<void> = nodeListener(worker.fetch);
+  // @ts-expect-error CORS takes a list of origins
+  createHandler({ corsOrigins: 'https://app.example' });
   const tf: Tokenfit = await init();
   await init({ lite: true, encodings: ['o200k_base'], tables: 'https://cdn.example/tables/' });
   await init({ module: new URL('https://cdn.example/tokenfit.wasm'), encodings: { cl100k_base: new Uint8Array(0) } });

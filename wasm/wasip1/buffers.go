@@ -4,10 +4,10 @@ package main
 
 // The buffers both variants share: what the host allocates, what the module
 // hands over, and the error answer of the latest failure. Nothing here may
-// import core, fmt or encoding/json (the lean variant must stay small).
+// import core, fmt, encoding/json or runtime/debug (which brings fmt and
+// os): the lean variant must stay small.
 
 import (
-	"runtime/debug"
 	"strconv"
 	"unsafe"
 
@@ -122,15 +122,15 @@ func lastError() uint64 {
 // (GOGC=100) would still let garbage grow to the size of all that before
 // collecting, and a WebAssembly memory never shrinks; a quarter of it is
 // enough headroom.
-func init() { debug.SetGCPercent(25) }
+func init() { setGCPercent(25) }
 
 // pauseGC turns the collector off and returns what turns it back on.
 // Loading a table allocates its structures once and frees nothing, so a
 // collection in the middle of it finds no garbage; under V8's baseline
 // compiler those collections were a third of loading o200k_base.
 func pauseGC() (resume func()) {
-	old := debug.SetGCPercent(-1)
-	return func() { debug.SetGCPercent(old) }
+	old := setGCPercent(-1)
+	return func() { setGCPercent(old) }
 }
 
 // rescue is deferred by every export that answers a status: a panic becomes

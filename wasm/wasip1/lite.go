@@ -27,15 +27,15 @@ var errInternal = errors.New("tokenfit: internal error")
 
 // fail records err for last_error and returns its status number.
 func fail(err error) int32 {
-	code, field := boundary.Code(err), ""
+	code, field, encoding := boundary.Code(err), "", ""
 	if code == "" {
 		code = engine.Code(err)
 	}
 	var ee *engine.Error
 	if errors.As(err, &ee) {
-		field = ee.Field
+		field, encoding = ee.Field, ee.Encoding
 	}
-	lastErr = boundary.AppendErrorJSON(nil, code, err.Error(), field)
+	lastErr = boundary.AppendErrorJSON(nil, code, err.Error(), field, encoding)
 	return boundary.Status(code)
 }
 
@@ -202,6 +202,9 @@ func liveNew(h int32) (id int32) {
 	e, err := enc(h)
 	if err != nil {
 		return fail(err)
+	}
+	if len(lives) >= engine.MaxLiveCounters {
+		return fail(engine.TooManyLiveCounters())
 	}
 	nextLive++
 	lives[nextLive] = e.NewLiveCounter(engine.UTF16)

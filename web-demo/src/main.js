@@ -4,8 +4,8 @@
 
 import './style.css';
 import * as samples from './samples.js';
-import { diff } from './diff.js';
 import { prepare } from './assets.js';
+import prices from './prices.json';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -81,8 +81,13 @@ function startWorker(name) {
 
 // The counter worker does nothing but the live count, so that a keystroke
 // never waits behind a token view or a budget of a 1 MB text.
+// The jobs worker opens after the first count is on screen (start), and
+// every job waits for it: the count is what a first visit waits for.
 const counter = startWorker('counter');
-const jobs = startWorker('jobs');
+const jobsWorker = startWorker('jobs');
+let jobsOpen;
+const jobsOpened = new Promise((r) => (jobsOpen = r));
+const jobs = (op, args) => jobsOpened.then(() => jobsWorker(op, args));
 
 function fail(err) {
   const s = $('#status');
@@ -178,7 +183,7 @@ async function changeModel() {
 
 const composer = $('#composer');
 let startedAt = 0; // when the latest keydown or paste happened
-let inFlight = 0;
+let inFlight = 1; // the first count, made once tokenfit has started
 let encoding = 'o200k_base';
 
 function setCounting(on) {
@@ -209,9 +214,47 @@ function showCount(tokens, enc = encoding, tookMs) {
   c.dataset.encoding = enc;
   setCounting(false);
   $('#count-detail').textContent =
-    `${enc} · ${num.format(state.text.length)} characters` + (tookMs === undefined ? '' : ` · counted in ${ms(tookMs)} ms`);
+    `${enc}, exact · ${num.format(state.text.length)} characters` + (tookMs === undefined ? '' : ` · counted in ${ms(tookMs)} ms`);
   announce();
+  showAnswers();
 }
+
+// showAnswers shows what the count means for the model: its share of the
+// window and its input cost. For a model without a public tokenizer both
+// come from its estimate, and the share from the estimate's upper bound,
+// as budgets count it; until that estimate is in, they say so.
+function showAnswers() {
+  const m = modelInfo(state.model);
+  if (!m) return;
+  const est = estimate.model === state.model && estimate.text === state.text ? estimate.answer : null;
+  const exact = !!m.encoding;
+  const tokens = exact ? Number($('#count').dataset.tokens) : est?.tokens;
+  const upper = exact ? tokens : est?.upperBound;
+  const share = $('#share');
+  const cost = $('#cost');
+  if (tokens === undefined || Number.isNaN(tokens)) {
+    share.textContent = cost.textContent = 'counting…';
+    return;
+  }
+  share.textContent = `${exact ? '' : 'up to '}${pctFine(upper / m.contextWindow)} of ${m.id}'s ${num.format(m.contextWindow)}-token window`;
+  share.dataset.tokens = upper;
+  const p = prices.prices[m.id];
+  cost.replaceChildren();
+  if (!p) {
+    cost.textContent = `no price on file for ${m.id} (the demo lists a few, in prices.json)`;
+    delete cost.dataset.usd;
+    return;
+  }
+  const usd = (n) => `$${(n * p.input / 1e6).toFixed(n * p.input < 1e4 ? 6 : 2)}`;
+  cost.append(
+    `${usd(tokens)}${exact ? '' : ` (up to ${usd(upper)})`} at $${p.input.toFixed(2)} per million input tokens · `,
+    el('a', { href: p.source, textContent: `price list (${m.provider}), ${p.asOf}` }),
+  );
+  cost.dataset.usd = tokens * p.input / 1e6;
+}
+
+// pctFine shows small shares with two significant digits, never as 0.0 %.
+const pctFine = (x) => (x === 0 ? '0 %' : x >= 0.001 ? pct(x) : `${(x * 100).toPrecision(2)} %`);
 
 const ms = (x) => (x < 10 ? x.toFixed(1) : String(Math.round(x)));
 
@@ -227,26 +270,24 @@ composer.addEventListener('input', (e) => {
   startedAt = 0;
 });
 
-// textChanged sends the edit that turns the counter's text into the
-// composer's, and shows the count that comes back. The caret after the
-// edit ends the inserted text, so the edit starts at or before caret minus
-// the growth: the diff's hint (no selection is read before the edit, which
-// would cost a 1 MB text area another layout).
+// textChanged sends the composer's new value and caret to the live
+// counter (the package's liveCounter.update finds the edit from the caret),
+// and shows the count that comes back.
 function textChanged(t0, tKey, kind) {
+  if (!demo.ready) return; // start() counts whatever the composer holds by then
   const now = composer.value;
-  const caret = composer.selectionEnd;
-  const ed = diff(state.text, now, caret - Math.max(0, now.length - state.text.length), caret);
+  if (now === state.text) return;
+  const inserted = Math.max(0, now.length - state.text.length);
   state.text = now;
-  if (!ed) return;
   setCounting(true);
-  counter('edit', ed)
+  counter('update', { text: now, caret: composer.selectionEnd })
     .then(async (r) => {
       const shown = performance.now();
       showCount(r.tokens, encoding, shown - t0);
       await nextFrame();
       const painted = performance.now();
       demo.perf.push({
-        kind, chars: now.length, inserted: ed.ins.length,
+        kind, chars: now.length, inserted,
         countMs: shown - t0, // input event → count in the page
         frameMs: painted - t0, // input event → the frame showing it
         fromKeyMs: painted - tKey, // keydown or paste → that frame, the text area's own work included
@@ -268,68 +309,118 @@ $('#paste-sample').addEventListener('click', () => replaceComposer(samples.docum
 $('#clear-composer').addEventListener('click', () => replaceComposer('', 'clear'));
 
 // ---- token view -------------------------------------------------------------
+//
+// Each group of tokens is one span: usually one token, but tokens that only
+// make a whole character or grapheme together (an emoji split across
+// tokens) are shown once, spanning them (worker.js). Colours follow the
+// token id, so the same token looks the same everywhere. The view is one
+// tab stop: arrow keys (or a tap, or the pointer) pick a token, whose ids
+// and text the line below it says, and the id list highlights it.
 
 const PAGE = 1000;
-const tv = { seq: 0, ids: [], texts: [], total: 0, loading: false };
+const tv = { seq: 0, groups: [], ids: 0, next: 0, total: 0, loading: false, active: -1, encoding: '' };
 const view = $('#token-view');
-const sentinel = document.createElement('div');
-sentinel.className = 'sentinel';
+const idList = $('#id-list');
+const sentinel = el('div', { className: 'sentinel' });
 
-function tokenNodes(ids, texts, from) {
+const visible = (t) => t.replace(/ /g, '·').replace(/\t/g, '→\t').replace(/\r/g, '␍').replace(/\n/g, '↵\n');
+
+function groupNodes(groups, from) {
+  const ws = $('#show-ws').checked;
   const frag = document.createDocumentFragment();
-  const showIds = $('#show-ids').checked;
-  for (let i = 0; i < ids.length; i++) {
-    const s = document.createElement('span');
-    s.className = `t c${(from + i) % 5}`;
-    s.title = `token ${from + i + 1}: id ${ids[i]}`;
-    s.textContent = showIds ? String(ids[i]) : texts[i].replace(/\n/g, '↵\n');
-    frag.append(s);
-  }
-  return frag;
+  const ids = document.createDocumentFragment();
+  groups.forEach((g, k) => {
+    const n = from + k;
+    const span = el('span', {
+      className: `t c${g.ids[0] % 8}${g.ids.length > 1 ? ' multi' : ''}`,
+      id: `tok-${n}`,
+      title: `${g.ids.length > 1 ? `${g.ids.length} tokens, ids` : 'id'} ${g.ids.join(', ')}`,
+      dataset: { g: n, ids: g.ids.join(' ') },
+      textContent: ws ? visible(g.text) : g.text,
+    });
+    span.setAttribute('role', 'option');
+    frag.append(span);
+    for (const id of g.ids) ids.append(el('li', { className: `c${g.ids[0] % 8}`, dataset: { g: n }, textContent: String(id) }), ' ');
+  });
+  return [frag, ids];
+}
+
+function draw() {
+  const [frag, ids] = groupNodes(tv.groups, 0);
+  view.replaceChildren(frag, sentinel);
+  idList.replaceChildren(ids);
+  setActive(-1);
+  caption();
 }
 
 function caption() {
-  const shown = tv.ids.length;
+  const shown = tv.next;
   $('#token-caption').textContent = tv.total
-    ? `${num.format(tv.total)} tokens (${tv.encoding})${shown < tv.total ? `; showing the first ${num.format(shown)}` : ''}. Hover a token for its id.`
+    ? `${num.format(tv.total)} tokens (${tv.encoding})${shown < tv.total ? `; showing the first ${num.format(shown)}` : ''}. Pick a token with the arrow keys, a tap or the pointer.`
     : 'No text yet.';
   $('#more-tokens').hidden = shown >= tv.total;
+}
+
+// setActive highlights group n in the text and in the id list, and says it.
+function setActive(n) {
+  for (const e of document.querySelectorAll('#token-view .active, #id-list .active')) {
+    e.classList.remove('active');
+    e.removeAttribute('aria-selected');
+  }
+  tv.active = n;
+  const info = $('#token-info');
+  const g = tv.groups[n];
+  if (!g) {
+    view.removeAttribute('aria-activedescendant');
+    info.textContent = '';
+    return;
+  }
+  const span = $(`#tok-${n}`);
+  span.classList.add('active');
+  span.setAttribute('aria-selected', 'true');
+  view.setAttribute('aria-activedescendant', span.id);
+  for (const li of idList.querySelectorAll(`li[data-g="${n}"]`)) li.classList.add('active');
+  span.scrollIntoView({ block: 'nearest' });
+  const first = tv.groups.slice(0, n).reduce((a, x) => a + x.ids.length, 0) + 1;
+  const which = g.ids.length > 1 ? `Tokens ${num.format(first)}–${num.format(first + g.ids.length - 1)}` : `Token ${num.format(first)}`;
+  info.textContent = `${which} of ${num.format(tv.total)}: ${g.ids.length > 1 ? 'ids' : 'id'} ${g.ids.join(', ')} · ${JSON.stringify(g.text)}`;
 }
 
 async function refreshTokens() {
   const seq = ++tv.seq;
   if (!state.text) {
-    Object.assign(tv, { ids: [], texts: [], total: 0 });
-    view.replaceChildren();
-    caption();
+    Object.assign(tv, { groups: [], next: 0, total: 0 });
+    draw();
     return;
   }
   const r = await jobs('tokens', { model: state.model, text: state.text, from: 0, to: PAGE });
   if (seq !== tv.seq) return;
   // An edit past the tokens on show (typing at the end of a long text)
   // leaves them as they are: keep the DOM, update the caption.
-  const same = r.encoding === tv.encoding && r.ids.length === tv.ids.length && r.ids.every((id, i) => id === tv.ids[i]);
+  const same = r.encoding === tv.encoding && r.next === tv.next &&
+    r.groups.every((g, i) => g.text === tv.groups[i]?.text && g.ids.join() === tv.groups[i].ids.join());
   tv.total = r.total;
-  if (same) {
+  if (same && tv.groups.length === r.groups.length) {
     caption();
     return;
   }
-  Object.assign(tv, { ids: r.ids, texts: r.texts, encoding: r.encoding });
-  view.replaceChildren(tokenNodes(r.ids, r.texts, 0), sentinel);
-  caption();
+  Object.assign(tv, { groups: r.groups, next: r.next, encoding: r.encoding });
+  draw();
 }
 
 async function moreTokens() {
-  if (tv.loading || tv.ids.length >= tv.total) return;
+  if (tv.loading || tv.next >= tv.total) return;
   tv.loading = true;
   const seq = tv.seq;
   try {
-    const from = tv.ids.length;
+    const from = tv.next;
     const r = await jobs('tokens', { model: state.model, text: state.text, from, to: from + PAGE });
     if (seq !== tv.seq) return;
-    tv.ids = tv.ids.concat(r.ids);
-    tv.texts = tv.texts.concat(r.texts);
-    sentinel.before(tokenNodes(r.ids, r.texts, from));
+    const [frag, ids] = groupNodes(r.groups, tv.groups.length);
+    tv.groups = tv.groups.concat(r.groups);
+    tv.next = r.next;
+    sentinel.before(frag);
+    idList.append(ids);
     caption();
   } finally {
     tv.loading = false;
@@ -338,24 +429,53 @@ async function moreTokens() {
 
 new IntersectionObserver((es) => es.some((e) => e.isIntersecting) && moreTokens().catch(fail), { root: view, rootMargin: '200px' }).observe(sentinel);
 $('#more-tokens').addEventListener('click', () => moreTokens().catch(fail));
+$('#show-ws').addEventListener('change', draw);
 $('#show-ids').addEventListener('change', () => {
-  view.replaceChildren(tokenNodes(tv.ids, tv.texts, 0), sentinel);
+  $('#ids').hidden = !$('#show-ids').checked;
+});
+const groupOf = (e) => e.target.closest?.('[data-g]');
+for (const box of [view, idList]) {
+  box.addEventListener('click', (e) => groupOf(e) && setActive(Number(groupOf(e).dataset.g)));
+  box.addEventListener('pointerover', (e) => groupOf(e) && setActive(Number(groupOf(e).dataset.g)));
+}
+view.addEventListener('keydown', (e) => {
+  const last = tv.groups.length - 1;
+  const to = { ArrowRight: tv.active + 1, ArrowDown: tv.active + 1, ArrowLeft: tv.active - 1, ArrowUp: tv.active - 1, Home: 0, End: last }[e.key];
+  if (to === undefined || last < 0) return;
+  e.preventDefault();
+  setActive(Math.max(0, Math.min(last, to)));
 });
 
-// For models without a public tokenizer: the model's estimate beside the
-// base encoding's exact count.
+// For models without a public tokenizer the headline is the model's own
+// estimate and its upper bound (countTokens' answer); the base encoding's
+// exact count goes below it.
+const estimate = { model: '', text: '', answer: null };
+
 async function refreshEstimate() {
   const m = modelInfo(state.model);
   const p = $('#estimate');
+  $('#count').classList.toggle('secondary', !m.encoding);
   if (m.encoding) {
     p.hidden = true;
+    showAnswers();
     return;
   }
+  const req = { model: state.model, text: state.text };
+  p.dataset.state = 'counting';
+  const a = await jobs('estimate', req);
+  if (req.model !== state.model || req.text !== state.text) return; // a newer one follows
+  Object.assign(estimate, req, { answer: a });
   const est = state.estimators[m.estimator];
-  const n = await jobs('estimate', { model: state.model, text: state.text });
   p.hidden = false;
-  p.textContent = `${m.id} has no public tokenizer: about ${num.format(n)} tokens by tokenfit's estimate (${est.base} × ${est.ratio}; the real count may be up to ${Math.round(est.errorBound * 100)} % higher, and budgets count that bound).`;
-  p.dataset.tokens = n;
+  p.dataset.state = 'ready';
+  p.dataset.tokens = a.tokens;
+  p.dataset.upper = a.upperBound;
+  p.replaceChildren(
+    '≈ ', el('span', { textContent: num.format(a.tokens) }), ' tokens ',
+    el('span', { className: 'bound', textContent: `up to ${num.format(a.upperBound)}` }),
+    el('span', { className: 'why', textContent: `${m.id} has no public tokenizer: tokenfit's estimate is ${est.base} × ${est.ratio}, and the real count may be up to ${Math.round(est.errorBound * 100)} % higher; budgets count the upper bound.` }),
+  );
+  showAnswers();
 }
 
 // ---- budget ---------------------------------------------------------------
@@ -374,12 +494,47 @@ const SEGMENTS = [
   ['reserve', 'Response reserve'],
 ];
 
+// numberField reads a number input: undefined when blank, the number when
+// whole (core judges its range and names the field when it refuses), and
+// marks the field itself when it is not a whole number.
+function numberField(sel) {
+  const input = $(sel);
+  const v = input.valueAsNumber;
+  if (input.value === '' && !input.validity.badInput) return undefined;
+  if (!Number.isInteger(v)) {
+    throw Object.assign(new Error(`${input.labels[0].textContent}: a whole number of tokens, please`), { code: 'invalid_request', input });
+  }
+  return v;
+}
+
+// markField shows an error at its field (and clears the others of form).
+function markField(form, input, message) {
+  for (const i of form.querySelectorAll('[aria-invalid]')) {
+    i.removeAttribute('aria-invalid');
+    const m = document.getElementById(`${i.id}-error`);
+    if (m) m.hidden = true;
+  }
+  if (!input) return;
+  input.setAttribute('aria-invalid', 'true');
+  const m = document.getElementById(`${input.id}-error`);
+  if (!m) return;
+  m.textContent = message;
+  m.hidden = false;
+}
+
+// fieldMessage is an error's message without what the field already says:
+// "must be a positive number of tokens".
+const fieldMessage = (e) => e.message.replace(/^tokenfit: [^:]*: /, '').replace(new RegExp(`^${e.field}: `), '');
+
+// Core names the field it refuses; these are the inputs that hold them.
+const FIELDS = { contextWindow: '#window', outputReserve: '#reserve', budget: '#plan-budget' };
+
 function budgetRequest() {
   const req = { model: state.model };
-  const w = $('#window').valueAsNumber;
-  if (w > 0) req.contextWindow = Math.floor(w);
-  const r = $('#reserve').valueAsNumber;
-  if (r >= 0) req.outputReserve = Math.floor(r);
+  const w = numberField('#window');
+  if (w !== undefined) req.contextWindow = w;
+  const r = numberField('#reserve');
+  if (r !== undefined) req.outputReserve = r;
   const sections = {};
   for (const ta of document.querySelectorAll('[data-section]')) {
     if (ta.value) sections[ta.dataset.section] = ta.value;
@@ -393,16 +548,40 @@ function budgetRequest() {
 let budgetSeq = 0;
 async function refreshBudget() {
   const seq = ++budgetSeq;
-  const req = structuredClone(budgetRequest()); // the state moves on; the request does not
+  let req;
   let b;
   try {
+    req = structuredClone(budgetRequest()); // the state moves on; the request does not
     b = await jobs('budget', req);
   } catch (e) {
-    if (seq === budgetSeq) $('#alert').textContent = `Cannot compute the budget: ${e.message}`;
+    if (seq === budgetSeq) budgetError(e, req);
     return;
   }
   if (seq !== budgetSeq) return;
+  markField($('#budget-form'), null);
   drawBudget(req, b);
+}
+
+// budgetError clears every result, so that nothing stale stays on screen,
+// and says what is wrong where it is wrong.
+function budgetError(e, req) {
+  const input = e.input ?? (e.field && $(FIELDS[e.field] ?? '#none'));
+  markField($('#budget-form'), input, fieldMessage(e));
+  const alert = $('#alert');
+  alert.className = 'alert level-critical';
+  alert.dataset.alert = 'error';
+  alert.textContent = `Cannot compute the budget: ${e.message}`;
+  $('#bar').replaceChildren();
+  $('#bar').setAttribute('aria-label', 'No budget: the request has an error');
+  for (const id of ['#legend', '#budget-table tbody', '#budget-explain']) $(id).replaceChildren();
+  for (const o of document.querySelectorAll('#history output.fate')) {
+    o.textContent = '';
+    o.className = 'fate';
+    delete o.dataset.fate;
+  }
+  showJSON('budget-request', req ?? null);
+  showJSON('budget-answer', { error: { code: e.code, message: e.message, field: e.field } });
+  demo.budget = { request: req, error: { code: e.code, field: e.field, message: e.message } };
 }
 
 function drawBudget(req, b) {
@@ -488,7 +667,7 @@ function drawBudget(req, b) {
     ['Knowledge', sec('knowledge'), 'knowledge'],
     ['Episodes', sec('episodes'), 'episodes'],
     ['Current message', sec('current'), 'current'],
-    ['History budget', num.format(b.historyBudget), 'historyBudget'],
+    ['History budget', b.historyBudget < 0 ? `none (${num.format(b.historyBudget)})` : num.format(b.historyBudget), 'historyBudget'],
     ['History (as given → kept)', `${num.format(h.tokens)} → ${num.format(h.keptTokens)}`, 'historyTokens'],
     ['Used', num.format(b.usedTokens), 'usedTokens'],
     ['Memory tokens left', `${num.format(b.memoryTokens)}${b.isConstrained ? ' (constrained)' : ''}`, 'memoryTokens'],
@@ -507,6 +686,8 @@ function drawBudget(req, b) {
       return tr;
     }),
   );
+
+  explainBudget(b);
 
   // Each history turn's fate, beside it in the editor.
   const status = new Map();
@@ -532,6 +713,50 @@ function drawBudget(req, b) {
   showJSON('budget-request', req);
   showJSON('budget-answer', b);
   demo.budget = { request: req, answer: b };
+}
+
+// explainBudget says, in words, why a request does not fit and what would
+// make it fit: core's overflow, minimum-history and remedy fields.
+const SECTION_NAMES = { system: 'the system prompt', procedure: 'the procedure', knowledge: 'the knowledge', episodes: 'the episodes', current: 'the current message', directive: 'the directive', tools: 'the tool definitions' };
+
+// turns names history messages (0-based indices) as turns 1-based ranges:
+// "turns 6–60 (55)".
+function turns(idx = []) {
+  const runs = [];
+  for (const i of idx) {
+    const last = runs.at(-1);
+    if (last && last[1] === i - 1) last[1] = i;
+    else runs.push([i, i]);
+  }
+  const text = runs.map(([a, b]) => (a === b ? `${a + 1}` : `${a + 1}–${b + 1}`)).join(', ');
+  return idx.length === 1 ? `turn ${text}` : `turns ${text} (${idx.length})`;
+}
+
+function explainBudget(b) {
+  const items = [];
+  const say = (k, ...parts) => items.push(el('li', { dataset: { k } }, ...parts));
+  if (b.fixedOverflowTokens) {
+    const parts = (b.overflowSections ?? []).map((x) => `${SECTION_NAMES[x.section] ?? x.section} ${num.format(x.tokens)}`).join(', ');
+    say('fixedOverflow', el('b', { textContent: `The fixed parts alone are ${num.format(b.fixedOverflowTokens)} tokens over the input budget` }),
+      ` (${parts}): no pruning or summarizing of history can make this request fit.`);
+  } else if (b.overflowTokens) {
+    say('overflow', el('b', { textContent: `After pruning, the request is ${num.format(b.overflowTokens)} tokens over the input budget.` }));
+  }
+  if (b.minHistoryExcess) {
+    say('minHistory', `The kept history is ${num.format(b.minHistoryExcess)} tokens over its budget: the minimum history (limits.minHistoryTokens, 4,000 unless set) keeps it.`);
+  }
+  for (const r of b.remedies ?? []) {
+    const fits = r.fits ? ' — enough on its own' : '';
+    const what = {
+      summarizeHistory: () => `Summarize ${turns(r.messages)}: frees up to ${num.format(r.tokens)} tokens`,
+      dropHistory: () => `Drop ${turns(r.messages)} (lower the minimum history): frees ${num.format(r.tokens)} tokens`,
+      capSection: () => `Cap ${SECTION_NAMES[r.section] ?? r.section} at ${num.format(r.maxTokens)} tokens: frees ${num.format(r.tokens)}`,
+      truncate: () => `Cut ${SECTION_NAMES[r.section] ?? r.section} to ${num.format(r.maxTokens)} tokens (truncate), or send it in chunks of that size (chunk): frees ${num.format(r.tokens)}`,
+      largerModel: () => `Use ${r.model} (a ${num.format(r.contextWindow)}-token window): ${num.format(r.tokens)} more tokens of input budget`,
+    }[r.action];
+    say('remedy', el('span', { className: 'remedy', textContent: `${what ? what() : `${r.action}: frees ${num.format(r.tokens)} tokens`}${fits}.` }));
+  }
+  $('#budget-explain').replaceChildren(...items);
 }
 
 // ---- JSON views -----------------------------------------------------------
@@ -632,7 +857,8 @@ $('#budget-form').addEventListener('submit', (e) => e.preventDefault());
 
 // ---- plan -----------------------------------------------------------------
 
-const TIER = { full: 'full', summary: 'summary', nameOnly: 'name only', omitted: 'omitted' };
+// Tiers are shown by the names core gives them (and its reasons use).
+const TIER = { full: 'full', summary: 'summary', nameOnly: 'nameOnly', omitted: 'omitted' };
 
 function drawBehaviors() {
   $('#plan-items tbody').replaceChildren(
@@ -641,7 +867,10 @@ function drawBehaviors() {
       const tr = el('tr', { dataset: { id: it.id } },
         el('th', { scope: 'row' },
           el('span', { className: 'name', textContent: it.name }), ' ', el('span', { className: 'kind', textContent: `[${it.kind}]` }),
-          el('br'), el('span', { className: 'tags', textContent: it.tags.map((t) => `#${t}`).join(' ') })),
+          el('br'), el('span', { className: 'tags', textContent: it.tags.map((t) => `#${t}`).join(' ') }),
+          el('span', { className: 'row-actions' },
+            el('button', { type: 'button', className: 'edit', 'aria-label': `Edit ${it.name}`, textContent: 'Edit', onclick: () => editBehavior(it) }),
+            el('button', { type: 'button', className: 'remove', 'aria-label': `Remove ${it.name}`, textContent: 'Remove', onclick: () => removeBehavior(it) }))),
         el('td', {},
           el('label', { className: 'sr-only', for: id, textContent: `Activation of ${it.name}` }),
           el('input', { type: 'range', id, min: 0, max: 1, step: 0.01 }),
@@ -662,23 +891,102 @@ function drawBehaviors() {
   );
 }
 
+// ---- behaviours: add, edit, remove ----------------------------------------
+
+const editor = $('#behavior-form');
+let editing = null; // the behaviour in the editor; null: a new one
+
+function editBehavior(it) {
+  editing = it;
+  const f = editor.elements;
+  f['b-name'].value = it?.name ?? '';
+  f['b-kind'].value = it?.kind ?? 'directive';
+  f['b-tags'].value = it?.tags.join(', ') ?? '';
+  f['b-activation'].value = it?.activation ?? 0.5;
+  f['b-content'].value = it?.content ?? '';
+  f['b-summary'].value = it?.summary ?? '';
+  $('#h-editor').textContent = it ? `Edit ${it.name}` : 'A new behavior';
+  markField(editor, null);
+  editor.hidden = false;
+  f['b-name'].focus();
+}
+
+function removeBehavior(it) {
+  const i = state.behaviors.indexOf(it);
+  state.behaviors.splice(i, 1);
+  if (editing === it) editor.hidden = true;
+  drawBehaviors();
+  const rows = $('#plan-items tbody').rows;
+  (rows[Math.min(i, rows.length - 1)]?.querySelector('button.edit') ?? $('#add-behavior')).focus();
+  refreshPlanSoon();
+}
+
+editor.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const f = editor.elements;
+  const name = f['b-name'].value.trim();
+  const activation = f['b-activation'].valueAsNumber;
+  if (!name) return markField(editor, f['b-name'], 'A name, please');
+  if (!(activation >= 0 && activation <= 1)) return markField(editor, f['b-activation'], 'From 0 to 1');
+  const it = editing ?? { id: uniqueId(name) };
+  Object.assign(it, {
+    name,
+    kind: f['b-kind'].value,
+    tags: f['b-tags'].value.split(',').map((t) => t.trim().replace(/^#/, '')).filter(Boolean),
+    activation,
+    content: f['b-content'].value,
+  });
+  const summary = f['b-summary'].value.trim();
+  if (summary) it.summary = summary;
+  else delete it.summary;
+  if (!editing) state.behaviors.push(it);
+  editor.hidden = true;
+  drawBehaviors();
+  $(`#plan-items tr[data-id="${CSS.escape(it.id)}"] button.edit`).focus();
+  refreshPlanSoon();
+});
+$('#cancel-behavior').addEventListener('click', () => {
+  editor.hidden = true;
+  (editing ? $(`#plan-items tr[data-id="${CSS.escape(editing.id)}"] button.edit`) : $('#add-behavior'))?.focus();
+});
+$('#add-behavior').addEventListener('click', () => editBehavior(null));
+
+function uniqueId(name) {
+  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'behavior';
+  let id = base;
+  for (let n = 2; state.behaviors.some((b) => b.id === id); n++) id = `${base}-${n}`;
+  return id;
+}
+
 function planRequest() {
-  const b = $('#plan-budget').valueAsNumber;
-  return { model: state.model, budget: b >= 0 ? Math.floor(b) : 0, items: state.behaviors };
+  const b = numberField('#plan-budget');
+  return { model: state.model, budget: b ?? 0, items: state.behaviors };
 }
 
 let planSeq = 0;
 async function refreshPlan() {
   const seq = ++planSeq;
-  const req = structuredClone(planRequest());
+  const section = $('#plan-budget').closest('section');
+  let req;
   let p;
   try {
+    req = structuredClone(planRequest());
     p = await jobs('plan', req);
   } catch (e) {
-    if (seq === planSeq) $('#plan-summary').textContent = `Cannot plan: ${e.message}`;
+    if (seq !== planSeq) return;
+    // Nothing stale: clear the results, say what is wrong where it is.
+    markField(section, e.input ?? (e.field && $(FIELDS[e.field] ?? '#none')), fieldMessage(e));
+    const s = $('#plan-summary');
+    s.className = 'alert level-critical';
+    s.textContent = `Cannot plan: ${e.message}`;
+    for (const id of ['#demotions', '#reasons']) $(id).replaceChildren();
+    $('#plan-text').textContent = '';
+    for (const td of document.querySelectorAll('#plan-items .tier, #plan-items .n')) td.textContent = '';
+    demo.plan = { request: req, error: { code: e.code, field: e.field } };
     return;
   }
   if (seq !== planSeq) return;
+  markField(section, null);
   const byId = new Map(state.behaviors.map((it) => [it.id, it]));
   for (const pi of p.items) {
     const tr = $(`#plan-items tr[data-id="${CSS.escape(pi.id)}"]`);
@@ -724,6 +1032,7 @@ async function refreshPlan() {
 $('#plan-budget').addEventListener('input', () => refreshPlanSoon());
 $('#sample-behaviors').addEventListener('click', () => {
   state.behaviors = structuredClone(samples.behaviors);
+  editor.hidden = true;
   drawBehaviors();
   refreshPlanSoon();
 });
@@ -757,21 +1066,29 @@ async function start() {
   for (const [k, v] of Object.entries(samples.sections)) $(`#sec-${k}`).value = v;
   drawHistory();
   drawBehaviors();
-  composer.placeholder = samples.composerHint;
+  if (!composer.value) composer.value = samples.firstText; // a reload may keep the text
   const files = await prepare(['o200k_base']);
-  const [info] = await Promise.all([jobs('open', files), counter('open', files)]);
+  const t1 = performance.now();
+  const info = await counter('open', files);
   state.models = info.models;
   state.estimators = info.estimators;
   fillModels();
   showModel();
-  state.text = composer.value; // a reload may keep the text
+  // Typing before now changed only the composer: count what it holds.
+  state.text = composer.value;
   const r = await counter('counter', { model: state.model, text: state.text });
+  const t2 = performance.now();
+  demo.ready = true;
   showCount(r.tokens, r.encoding);
   $('#version').textContent = info.version;
   $('#status').textContent = `Ready: tokenfit ${info.version} started in ${Math.round(performance.now() - t0)} ms.`;
   demo.startMs = performance.now() - t0;
-  demo.ready = true;
+  demo.startup = { prepareMs: t1 - t0, counterMs: t2 - t1, sinceNavigationMs: performance.now() };
   document.documentElement.dataset.ready = 'true';
+  // Typed while the count was made: send the difference.
+  if (composer.value !== state.text) textChanged(performance.now(), performance.now(), 'type');
+  await jobsWorker('open', files);
+  jobsOpen();
   refreshAll();
 }
 

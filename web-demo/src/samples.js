@@ -44,7 +44,9 @@ export function conversation(turns = 24) {
   return out;
 }
 
-export const composerHint = 'Hi! I ordered the large-print paperback last week (order 4711). It has not arrived yet — can you check where it is?';
+// firstText fills the composer on a first visit, so the page answers before
+// anyone types.
+export const firstText = 'Hi! I ordered the large-print paperback last week (order 4711). It has not arrived yet — can you check where it is?';
 
 // behaviors: the sample items for planInjection, with activations.
 export const behaviors = [

@@ -8,79 +8,134 @@
 import { open } from './tokenfit.js';
 
 let tf;
-let registry; // models(): {models, estimators}
+let estimators; // models().estimators: an estimate's base encoding
 let counter; // {lc, encoding}
 const pieces = new Map(); // encoding -> Map(id -> text of that one token)
 let encoded = { key: '', text: '', ids: [] }; // the last encode, for paging
 
-// encodingOf names the encoding that counts for a model: its own, or its
-// estimator's base; unknown models fall back to cl100k_base (DESIGN.md).
-function encodingOf(model) {
-  const m = registry.models.find((x) => x.id === model || (x.aliases || []).includes(model));
-  if (!m) return 'cl100k_base';
-  if (m.encoding) return m.encoding;
-  return registry.estimators[m.estimator]?.base ?? 'o200k_base';
+// loading runs fn, loading each encoding the package says is missing
+// (a browser loads tables asynchronously, so the package asks for them
+// instead of reading them itself) and trying again.
+async function loading(fn) {
+  for (let tries = 0; ; tries++) {
+    try {
+      return fn();
+    } catch (e) {
+      const name = e.code === 'encoding_not_loaded' && (e.encoding ?? /the encoding (\w+) is not loaded/.exec(e.message)?.[1]);
+      if (!name || tries > 4) throw e;
+      await tf.loadEncoding(name);
+    }
+  }
+}
+
+// encodingOf names the encoding that counts for a model, loaded: its own,
+// or its estimator's base. The model is resolved by the package
+// (tf.models({model}): exact id, alias, dated snapshot, or the fallback
+// it reports), never here.
+async function encodingOf(model) {
+  const m = (await loading(() => tf.models({ model }))).model;
+  const encoding = m.encoding ?? estimators[m.estimator].base;
+  await tf.loadEncoding(encoding);
+  return encoding;
+}
+
+// joins says whether b's first grapheme continues a's last (a ZWJ, a
+// combining mark, a variation selector, a skin tone...).
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+function joins(a, b) {
+  if (!a || !b) return false;
+  const lastA = [...graphemes.segment(a.slice(-16))].at(-1).segment;
+  const first = graphemes.segment(lastA + b.slice(0, 16))[Symbol.iterator]().next().value.segment;
+  return first.length > lastA.length;
 }
 
 const ops = {
   // open: {module, encodings} from assets.js's prepare.
   async open({ module, encodings }) {
     tf = await open({ module, encodings });
-    registry = tf.models();
+    const registry = tf.models();
+    estimators = registry.estimators;
     return { version: tf.version(), module: tf.module, ...registry };
   },
 
   // counter: (re)opens the live counter for a model's encoding over text.
   async counter({ model, text }) {
-    const encoding = encodingOf(model);
-    await tf.loadEncoding(encoding);
+    const encoding = await encodingOf(model);
     counter?.lc.dispose();
     const t0 = performance.now();
     const lc = tf.liveCounter({ encoding }, '');
-    const tokens = text ? lc.edit(0, 0, text) : lc.count();
+    const tokens = lc.reset(text);
     counter = { lc, encoding };
     return { tokens, encoding, ms: performance.now() - t0 };
   },
 
-  edit({ at, del, ins }) {
+  // update: the text area's new value and caret (selectionEnd); the
+  // package's liveCounter.update finds the edit from the caret, so a
+  // keystroke in 1 MB costs O(edit).
+  update({ text, caret }) {
     const t0 = performance.now();
-    const tokens = counter.lc.edit(at, del, ins);
+    const tokens = counter.lc.update(text, caret);
     return { tokens, ms: performance.now() - t0 };
   },
 
-  // estimate: the model's own count (an estimate for models without a
-  // public tokenizer), next to the base encoding's exact count.
+  // estimate: the model's own count and the bound core gives it (for
+  // models without a public tokenizer), beside the base encoding's exact
+  // count: countTokens' JSON answer {tokens, upperBound, encoding, exact}.
   async estimate({ model, text }) {
-    await tf.loadEncoding(encodingOf(model));
-    return tf.countTokens(text, { model });
+    return loading(() => tf.call('countTokens', { model, text }));
   },
 
-  // tokens: the ids of text[from:to) tokens, and each one's text.
+  // tokens: the tokens from index `from` to about `to`, as groups to show:
+  // usually one token each, but the tokens that only make whole characters
+  // together (an emoji's UTF-8 split across tokens) or whole graphemes
+  // together (a family emoji joined by ZWJ) form one group, shown once.
+  // A page ends at a group boundary, so `next` may pass `to`.
   async tokens({ model, text, from, to }) {
-    const encoding = encodingOf(model);
-    await tf.loadEncoding(encoding);
+    const encoding = await encodingOf(model);
     if (encoded.key !== encoding || encoded.text !== text) {
       encoded = { key: encoding, text, ids: tf.encode(text, { encoding }) };
     }
     let cache = pieces.get(encoding);
     if (!cache) pieces.set(encoding, (cache = new Map()));
-    const ids = encoded.ids.slice(from, to);
-    const texts = ids.map((id) => {
+    const piece = (id) => {
       let s = cache.get(id);
       if (s === undefined) cache.set(id, (s = tf.decode([id], { encoding })));
       return s;
-    });
-    return { encoding, total: encoded.ids.length, ids, texts };
+    };
+    const ids = encoded.ids;
+    const groups = [];
+    let i = from;
+    while (i < ids.length && (i < to || joins(groups.at(-1)?.text ?? '', piece(ids[i])))) {
+      // Whole characters: extend while the bytes so far end mid-character.
+      let j = i + 1;
+      let t = piece(ids[i]);
+      if (t.includes('\uFFFD')) {
+        for (let k = j + 1; k <= Math.min(ids.length, i + 8); k++) {
+          const u = tf.decode(ids.slice(i, k), { encoding });
+          if (!u.includes('\uFFFD')) {
+            [j, t] = [k, u];
+            break;
+          }
+        }
+      }
+      const g = { ids: ids.slice(i, j), text: t };
+      // Whole graphemes: join the previous group when a grapheme spans them.
+      const last = groups.at(-1);
+      if (last && last.ids.length + g.ids.length <= 16 && joins(last.text, g.text)) {
+        last.ids.push(...g.ids);
+        last.text += g.text;
+      } else groups.push(g);
+      i = j;
+    }
+    return { encoding, total: ids.length, groups, next: i };
   },
 
   async budget(req) {
-    await tf.loadEncoding(encodingOf(req.model));
-    return tf.calculateBudget(req);
+    return loading(() => tf.calculateBudget(req));
   },
 
   async plan(req) {
-    await tf.loadEncoding(encodingOf(req.model));
-    return tf.planInjection(req);
+    return loading(() => tf.planInjection(req));
   },
 };
 
@@ -90,7 +145,7 @@ self.onmessage = ({ data }) => {
     try {
       self.postMessage({ id: data.id, ok: await ops[data.op](data) });
     } catch (e) {
-      self.postMessage({ id: data.id, error: { code: e.code ?? 'internal', message: String(e.message ?? e) } });
+      self.postMessage({ id: data.id, error: { code: e.code ?? 'internal', message: String(e.message ?? e), field: e.field } });
     }
   });
 };

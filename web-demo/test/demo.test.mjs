@@ -12,7 +12,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +37,8 @@ function tf(args, input) {
 }
 const count = (text, model) => Number(tf(['count', '--model', model], text));
 const answer = (cmd, req) => JSON.parse(tf([cmd], JSON.stringify(req)));
+const call = (op, req) => JSON.parse(tf(['call', op], JSON.stringify(req)));
+const prices = JSON.parse(readFileSync(join(here, 'src/prices.json'), 'utf8')).prices;
 
 // ---- set-up ---------------------------------------------------------------
 
@@ -114,13 +116,14 @@ function canon(v) {
 async function waitFor(kind, req) {
   const want = canon(req);
   try {
+    // canon again, inside the page (which allows no eval under its CSP).
     await page.waitForFunction(
-      ([kind, want, canonSrc]) => {
-        const canon = new Function(`return ${canonSrc}`)();
+      ([kind, want]) => {
         const last = window.tokenfitDemo[kind];
-        return last && canon(last.request) === want;
+        const sorted = (k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x);
+        return last && JSON.stringify(last.request, sorted) === want;
       },
-      [kind, want, canon.toString()],
+      [kind, want],
       { timeout: 30_000 },
     );
   } catch {
@@ -156,6 +159,75 @@ test('first visit: the page is ready from the local server alone, under Trusted 
   assert.equal(await page.textContent('[data-k="effectiveInputBudget"]'), fmt(m.effectiveInputBudget));
 });
 
+test('first screen: the sample, its exact count, its share of the window and its input cost', async () => {
+  assert.equal(await composerValue(), samples.firstText);
+  const n = count(samples.firstText, 'gpt-4o');
+  await expectCount(n, 'the sample on load');
+  await checkAnswers('gpt-4o', n, n);
+});
+
+// checkAnswers checks the share of the window and the cost shown for tokens
+// (upper: what the share counts) against the registry and prices.json.
+async function checkAnswers(model, tokens, upper) {
+  const m = JSON.parse(tf(['models', model])).model;
+  await page.waitForFunction((u) => Number(document.querySelector('#share').dataset.tokens) === u, upper, { timeout: 30_000 });
+  const share = await page.textContent('#share');
+  assert.ok(share.includes(`${fmt(m.contextWindow)}-token window`), share);
+  const x = (upper / m.contextWindow) * 100;
+  assert.ok(share.includes(x >= 0.1 ? `${x.toFixed(1)} %` : `${x.toPrecision(2)} %`), `${share}: ${upper} of ${m.contextWindow}`);
+  const cost = await page.$eval('#cost', (c) => [c.textContent, Number(c.dataset.usd)]);
+  if (prices[model]) {
+    assert.equal(cost[1], (tokens * prices[model].input) / 1e6, cost[0]);
+    assert.ok(cost[0].includes(`), ${prices[model].asOf}`), cost[0]);
+  } else {
+    assert.match(cost[0], /no price on file/);
+  }
+}
+
+test('prices.json names only models of the registry, each with a source and a date', () => {
+  const ids = new Set(JSON.parse(tf(['models'])).models.map((m) => m.id));
+  for (const [id, p] of Object.entries(prices)) {
+    assert.ok(ids.has(id), `${id} is not a model of the registry`);
+    assert.ok(p.input > 0 && /^https:\/\//.test(p.source) && /^\d{4}-\d{2}-\d{2}$/.test(p.asOf), id);
+  }
+});
+
+test('typing before tokenfit is ready: no error, and the count catches up', async () => {
+  const p = await context.newPage();
+  const errs = [];
+  p.on('pageerror', (e) => errs.push(e.message));
+  p.on('console', (m) => m.type() === 'error' && errs.push(m.text()));
+  try {
+    // Hold the module back, so that the typing certainly comes first.
+    let release;
+    const held = new Promise((r) => (release = r));
+    await p.route('**/tokenfit.wasm', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await p.goto(base);
+    await p.click('#composer');
+    await p.keyboard.press('Control+End');
+    await p.keyboard.type(' Typed early.');
+    assert.equal(await p.evaluate(() => window.tokenfitDemo.ready), false);
+    await p.screenshot({ path: join(results, '03-before-ready.png') });
+    release();
+    const text = samples.firstText + ' Typed early.';
+    const n = count(text, 'gpt-4o');
+    await p.waitForFunction((n) => {
+      const c = document.querySelector('#count');
+      return c.dataset.state === 'ready' && Number(c.dataset.tokens) === n;
+    }, n, { timeout: 60_000 });
+    await p.keyboard.type(' And after.');
+    const m = count(text + ' And after.', 'gpt-4o');
+    await p.waitForFunction((n) => Number(document.querySelector('#count').dataset.tokens) === n, m, { timeout: 30_000 });
+    assert.deepEqual(errs, []);
+    assert.ok(!(await p.$eval('#status', (s) => s.classList.contains('error'))));
+  } finally {
+    await p.close();
+  }
+});
+
 test('a policy that allows no Trusted Types policy for the page: a clear message, not a hang', async () => {
   const p = await context.newPage();
   try {
@@ -177,6 +249,7 @@ test('a policy that allows no Trusted Types policy for the page: a clear message
 });
 
 test('typing shows the exact count on every keystroke', async () => {
+  await page.click('#clear-composer');
   await page.click('#composer');
   await page.keyboard.type('Hello world');
   await expectCount(count('Hello world', 'gpt-4o'), 'after typing');
@@ -281,23 +354,63 @@ test('Ctrl+A in the 1 MB document answers in under 2 s', async () => {
   await page.keyboard.press('Control+End');
 });
 
+const shownIds = () => page.$$eval('#token-view .t', (ts) => ts.flatMap((t) => t.dataset.ids.split(' ').map(Number)));
+
 test('the token view shows the tokens and their ids', async () => {
   const text = await composerValue();
   const ids = JSON.parse(tf(['encode', '--model', 'gpt-4o'], text)).ids;
   await page.waitForFunction((n) => document.querySelector('#token-caption').textContent.startsWith(n), fmt(ids.length), { timeout: 60_000 });
-  const shown = await page.$$eval('#token-view .t', (ts) => ts.map((t) => Number(t.title.match(/id (\d+)/)[1])));
-  assert.equal(shown.length, 1000, 'a 1 MB text renders its first 1,000 tokens, the rest on demand');
-  assert.deepEqual(shown, ids.slice(0, 1000));
-  const texts = await page.$$eval('#token-view .t', (ts) => ts.slice(0, 20).map((t) => t.textContent.replace(/↵\n/g, '\n')).join(''));
+  const shown = await shownIds();
+  assert.ok(shown.length >= 1000 && shown.length < 1016, `a 1 MB text renders its first 1,000 tokens (to a group's end), the rest on demand: ${shown.length}`);
+  assert.deepEqual(shown, ids.slice(0, shown.length));
+  const texts = await page.$$eval('#token-view .t', (ts) => ts.slice(0, 20).map((t) => t.textContent).join(''));
   assert.ok(text.startsWith(texts), 'the first tokens spell the text');
   // More on demand, by keyboard.
   await page.focus('#more-tokens');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelectorAll('#token-view .t').length === 2000);
-  const more = await page.$$eval('#token-view .t', (ts) => ts.slice(1000).map((t) => Number(t.title.match(/id (\d+)/)[1])));
-  assert.deepEqual(more, ids.slice(1000, 2000));
+  await page.waitForFunction((n) => document.querySelectorAll('#token-view .t').length > n, shown.length);
+  const more = await shownIds();
+  assert.deepEqual(more, ids.slice(0, more.length));
+  assert.ok(more.length >= 2000);
+});
+
+test('tokens: an emoji shown whole, ids separated, whitespace shown, each token reachable by keyboard', async () => {
+  const text = 'Family: 👨‍👩‍👧 and a parrot 🦜\tok\nnext line';
+  await page.fill('#composer', text);
+  const ids = JSON.parse(tf(['encode', '--model', 'gpt-4o'], text)).ids;
+  await page.waitForFunction((n) => document.querySelector('#token-caption').textContent.startsWith(`${n} tokens`), ids.length, { timeout: 30_000 });
+  assert.deepEqual(await shownIds(), ids);
+  const groups = await page.$$eval('#token-view .t', (ts) => ts.map((t) => ({ text: t.textContent, ids: t.dataset.ids.split(' ').length })));
+  assert.ok(groups.every((g) => !g.text.includes('\uFFFD')), `a token shown as �: ${JSON.stringify(groups)}`);
+  for (const emoji of ['👨‍👩‍👧', '🦜']) {
+    const g = groups.find((x) => x.text.includes(emoji));
+    assert.ok(g, `${emoji} is not shown whole: ${JSON.stringify(groups)}`);
+    assert.equal(groups.filter((x) => x.text.includes(emoji.slice(0, 2))).length, 1, `${emoji} shown once`);
+  }
+  assert.ok(groups.some((g) => g.ids > 1), 'a multi-token emoji spans its tokens');
+  assert.equal(groups.map((g) => g.text).join(''), text);
+
+  // Ids: separated, in order, in the id list.
   await page.check('#show-ids');
-  assert.equal(await page.textContent('#token-view .t'), String(ids[0]));
+  const list = await page.$eval('#id-list', (l) => l.innerText);
+  assert.deepEqual(list.trim().split(/\s+/).map(Number), ids, `the id list reads ${list}`);
+  // Whitespace.
+  await page.check('#show-ws');
+  const ws = await page.$eval('#token-view', (v) => v.textContent);
+  assert.ok(ws.includes('→') && ws.includes('↵') && ws.includes('·'), ws);
+  // Keyboard: the view is one tab stop; arrows pick a token, which the line
+  // below names and the id list highlights.
+  await page.focus('#token-view');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  const info = await page.textContent('#token-info');
+  assert.ok(info.startsWith(`Token 2 of ${ids.length}: id ${ids[1]}`), info);
+  assert.equal(await page.$eval('#id-list li.active', (l) => l.textContent), String(ids[1]));
+  // A tap on the emoji names all its ids.
+  await page.click('#token-view .t.multi');
+  assert.match(await page.textContent('#token-info'), /^Tokens \d+–\d+ of \d+: ids \d+(, \d+)+/);
+  await page.screenshot({ path: join(results, '04-token-view.png') });
+  await page.uncheck('#show-ws');
   await page.uncheck('#show-ids');
 });
 
@@ -317,9 +430,15 @@ test('changing the model recounts with its encoding and shows its window', async
   await page.selectOption('#model', 'claude-sonnet-4-5');
   const short = await composerValue();
   await expectCount(count(short, 'gpt-4o'), 'claude counts exactly with its base encoding, o200k_base');
-  const est = count(short, 'claude-sonnet-4-5');
-  await page.waitForFunction((n) => Number(document.querySelector('#estimate').dataset.tokens) === n, est);
-  assert.match(await page.textContent('#estimate'), new RegExp(`about ${fmt(est)} tokens`));
+  const est = call('countTokens', { model: 'claude-sonnet-4-5', text: short });
+  await page.waitForFunction(([n, u]) => {
+    const e = document.querySelector('#estimate');
+    return !e.hidden && Number(e.dataset.tokens) === n && Number(e.dataset.upper) === u;
+  }, [est.tokens, est.upperBound]);
+  assert.ok((await page.textContent('#estimate')).startsWith(`≈ ${fmt(est.tokens)} tokens up to ${fmt(est.upperBound)}`));
+  assert.ok(await page.$eval('#count', (c) => c.classList.contains('secondary')), 'the exact base count is not the headline');
+  await checkAnswers('claude-sonnet-4-5', est.tokens, est.upperBound);
+  await page.screenshot({ path: join(results, '05-estimated-model.png') });
   await page.selectOption('#model', 'gpt-4o');
   await expectCount(count(short, 'gpt-4o'), 'back on gpt-4o');
 });
@@ -331,9 +450,19 @@ async function checkBudget(req) {
   const got = await waitFor('budget', req);
   assert.deepEqual(got, want, 'the page drew from the core\'s answer');
   const cell = (k) => page.textContent(`#budget-table td[data-k="${k}"]`);
-  for (const k of ['contextWindow', 'responseReserve', 'safetyBuffer', 'inputBudget', 'historyBudget', 'usedTokens']) {
+  for (const k of ['contextWindow', 'responseReserve', 'safetyBuffer', 'inputBudget', 'usedTokens']) {
     assert.equal(await cell(k), fmt(want[k]), k);
   }
+  assert.equal(await cell('historyBudget'), want.historyBudget < 0 ? `none (${fmt(want.historyBudget)})` : fmt(want.historyBudget));
+  // The explanation: core's overflow, minimum-history and remedy fields, each said.
+  const said = await page.$$eval('#budget-explain li', (ls) => ls.map((l) => [l.dataset.k, l.textContent]));
+  const kinds = said.map(([k]) => k);
+  assert.equal(kinds.includes('fixedOverflow'), !!want.fixedOverflowTokens, JSON.stringify(said));
+  assert.equal(kinds.includes('minHistory'), !!want.minHistoryExcess, JSON.stringify(said));
+  assert.equal(kinds.filter((k) => k === 'remedy').length, (want.remedies ?? []).length, JSON.stringify(said));
+  if (want.fixedOverflowTokens) assert.ok(said.find(([k]) => k === 'fixedOverflow')[1].includes(fmt(want.fixedOverflowTokens)));
+  if (want.minHistoryExcess) assert.ok(said.find(([k]) => k === 'minHistory')[1].includes(fmt(want.minHistoryExcess)));
+  (want.remedies ?? []).forEach((r, i) => assert.ok(said.filter(([k]) => k === 'remedy')[i][1].includes(fmt(r.tokens)), `remedy ${i}`));
   for (const k of ['system', 'procedure', 'knowledge', 'episodes', 'current']) {
     assert.ok((await cell(k)).startsWith(fmt(want.sections[k].tokens)), `section ${k}`);
   }
@@ -381,6 +510,10 @@ test('the budget bar shows calculateBudget, as the window and the history change
   const c = await checkBudget({ model: 'gpt-4o', contextWindow: win, outputReserve: 200, sections, history });
   assert.equal(c.alert, 'warning', `utilization ${c.utilization}`);
 
+  // The smallest section is still visible in the bar.
+  const widths = await page.$$eval('#bar .seg', (ss) => ss.map((x) => x.getBoundingClientRect().width));
+  assert.ok(widths.every((w) => w >= 4), `a section is an invisible sliver: ${widths}`);
+
   // Edit a section by keyboard.
   await page.focus('#sec-system');
   await page.keyboard.press('Control+End');
@@ -388,6 +521,46 @@ test('the budget bar shows calculateBudget, as the window and the history change
   await checkBudget({ model: 'gpt-4o', contextWindow: win, outputReserve: 200, sections: { ...sections, system: sections.system + ' Be brief.' }, history });
   await page.fill('#window', '');
   await page.fill('#reserve', '');
+});
+
+test('the budget explains itself: overflow, remedies, the minimum history; errors at the field, nothing stale', async () => {
+  const sections = { ...samples.sections, system: samples.sections.system + ' Be brief.' }; // as the test before left it
+  // A window so small that the minimum history keeps more than the budget.
+  await page.click('#clear-composer');
+  await page.click('#sample-history');
+  const history = samples.conversation(60);
+  await page.fill('#window', '3000');
+  const a = await checkBudget({ model: 'gpt-4o', contextWindow: 3000, sections, history });
+  assert.ok(a.minHistoryExcess > 0, 'the minimum history keeps more than the budget');
+  await page.screenshot({ path: join(results, '06-budget-min-history.png'), fullPage: true });
+
+  // A current message larger than the window: the fixed parts overflow.
+  const big = samples.document(40_000);
+  await page.$eval('#composer', (c, v) => {
+    c.value = v;
+    c.dispatchEvent(new InputEvent('input', { inputType: 'insertText' }));
+  }, big);
+  const b = await checkBudget({ model: 'gpt-4o', contextWindow: 3000, sections: { ...sections, current: big }, history });
+  assert.ok(b.fixedOverflowTokens > 0 && b.history.summarize.length === 0 && b.remedies.length > 0, JSON.stringify(b.remedies));
+  await page.locator('#budget-explain').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(results, '07-budget-overflow.png') });
+
+  // An error: nothing stale, the field marked.
+  await page.click('#clear-composer');
+  await page.fill('#window', '-5');
+  await page.waitForFunction(() => window.tokenfitDemo.budget?.error);
+  assert.equal(await page.getAttribute('#window', 'aria-invalid'), 'true');
+  assert.ok(!(await page.isHidden('#window-error')), 'the error is said at the field');
+  assert.equal(await page.$eval('#window-error', (e) => e.textContent.length > 0), true);
+  assert.equal(await page.$$eval('#bar .seg', (s) => s.length), 0, 'the old bar stayed');
+  assert.equal(await page.$$eval('#budget-table tbody tr', (s) => s.length), 0, 'the old table stayed');
+  assert.equal(await page.$eval('#alert', (a) => a.dataset.alert), 'error');
+  await page.screenshot({ path: join(results, '08-budget-error.png') });
+  // Back to a valid window: the mark goes, the budget comes back.
+  await page.fill('#window', '');
+  await page.click('#clear-history');
+  await checkBudget({ model: 'gpt-4o', sections, history: [] });
+  assert.equal(await page.getAttribute('#window', 'aria-invalid'), null);
 });
 
 test('the plan shows planInjection: tiers and why, demotions, the compiled text', async () => {
@@ -405,6 +578,40 @@ test('the plan shows planInjection: tiers and why, demotions, the compiled text'
   assert.equal(p.items.find((x) => x.id === 'measure').tier, 'nameOnly');
   await page.fill('#plan-budget', '120');
   await checkPlan({ model: 'gpt-4o', budget: 120, items });
+
+  // Add a behavior, edit one, remove one: by keyboard and pointer.
+  await page.click('#add-behavior');
+  await page.fill('#b-name', 'cite-sources');
+  await page.selectOption('#b-kind', 'directive');
+  await page.fill('#b-tags', 'docs, #quality');
+  await page.fill('#b-activation', '0.8');
+  await page.fill('#b-content', 'Cite the file and line of every claim about the code.');
+  await page.fill('#b-summary', 'Cite file and line.');
+  await page.keyboard.press('Enter');
+  items.push({ id: 'cite-sources', name: 'cite-sources', kind: 'directive', tags: ['docs', 'quality'], activation: 0.8,
+    content: 'Cite the file and line of every claim about the code.', summary: 'Cite file and line.' });
+  await checkPlan({ model: 'gpt-4o', budget: 120, items });
+  await page.click('#plan-items tr[data-id="measure"] button.edit');
+  await page.fill('#b-activation', '0.75');
+  await page.click('#behavior-form button[type="submit"]');
+  items.find((x) => x.id === 'measure').activation = 0.75;
+  await checkPlan({ model: 'gpt-4o', budget: 120, items });
+  await page.click('#plan-items tr[data-id="no-secrets"] button.remove');
+  items.splice(items.findIndex((x) => x.id === 'no-secrets'), 1);
+  await checkPlan({ model: 'gpt-4o', budget: 120, items });
+  // The tiers read as core names them, in the table and in the reasons.
+  const tiers = await page.$$eval('#plan-items .tier', (ts) => ts.map((t) => t.textContent));
+  assert.ok(tiers.every((t) => ['full', 'summary', 'nameOnly', 'omitted'].includes(t)), tiers.join());
+  // An invalid budget: marked at the field, no stale plan.
+  await page.fill('#plan-budget', '-5');
+  await page.waitForFunction(() => window.tokenfitDemo.plan?.error);
+  assert.equal(await page.getAttribute('#plan-budget', 'aria-invalid'), 'true');
+  assert.equal(await page.textContent('#plan-text'), '');
+  await page.fill('#plan-budget', '120');
+  await checkPlan({ model: 'gpt-4o', budget: 120, items });
+  await page.locator('#h-plan').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(results, '09-plan.png'), fullPage: false });
+  await page.click('#sample-behaviors');
 });
 
 async function checkPlan(req) {
@@ -447,6 +654,7 @@ test('keyboard alone reaches every control, with a visible focus', async () => {
   }
   assert.ok(seen.indexOf('model') < seen.indexOf('composer') && seen.indexOf('composer') < seen.indexOf('window'), 'focus follows the page');
   // The count is announced politely, once typing pauses.
+  await page.click('#clear-composer');
   await page.focus('#composer');
   await page.keyboard.type('Announce me');
   const said = `${fmt(count('Announce me', 'gpt-4o'))} tokens, o200k_base`;

@@ -18,6 +18,7 @@ const links = [`${dist}link-out.txt`, `${dist}link-in.html`, `${dist}linkdir`];
 let server, port;
 
 before(async () => {
+  for (const l of links) rmSync(l, { force: true }); // left by a run that was killed
   symlinkSync('/etc/hostname', links[0]);
   symlinkSync(`${dist}index.html`, links[1]);
   symlinkSync(dist, links[2]);

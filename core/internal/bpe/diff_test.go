@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/tokenfit/tokenfit/core/internal/randtext"
 	"github.com/tokenfit/tokenfit/core/internal/tables"
 )
 
@@ -199,60 +200,5 @@ func TestOracle_CodePoints(t *testing.T) {
 	compare(t, o, texts)
 }
 
-// RandomText returns about size bytes of text built from fragments that
-// stress the pre-tokenizers: whitespace runs mixed with newlines and tabs,
-// contractions, digits, mixed scripts, combining marks and emoji.
-func RandomText(rng *rand.Rand, size int) string {
-	var b strings.Builder
-	for b.Len() < size {
-		switch rng.IntN(16) {
-		case 0, 1:
-			b.WriteString(pick(rng, whitespace, 1+rng.IntN(6)))
-		case 2:
-			b.WriteString(pick(rng, []string{"'s", "'t", "'re", "'ve", "'m", "'ll", "'d", "'S", "'T", "'RE", "'Ve", "'LL", "'D", "'ſ", "'", "''", "'x"}, 1))
-		case 3:
-			b.WriteString(pick(rng, []string{"0", "1", "23", "456", "7890", "٣", "½", "Ⅻ", "𝟙", "①", "²"}, 1+rng.IntN(3)))
-		case 4, 5, 6:
-			b.WriteString(pick(rng, words, 1))
-		case 7:
-			b.WriteString(pick(rng, scripts, 1))
-		case 8:
-			b.WriteString(pick(rng, []string{"\u0301", "\u0308", "\u20dd", "\u093f", "\u0e31", "\u05b4", "\u302a", "\ufe0f", "\u200d", "\U000E0020"}, 1+rng.IntN(2)))
-		case 9:
-			b.WriteString(pick(rng, []string{"😀", "👍🏽", "👨‍👩‍👧", "🇯🇵", "❤️", "🙂", "🤖", "✨", "🔥"}, 1))
-		case 10:
-			b.WriteString(pick(rng, []string{".", ",", "!", "?", "/", "//", "\\", "-", "--", "(", ")", "{", "}", "[", "]", "<", ">", "=", "==", "+", "*", "&", "|", "^", "#", "@", "$", "%", "~", "`", "\"", ";", ":", "…", "—", "«", "»"}, 1+rng.IntN(3)))
-		case 11:
-			// any code point at all
-			r := rune(rng.IntN(utf8.MaxRune + 1))
-			if 0xD800 <= r && r <= 0xDFFF {
-				r = 0xFFFD
-			}
-			b.WriteRune(r)
-		case 12:
-			r := rune(0x80 + rng.IntN(0x3000))
-			b.WriteRune(r)
-		case 13:
-			b.WriteString(strings.Repeat(pick(rng, []string{"a", " ", "^", "9", "\n\t", "ab", "=", "\u3000", "漢"}, 1), 1+rng.IntN(40)))
-		case 14:
-			b.WriteString(pick(rng, []string{"<|endoftext|>", "<|fim_prefix|>", "<|endofprompt|>", "http://x.io/a", "a.b_c", "x->y", "i++", "\"\"\"", "'''"}, 1))
-		default:
-			b.WriteString(pick(rng, []string{"A", "B", "Z", "ABC", "Hello", "WORLD", "iPhone", "McDonald", "ǅ", "ǈa", "ʰ", "ᵃ"}, 1))
-		}
-	}
-	return b.String()
-}
-
-func pick(rng *rand.Rand, from []string, n int) string {
-	var b strings.Builder
-	for range n {
-		b.WriteString(from[rng.IntN(len(from))])
-	}
-	return b.String()
-}
-
-var (
-	whitespace = []string{" ", " ", " ", "\t", "\n", "\r\n", "\r", "\v", "\f", "\u00a0", "\u3000", "\u2009", "\u0085", "\u2028"}
-	words      = []string{"the", " the", "The", " of", " and", "token", " budget", "count", " prompt", "tokenization", "antidisestablishmentarianism", "x", "qwzxv", "fn", "return", "café", "naïve", "ʼn"}
-	scripts    = []string{"你好", "世界", "日本語", "カタカナ", "ひらがな", "한국어", "Привет", "мир", "مرحبا", "שלום", "नमस्ते", "สวัสดี", "ሰላም", "Γειά", "Ողջույն", "ᏣᎳᎩ", "ꦧꦱꦗꦮ", "ᠮᠣᠩᠭᠣᠯ", "ཀཁག", "𐌰𐌱", "𝔘𝔫", "Ａｂ"}
-)
+// RandomText is randtext.Text: the strings every differential test draws.
+func RandomText(rng *rand.Rand, size int) string { return randtext.Text(rng, size) }

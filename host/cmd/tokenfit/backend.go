@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -59,17 +60,42 @@ func (n native) count(_ context.Context, encoding, text string) (int, error) {
 
 func (native) close(context.Context) {}
 
-type wasm struct{ h *host.Host }
-
-func (w wasm) call(ctx context.Context, op string, req []byte) ([]byte, error) {
-	return w.h.Call(ctx, op, req)
+// wasm is the module in wazero: one instance checked out for the process,
+// so that the live-counter operations reach it as they reach core. An
+// instance that failed is exchanged for a fresh one before the next call.
+type wasm struct {
+	h  *host.Host
+	in *host.Instance
 }
 
-func (w wasm) count(ctx context.Context, encoding, text string) (int, error) {
-	return w.h.Count(ctx, encoding, text)
+func (w *wasm) call(ctx context.Context, op string, req []byte) ([]byte, error) {
+	out, err := w.in.Call(ctx, op, req)
+	return out, w.failed(ctx, err)
 }
 
-func (w wasm) close(ctx context.Context) { w.h.Close(ctx) }
+func (w *wasm) count(ctx context.Context, encoding, text string) (int, error) {
+	n, err := w.in.Count(ctx, encoding, text)
+	return n, w.failed(ctx, err)
+}
+
+// failed passes err on, after exchanging the instance when err says it
+// failed.
+func (w *wasm) failed(ctx context.Context, err error) error {
+	if errors.Is(err, host.ErrModule) {
+		w.in.Release()
+		in, err2 := w.h.Instance(ctx)
+		if err2 != nil {
+			return errors.Join(err, err2)
+		}
+		w.in = in
+	}
+	return err
+}
+
+func (w *wasm) close(ctx context.Context) {
+	w.in.Release()
+	w.h.Close(ctx)
+}
 
 // wasm starts the module: one instance, the tables it needs, compiled code
 // cached under the user cache directory.
@@ -89,7 +115,12 @@ func (c *cli) wasm(encodings []string) (backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wasm{h}, nil
+	in, err := h.Instance(c.ctx)
+	if err != nil {
+		h.Close(c.ctx)
+		return nil, err
+	}
+	return &wasm{h, in}, nil
 }
 
 // moduleBytes finds the module: --wasm, $TOKENFIT_WASM, the embedded one
@@ -109,7 +140,7 @@ func (c *cli) moduleBytes() ([]byte, error) {
 		}
 		path = p
 	}
-	return os.ReadFile(path)
+	return readFile(path, maxInput)
 }
 
 // exact reports whether name is an encoding with tables (the fast path);

@@ -14,13 +14,17 @@ import (
 	"github.com/tokenfit/tokenfit/core"
 )
 
-// target holds --encoding and --model.
-type target struct{ encoding, model string }
+// target holds --encoding, --model and --tokenizer (see tokenizer.go).
+type target struct {
+	encoding, model, tokenizer string
+	hf                         *core.HFTokenizer
+}
 
 func targetFlags(fs *flag.FlagSet) *target {
 	t := &target{}
 	fs.StringVar(&t.encoding, "encoding", "", "encoding: o200k_base, cl100k_base, p50k_base, r50k_base, or a heuristic (chars4, bytes4); default o200k_base")
 	fs.StringVar(&t.model, "model", "", "model, such as gpt-4o (an unknown one counts with cl100k_base)")
+	fs.StringVar(&t.tokenizer, "tokenizer", "", "a Hugging Face tokenizer.json to count with (an open-weight model's)")
 	return t
 }
 
@@ -101,13 +105,16 @@ func (e answerError) Error() string { return e.body.Message }
 // input reads the files named (concatenated), or stdin when there is none.
 func (c *cli) input(files []string) ([]byte, error) {
 	if len(files) == 0 {
-		return io.ReadAll(c.stdin)
+		return readAll(c.stdin, "stdin", maxInput)
 	}
 	var all []byte
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := readFile(f, maxInput)
 		if err != nil {
 			return nil, err
+		}
+		if len(all)+len(b) > maxInput {
+			return nil, fmt.Errorf("the files together: more than %s, the most tokenfit reads", bytesString(maxInput))
 		}
 		all = append(all, b...)
 	}
@@ -129,11 +136,18 @@ func countCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		if err := t.check(); err != nil {
 			return err
 		}
+		hf, err := t.loadTokenizer(c)
+		if err != nil {
+			return err
+		}
 		rt, err := c.backend(t.encodings())
 		if err != nil {
 			return err
 		}
 		count := func(text string) (int, error) {
+			if hf != nil {
+				return hf.Count(text), nil
+			}
 			if e := t.fast(); e != "" {
 				return rt.count(c.ctx, e, text)
 			}
@@ -151,7 +165,7 @@ func countCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		}
 		total := 0
 		if len(files) == 0 {
-			b, err := io.ReadAll(c.stdin)
+			b, err := readAll(c.stdin, "stdin", maxInput)
 			if err != nil {
 				return err
 			}
@@ -161,7 +175,7 @@ func countCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		}
 		// Files are counted one by one: each is a text of its own.
 		for _, f := range files {
-			b, err := os.ReadFile(f)
+			b, err := readFile(f, maxInput)
 			if err != nil {
 				return err
 			}
@@ -195,7 +209,7 @@ func (c *cli) countLines(files []string, count func(string) (int, error)) error 
 	defer w.Flush()
 	for i, r := range readers {
 		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 1<<30)
+		sc.Buffer(make([]byte, 64<<10), maxInput)
 		for line := 1; sc.Scan(); line++ {
 			if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 				continue
@@ -232,6 +246,12 @@ func encodeCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		if err != nil {
 			return err
 		}
+		if hf, err := t.loadTokenizer(c); hf != nil || err != nil {
+			if err != nil {
+				return err
+			}
+			return c.hfEncode(t, string(text))
+		}
 		req := t.fields()
 		req["text"] = string(text)
 		return c.print(c.do("encode", req, t.encodings()))
@@ -247,7 +267,7 @@ func decodeCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		}
 		var ids []int
 		if len(args) == 0 {
-			b, err := io.ReadAll(c.stdin)
+			b, err := readAll(c.stdin, "stdin", maxInput)
 			if err != nil {
 				return err
 			}
@@ -261,6 +281,12 @@ func decodeCmd(fs *flag.FlagSet) func(*cli, []string) error {
 				return usagef("token ids are whole numbers, not %q", a)
 			}
 			ids = append(ids, id)
+		}
+		if hf, err := t.loadTokenizer(c); hf != nil || err != nil {
+			if err != nil {
+				return err
+			}
+			return c.hfDecode(t, ids, *whole)
 		}
 		req := t.fields()
 		req["ids"] = ids
@@ -293,6 +319,12 @@ func truncateCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		if err != nil {
 			return err
 		}
+		if hf, err := t.loadTokenizer(c); hf != nil || err != nil {
+			if err != nil {
+				return err
+			}
+			return c.hfTruncate(t, string(text), *maxTokens, *keep, *whole)
+		}
 		req := t.fields()
 		req["text"], req["maxTokens"], req["keep"] = string(text), *maxTokens, *keep
 		out, err := c.do("truncate", req, t.encodings())
@@ -319,6 +351,9 @@ func chunkCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		}
 		if *maxTokens <= 0 {
 			return usagef("--max-tokens N is required (N > 0)")
+		}
+		if t.tokenizer != "" {
+			return usagef("chunk does not take --tokenizer yet (count, encode, decode and truncate do)")
 		}
 		text, err := c.oneInput(args)
 		if err != nil {

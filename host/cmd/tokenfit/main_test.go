@@ -254,10 +254,47 @@ func TestCLI_TokenBudget(t *testing.T) {
 	t.Setenv(EnvTokenBudgetDynamic, "")
 	check("TOKENFIT_CONFIG", budget(`{}`, 0, false, false), "42")
 	check("config without dynamic_context", budget(`{}`, 0, false, true), "500")
+	t.Setenv(EnvConfig, writeFile(t, "empty.json", " \n"))
+	check("an empty config file", budget(`{}`, 0, false, false), "2000")
+	t.Setenv(EnvConfig, "/dev/zero")
+	check("TOKENFIT_CONFIG=/dev/zero", budget(`{}`, 0, false, false), "error: /dev/zero: more than 1 MiB (1048576 bytes), the most tokenfit reads from it")
+	t.Setenv(EnvConfig, other)
 
 	// Through the command: a bad budget is a usage error before any call.
 	r := tokenfit(t, `{"items": []}`, "plan", "--token-budget", "-5")
 	if r.status != 2 || !strings.Contains(r.stderr, "must not be negative") {
 		t.Errorf("plan --token-budget -5: %+v", r)
+	}
+}
+
+// zeros is an endless input.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+func TestCLI_ReadLimits(t *testing.T) {
+	if b, err := readAll(strings.NewReader("12345"), "stdin", 5); err != nil || string(b) != "12345" {
+		t.Errorf("at the limit: %q, %v", b, err)
+	}
+	if _, err := readAll(zeros{}, "stdin", 1000); err == nil || err.Error() != "stdin: more than 1000 bytes, the most tokenfit reads from it" {
+		t.Errorf("past the limit: %v", err)
+	}
+}
+
+// TestMemory_StdinLimit: an endless stdin is refused after 1 GiB, in both
+// runtimes, with the limit in the message (make test-long: it reads 1 GiB).
+func TestMemory_StdinLimit(t *testing.T) {
+	if os.Getenv("TOKENFIT_LONG") != "1" {
+		t.Skip("make test-long: reads 1 GiB")
+	}
+	for _, rt := range runtimes(t) {
+		var out, errOut bytes.Buffer
+		st := run([]string{"count", "--runtime", rt}, zeros{}, &out, &errOut)
+		if st != 1 || !strings.Contains(errOut.String(), "stdin: more than 1 GiB (1073741824 bytes)") {
+			t.Errorf("%s: status %d, %s", rt, st, errOut.String())
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -26,7 +27,9 @@ const (
 )
 
 // config is the config file: {"token_budget": {"default": N,
-// "dynamic_context": N}}. Absent fields leave the defaults.
+// "dynamic_context": N}}. Absent fields leave the defaults; an empty file
+// (or one of white space) sets nothing, like {}. Files over 1 MiB are
+// refused.
 type config struct {
 	TokenBudget struct {
 		Default        *int `json:"default"`
@@ -69,11 +72,13 @@ func tokenBudget(flagValue int, flagSet, dynamic bool) (int, error) {
 	}
 	path, err := configPath()
 	if err == nil {
-		b, err := os.ReadFile(path)
+		b, err := readFile(path, maxConfig)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			return 0, err
+		case len(bytes.TrimSpace(b)) == 0:
+			// An empty file sets nothing, like {}.
 		default:
 			var cfg config
 			if err := json.Unmarshal(b, &cfg); err != nil {

@@ -22,7 +22,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/tokenfit/tokenfit/internal/postlink"
 )
+
+// postlinkPackage is the import path of package postlink, whose sources
+// are part of every module's cache key.
+const postlinkPackage = "github.com/tokenfit/tokenfit/internal/postlink"
 
 // Target is one of the two modules.
 type Target struct {
@@ -32,8 +38,8 @@ type Target struct {
 	Flags   []string // go build flags besides the reproducible ones
 }
 
-// The two modules, as the Makefile builds them (keep WASM_FLAGS in the
-// Makefile equal to Reproducible).
+// The two modules, as the Makefile builds them (TestMakefile holds the
+// Makefile's wasm target to these and to Reproducible).
 var (
 	WASIP1 = Target{Name: "tokenfit.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1",
 		Flags: []string{"-buildmode=c-shared", "-tags=tokenfit_noembed"}}
@@ -83,7 +89,22 @@ func Build(ctx context.Context, t Target, dir string) (string, error) {
 	if err := run(ctx, goCmd, t.GOOS, nil, args...); err != nil {
 		return "", err
 	}
+	if err := postLink(tmp.Name()); err != nil {
+		return "", err
+	}
 	return out, os.Rename(tmp.Name(), out)
+}
+
+// postLink runs the step make wasm runs after go build (package postlink).
+func postLink(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if b, err = postlink.Apply(b); err != nil {
+		return fmt.Errorf("modbuild: %w", err)
+	}
+	return os.WriteFile(path, b, 0o644)
 }
 
 // DefaultDir is tokenfit/modules under the user's cache directory, or under
@@ -97,7 +118,8 @@ func DefaultDir() (string, error) {
 }
 
 // sourceKey hashes the Go version, the flags and every file of every
-// package the module is built from, outside the standard library.
+// package the module is built from or post-linked by, outside the standard
+// library.
 func sourceKey(ctx context.Context, goCmd string, t Target) (string, error) {
 	var listing bytes.Buffer
 	tags := ""
@@ -110,7 +132,7 @@ func sourceKey(ctx context.Context, goCmd string, t Target) (string, error) {
 	if tags != "" {
 		args = append(args, tags)
 	}
-	if err := run(ctx, goCmd, t.GOOS, &listing, append(args, t.Package)...); err != nil {
+	if err := run(ctx, goCmd, t.GOOS, &listing, append(args, t.Package, postlinkPackage)...); err != nil {
 		return "", err
 	}
 	var version bytes.Buffer

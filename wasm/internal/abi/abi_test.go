@@ -4,32 +4,28 @@ import (
 	"testing"
 
 	"github.com/tokenfit/tokenfit/core"
-	"github.com/tokenfit/tokenfit/wasm/internal/boundary"
 )
 
-// TestCodes_AreCores holds boundary's copy of the codes (which the lean
-// module uses without core) to core's, and their status numbers to ABI.md's.
-func TestCodes_AreCores(t *testing.T) {
+// TestCodes_Status: every error the full modules answer gets the status
+// number of its code in core/engine's table (which ABI.md mirrors: see
+// boundary's TestStatus_ABI).
+func TestCodes_Status(t *testing.T) {
 	for _, c := range []struct {
-		boundary, core string
-		status         int32
+		err    error
+		status int32
 	}{
-		{boundary.CodeInternal, core.CodeInternal, -1},
-		{boundary.CodeInvalidTable, core.CodeInvalidTable, -4},
-		{boundary.CodeUnknownEncoding, core.CodeUnknownEncoding, -5},
-		{boundary.CodeEncodingNotLoaded, core.CodeEncodingNotLoaded, -6},
-		{boundary.CodeInvalidRequest, core.CodeInvalidRequest, -7},
-		{boundary.CodeInvalidToken, core.CodeInvalidToken, -8},
-		{boundary.CodeUnknownOperation, core.CodeUnknownOperation, -9},
+		{core.ErrInternal, -1},
+		{ErrInvalidArgument, -2},
+		{ErrInvalidHandle, -3},
+		{core.ErrInvalidTable, -4},
+		{core.ErrUnknownEncoding, -5},
+		{core.ErrEncodingNotLoaded, -6},
+		{core.ErrInvalidRequest, -7},
+		{core.ErrInvalidToken, -8},
+		{core.ErrUnknownOperation, -9},
 	} {
-		if c.boundary != c.core {
-			t.Errorf("boundary code %q, core's %q", c.boundary, c.core)
+		if s := Status(c.err); s != c.status {
+			t.Errorf("%v: status %d, want %d", c.err, s, c.status)
 		}
-		if s := boundary.Status(c.core); s != c.status {
-			t.Errorf("%s: status %d, want %d", c.core, s, c.status)
-		}
-	}
-	if Status(ErrInvalidArgument) != -2 || Status(ErrInvalidHandle) != -3 {
-		t.Error("boundary faults' statuses")
 	}
 }

@@ -1,16 +1,18 @@
 // Package boundary is the part of tokenfit's WebAssembly contract
-// (wasm/ABI.md) that needs nothing but the standard library's smallest
-// packages: the ABI version, the status numbers of the fast paths, the
-// boundary's own errors and the JSON error answer written by hand. The lean
-// module (wasm/wasip1 with -tags tokenfit_lite) is built on it without core,
-// fmt or encoding/json; package abi builds the full modules' error answers
-// on it with core's codes.
+// (wasm/ABI.md) that needs neither core, fmt nor encoding/json: the ABI
+// version, the boundary's own errors and the JSON error answer written by
+// hand, over core/engine's table of codes and status numbers. The lean
+// module (wasm/wasip1 with -tags tokenfit_lite) is built on it without core;
+// package abi builds the full modules' error answers on it with core's
+// codes.
 package boundary
 
 import (
 	"errors"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 // Version is the ABI version the modules report. It changes when an export's
@@ -27,52 +29,16 @@ var (
 	ErrInvalidHandle = errors.New("tokenfit: invalid encoding handle")
 )
 
-// The error codes of {"error": {"code": …}}: core's, plus the boundary's
-// own invalid_argument and invalid_handle. abi's tests hold core's to these.
+// The error codes of the boundary's own faults; the table of every code
+// and its status number is core/engine's.
 const (
-	CodeInternal          = "internal"
-	CodeInvalidArgument   = "invalid_argument"
-	CodeInvalidHandle     = "invalid_handle"
-	CodeInvalidTable      = "invalid_table"
-	CodeUnknownEncoding   = "unknown_encoding"
-	CodeEncodingNotLoaded = "encoding_not_loaded"
-	CodeInvalidRequest    = "invalid_request"
-	CodeInvalidToken      = "invalid_token"
-	CodeUnknownOperation  = "unknown_operation"
+	CodeInvalidArgument = engine.CodeInvalidArgument
+	CodeInvalidHandle   = engine.CodeInvalidHandle
 )
-
-// statuses are the negative numbers the fast paths return in place of a
-// result, in wasm/ABI.md's order. Numbers are never reused.
-var statuses = [...]string{
-	1: CodeInternal,
-	2: CodeInvalidArgument,
-	3: CodeInvalidHandle,
-	4: CodeInvalidTable,
-	5: CodeUnknownEncoding,
-	6: CodeEncodingNotLoaded,
-	7: CodeInvalidRequest,
-	8: CodeInvalidToken,
-	9: CodeUnknownOperation,
-}
 
 // Status returns the negative status number of a code (-1, internal, for a
 // code without a number of its own).
-func Status(code string) int32 {
-	for i, c := range statuses {
-		if c == code && i > 0 {
-			return -int32(i)
-		}
-	}
-	return -1
-}
-
-// StatusCode returns the code of a negative status number, "" for none.
-func StatusCode(status int32) string {
-	if status < 0 && int(-status) < len(statuses) {
-		return statuses[-status]
-	}
-	return ""
-}
+func Status(code string) int32 { return engine.Status(code) }
 
 // Error is a boundary fault with its detail; its message is the sentinel's
 // followed by ": " and the detail.
@@ -95,10 +61,10 @@ func Code(err error) string {
 	return ""
 }
 
-// AppendErrorJSON appends the error answer
-// {"error": {"code": …, "message": …, "field": …}} (field omitted when
-// empty) to dst, as core.ErrorJSON writes it.
-func AppendErrorJSON(dst []byte, code, message, field string) []byte {
+// AppendErrorJSON appends the error answer {"error": {"code": …,
+// "message": …, "field": …, "encoding": …}} (field and encoding omitted
+// when empty) to dst, as core.ErrorJSON writes it.
+func AppendErrorJSON(dst []byte, code, message, field, encoding string) []byte {
 	dst = append(dst, `{"error":{"code":`...)
 	dst = AppendJSONString(dst, code)
 	dst = append(dst, `,"message":`...)
@@ -106,6 +72,10 @@ func AppendErrorJSON(dst []byte, code, message, field string) []byte {
 	if field != "" {
 		dst = append(dst, `,"field":`...)
 		dst = AppendJSONString(dst, field)
+	}
+	if encoding != "" {
+		dst = append(dst, `,"encoding":`...)
+		dst = AppendJSONString(dst, encoding)
 	}
 	return append(dst, "}}"...)
 }

@@ -2,7 +2,13 @@ package boundary
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
 	"testing"
+
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 func TestAppendJSONString_AsEncodingJSON(t *testing.T) {
@@ -22,23 +28,41 @@ func TestAppendJSONString_AsEncodingJSON(t *testing.T) {
 }
 
 func TestAppendErrorJSON(t *testing.T) {
-	got := string(AppendErrorJSON(nil, CodeInvalidRequest, `bad "x"`, "at"))
+	got := string(AppendErrorJSON(nil, engine.CodeInvalidRequest, `bad "x"`, "at", ""))
 	want := `{"error":{"code":"invalid_request","message":"bad \"x\"","field":"at"}}`
 	if got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	if got := string(AppendErrorJSON(nil, CodeInternal, "m", "")); got != `{"error":{"code":"internal","message":"m"}}` {
+	if got := string(AppendErrorJSON(nil, engine.CodeInternal, "m", "", "")); got != `{"error":{"code":"internal","message":"m"}}` {
 		t.Errorf("without field: %s", got)
+	}
+	if got := string(AppendErrorJSON(nil, engine.CodeEncodingNotLoaded, "m", "", "p50k_base")); got != `{"error":{"code":"encoding_not_loaded","message":"m","encoding":"p50k_base"}}` {
+		t.Errorf("with encoding: %s", got)
 	}
 }
 
-func TestStatus(t *testing.T) {
-	for i := int32(1); i <= 9; i++ {
-		if c := StatusCode(-i); Status(c) != -i {
-			t.Errorf("status %d: code %q maps back to %d", -i, c, Status(c))
-		}
+// TestStatus_ABI holds wasm/ABI.md's status table to core/engine's table of
+// codes, row for row.
+func TestStatus_ABI(t *testing.T) {
+	doc, err := os.ReadFile("../../ABI.md")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if Status("nope") != -1 || StatusCode(0) != "" || StatusCode(-10) != "" {
-		t.Error("unknown codes and statuses")
+	rows := regexp.MustCompile("(?m)^\\| (-\\d+) \\| `([a-z_]+)` \\|").FindAllStringSubmatch(string(doc), -1)
+	var got []string
+	for i, r := range rows {
+		if want := fmt.Sprint(-(i + 1)); r[1] != want {
+			t.Errorf("ABI.md row %d has status %s, want %s", i+1, r[1], want)
+		}
+		if Status(r[2]) != int32(-(i + 1)) {
+			t.Errorf("ABI.md: %s is %s, core/engine says %d", r[2], r[1], Status(r[2]))
+		}
+		got = append(got, r[2])
+	}
+	if !slices.Equal(got, engine.Codes()) {
+		t.Errorf("ABI.md lists %v, core/engine %v", got, engine.Codes())
+	}
+	if Status("nope") != -1 {
+		t.Error("an unknown code is not internal")
 	}
 }

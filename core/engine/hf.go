@@ -1,0 +1,145 @@
+package engine
+
+import (
+	"errors"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/tokenfit/tokenfit/core/internal/hf"
+)
+
+// HFTokenizer is an exact tokenizer loaded from a Hugging Face tokenizer.json
+// (an open-weight model's: Llama 3.x, gpt-oss, ...). Its counts equal
+// Hugging Face's encode(text, add_special_tokens=false): unlike the OpenAI
+// encodings here, an added token's text in the input (such as
+// <|begin_of_text|>) counts as that one token, which is what the servers
+// that run these models count. It is safe for concurrent use.
+type HFTokenizer struct {
+	m *hf.Model
+}
+
+// LoadTokenizer reads a Hugging Face tokenizer.json and names the
+// tokenizer, or reads the compact table Table wrote (tokenfit convert),
+// which keeps its name. A file that is neither is an error wrapping
+// ErrInvalidTable; a valid tokenizer.json using something tokenfit does not
+// reproduce exactly (a model type, normalizer or pre-tokenizer regex), one
+// wrapping ErrUnsupportedTokenizer that names it. Cost: O(len(data)); the
+// table loads several times faster than the JSON it came from.
+func LoadTokenizer(name string, data []byte) (*HFTokenizer, error) {
+	var m *hf.Model
+	var err error
+	what := ": tokenizer.json: "
+	if hf.IsTable(data) {
+		m, err = hf.LoadTable(data)
+		what = ": tokenizer table: "
+	} else {
+		m, err = hf.Load(name, data)
+	}
+	if err != nil {
+		var he *hf.Error
+		if !errors.As(err, &he) {
+			return nil, err
+		}
+		if he.Unsupported {
+			return nil, &Error{Err: ErrUnsupportedTokenizer, Detail: ": " + he.Reason}
+		}
+		return nil, &Error{Err: ErrInvalidTable, Detail: what + he.Reason}
+	}
+	return &HFTokenizer{m: m}, nil
+}
+
+// Table returns the tokenizer's compact form, which LoadTokenizer reads back
+// (about a third of the tokenizer.json's size, both gzipped).
+func (t *HFTokenizer) Table() []byte { return t.m.AppendTable(nil) }
+
+// Name returns the name the tokenizer was loaded under.
+func (t *HFTokenizer) Name() string { return t.m.Name }
+
+// Exact reports true: the count is the model's own.
+func (t *HFTokenizer) Exact() bool { return true }
+
+// Upper returns count: an exact count is its own bound.
+func (t *HFTokenizer) Upper(count int) int { return count }
+
+// VocabSize returns one past the highest token id, added tokens included.
+func (t *HFTokenizer) VocabSize() int { return t.m.Size() }
+
+// Count returns the number of tokens in text. Cost: O(n log n) at worst.
+func (t *HFTokenizer) Count(text string) int { return t.m.Count(text) }
+
+// Encode returns the token ids of text.
+func (t *HFTokenizer) Encode(text string) []int {
+	ranks := t.m.AppendEncode(nil, text)
+	ids := make([]int, len(ranks))
+	for i, r := range ranks {
+		ids[i] = int(r)
+	}
+	return ids
+}
+
+// AppendEncode appends the token ids of text to dst.
+func (t *HFTokenizer) AppendEncode(dst []uint32, text string) []uint32 {
+	return t.m.AppendEncode(dst, text)
+}
+
+// Token returns the bytes of a token id (an added token's text), and false
+// for an id the tokenizer does not have.
+func (t *HFTokenizer) Token(id int) (string, bool) { return t.m.Token(id) }
+
+// Decode returns the text of token ids; see Encoding.Decode.
+func (t *HFTokenizer) Decode(ids []int) (string, error) {
+	b, err := t.m.AppendDecode(nil, ids)
+	if err != nil {
+		var it *hf.InvalidTokenError
+		if errors.As(err, &it) {
+			return "", &Error{Err: ErrInvalidToken, Detail: ": " + strconv.Itoa(it.ID) + " at index " + strconv.Itoa(it.Index) + " is not a " + t.Name() + " token"}
+		}
+		return "", err
+	}
+	return string(b), nil
+}
+
+// WithinLimit reports whether text has at most limit tokens, with its count.
+func (t *HFTokenizer) WithinLimit(text string, limit int) (int, bool) {
+	n := t.Count(text)
+	return n, n <= limit
+}
+
+// Truncate returns the longest start (or end) of text that holds at most
+// maxTokens tokens counted on its own, cut at one of text's token
+// boundaries and never inside a character, and its count. Cost: O(n) counts
+// of the part in the worst case, usually one or two.
+func (t *HFTokenizer) Truncate(text string, maxTokens int, keep Side) (string, int) {
+	if maxTokens <= 0 || text == "" {
+		return "", 0
+	}
+	ids := t.m.AppendEncode(nil, text)
+	if len(ids) <= maxTokens {
+		return text, len(ids)
+	}
+	bounds := make([]int, len(ids)+1)
+	for i, id := range ids {
+		tok, _ := t.m.Token(int(id))
+		bounds[i+1] = bounds[i] + len(tok)
+	}
+	for k := maxTokens; k > 0; k-- {
+		var part string
+		if keep == KeepEnd {
+			cut := bounds[len(ids)-k]
+			for cut < len(text) && !utf8.RuneStart(text[cut]) {
+				cut++
+			}
+			part = text[cut:]
+		} else {
+			cut := bounds[k]
+			for cut > 0 && cut < len(text) && !utf8.RuneStart(text[cut]) {
+				cut--
+			}
+			part = text[:cut]
+		}
+		if n := t.Count(part); n <= maxTokens {
+			return part, n
+		}
+	}
+	return "", 0
+}

@@ -1,0 +1,158 @@
+package hf
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/tokenfit/tokenfit/core/internal/randtext"
+)
+
+// Differential tests: package hf against tokenizers.js. make test runs a
+// few thousand random strings per family; make test-long at least 100,000:
+//
+//	TOKENFIT_HF_DIFF_N=100000 go test ./core/internal/hf -run Oracle -timeout 0
+
+// families are the exact ones: @lenml/tokenizer-<family>.
+var families = []string{"llama3_1", "gptoss"}
+
+func compare(t *testing.T, o *oracle, texts []string) {
+	t.Helper()
+	for _, family := range families {
+		m := loadFamily(t, family)
+		want, err := o.encode(family, texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for i, text := range texts {
+			got := m.AppendEncode(nil, text)
+			if !equalIDs(got, want[i]) || m.Count(text) != len(want[i]) {
+				bad++
+				if bad <= 5 {
+					t.Errorf("%s: %s", family, describe(m, text, got, want[i]))
+				}
+			}
+		}
+		if bad > 5 {
+			t.Errorf("%s: %d of %d texts disagree", family, bad, len(texts))
+		}
+	}
+}
+
+func equalIDs(got []uint32, want []int) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if int(got[i]) != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func describe(m *Model, text string, got []uint32, want []int) string {
+	k := 0
+	for k < len(got) && k < len(want) && int(got[k]) == want[k] {
+		k++
+	}
+	off := 0
+	for _, r := range got[:k] {
+		tok, _ := m.Token(int(r))
+		off += len(tok)
+	}
+	lo, hi := max(0, off-30), min(len(text), off+50)
+	var g, w []string
+	for _, r := range got[k:min(len(got), k+8)] {
+		tok, _ := m.Token(int(r))
+		g = append(g, fmt.Sprintf("%d%q", r, tok))
+	}
+	for _, r := range want[k:min(len(want), k+8)] {
+		tok, _ := m.Token(r)
+		w = append(w, fmt.Sprintf("%d%q", r, tok))
+	}
+	return fmt.Sprintf("%d bytes, first difference at token %d (byte %d) in …%s…\n got %v\nwant %v",
+		len(text), k, off, strconv.Quote(text[lo:min(off, len(text))])+"|"+strconv.Quote(text[min(off, len(text)):hi]), g, w)
+}
+
+// TestOracle_Corpus compares the shared corpus (testdata/corpus), file by
+// file.
+func TestOracle_Corpus(t *testing.T) {
+	o := startOracle(t)
+	files, err := filepath.Glob("../../../testdata/corpus/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatal("corpus missing", err)
+	}
+	var texts []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(b))
+	}
+	compare(t, o, texts)
+}
+
+// TestOracle_Fixed covers added tokens and the cases pre-tokenizers are
+// subtle on.
+func TestOracle_Fixed(t *testing.T) {
+	o := startOracle(t)
+	texts := []string{
+		"Hello world", " ", "  ", "\n\n", "\r\n", "a  b", "a\n\n b", "I'm here", "DON'T", "it'ſ", "12345678901",
+		"helloWorld", "HELLOworld", "ab\u0301cd", "e\u0301", "\u0301", "你好，世界", "😀", "👨‍👩‍👧‍👦",
+		"<|endoftext|>", "<|begin_of_text|>x<|end_of_text|>", "<|im_start|>user\nhi<|im_end|>", "<|start|>",
+		"<|begin_of_text|<|begin_of_text|>>", "<<|eot_id|>", "<|reserved_special_token_0|>", "<｜begin▁of▁sentence｜>",
+		"<start_of_turn>user", "<think>x</think>", "\u00a0x", "\u0085", "\ufeffx", "\u2028", "\U0010FFFF",
+		strings.Repeat("a", 1000), strings.Repeat(" ", 300), strings.Repeat("漢", 200), strings.Repeat("9", 100),
+	}
+	compare(t, o, texts)
+}
+
+// TestOracle_Random compares random strings from the generator the
+// tiktoken differential tests use.
+func TestOracle_Random(t *testing.T) {
+	o := startOracle(t)
+	n := 600
+	if s := os.Getenv("TOKENFIT_HF_DIFF_N"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	rng := rand.New(rand.NewPCG(1, 14))
+	const batch = 2000
+	for done := 0; done < n; done += batch {
+		texts := make([]string, min(batch, n-done))
+		for i := range texts {
+			size := []int{10, 10, 100, 100, 1000, 10000}[rng.IntN(6)]
+			if size == 10000 && rng.IntN(10) != 0 {
+				size = 100
+			}
+			texts[i] = assignedOnly(randtext.Text(rng, size))
+		}
+		compare(t, o, texts)
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+// assignedOnly replaces the code points Go's Unicode tables (15.0) leave
+// unassigned with U+FFFD. The reference runs in Node, whose regular
+// expressions answer for Unicode 17.0, while tokenfit's pre-tokenizers answer
+// for 16.0, the version of the official tiktoken's: a character assigned
+// since is a letter or a mark to one and a symbol to the other.
+func assignedOnly(s string) string {
+	return strings.Map(func(r rune) rune {
+		for _, t := range []*unicode.RangeTable{unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.Cc, unicode.Cf, unicode.Co} {
+			if unicode.Is(t, r) {
+				return r
+			}
+		}
+		return unicode.ReplacementChar
+	}, s)
+}

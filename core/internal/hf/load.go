@@ -1,0 +1,337 @@
+package hf
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tokenfit/tokenfit/core/internal/pretok"
+)
+
+// Limits a tokenizer.json must keep to: the engine's ids are 32-bit, and a
+// hostile file must not make the loader allocate without bound.
+const (
+	maxVocab  = 1 << 21
+	maxMerges = 1 << 22
+	maxAdded  = 1 << 16
+)
+
+// splitters are the pre-tokenizer regexes of the supported families, as
+// their tokenizer.json files write them, with the hand-written matchers
+// that reproduce them (core/internal/pretok; each matcher's doc comment
+// carries its regex).
+var splitters = map[string]pretok.Next{
+	// Llama 3.x (cl100k_base's pattern)
+	`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`: pretok.Cl100k,
+	// gpt-oss (o200k_base's pattern)
+	`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`: pretok.O200k,
+}
+
+// Load reads a tokenizer.json. name is what the tokenizer will be called.
+// Errors match ErrFormat or ErrUnsupported and say which field is at fault.
+// Cost: O(len(data)).
+func Load(name string, data []byte) (*Model, error) {
+	v, err := parseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	root, ok := v.(*object)
+	if !ok {
+		return nil, bad("the file is not a JSON object")
+	}
+	m := &Model{Name: name, cache: newPieceCache()}
+	if err := m.normalizer(root.get("normalizer")); err != nil {
+		return nil, err
+	}
+	if err := m.preTokenizer(root.get("pre_tokenizer")); err != nil {
+		return nil, err
+	}
+	model, ok := root.get("model").(*object)
+	if !ok {
+		return nil, bad("model is not an object")
+	}
+	if err := m.bpe(model); err != nil {
+		return nil, err
+	}
+	if err := m.addedTokens(root.get("added_tokens")); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *Model) normalizer(v any) error {
+	if v == nil {
+		return nil
+	}
+	o, ok := v.(*object)
+	if !ok {
+		return bad("normalizer is not an object")
+	}
+	m.normalizes = true
+	switch t, _ := o.get("type").(string); t {
+	case "Sequence":
+		list, ok := o.get("normalizers").([]any)
+		if !ok {
+			return bad("normalizer.normalizers is not an array")
+		}
+		for _, n := range list {
+			if err := m.normalizer(n); err != nil {
+				return err
+			}
+		}
+		return nil
+	default:
+		return unsupported("normalizer " + strconv.Quote(t))
+	}
+}
+
+func (m *Model) preTokenizer(v any) error {
+	o, ok := v.(*object)
+	if !ok {
+		return unsupported("a pre_tokenizer other than ByteLevel (or a Split and ByteLevel sequence)")
+	}
+	var list []any
+	switch t, _ := o.get("type").(string); t {
+	case "Sequence":
+		if list, ok = o.get("pretokenizers").([]any); !ok {
+			return bad("pre_tokenizer.pretokenizers is not an array")
+		}
+	case "ByteLevel":
+		list = []any{o}
+	default:
+		return unsupported("pre_tokenizer " + strconv.Quote(t))
+	}
+	var split []string
+	byteLevel := false
+	for _, p := range list {
+		po, ok := p.(*object)
+		if !ok {
+			return bad("a pre-tokenizer is not an object")
+		}
+		t, _ := po.get("type").(string)
+		if byteLevel {
+			return unsupported("pre-tokenizer " + strconv.Quote(t) + " after ByteLevel")
+		}
+		switch t {
+		case "Split":
+			pat, _ := po.get("pattern").(*object)
+			re, ok := pat.get("Regex").(string)
+			if !ok {
+				return unsupported("a Split pre-tokenizer without a regex pattern")
+			}
+			if b, _ := po.get("behavior").(string); b != "Isolated" {
+				return unsupported("Split behavior " + strconv.Quote(b))
+			}
+			if inv, _ := po.get("invert").(bool); inv {
+				return unsupported("an inverted Split")
+			}
+			split = append(split, re)
+		case "ByteLevel":
+			if aps, _ := po.get("add_prefix_space").(bool); aps {
+				return unsupported("ByteLevel with add_prefix_space")
+			}
+			if ur, _ := po.get("use_regex").(bool); ur || po.get("use_regex") == nil {
+				split = append(split, gpt2Regex)
+			}
+			byteLevel = true
+		default:
+			return unsupported("pre-tokenizer " + strconv.Quote(t))
+		}
+	}
+	if !byteLevel {
+		return unsupported("a pre_tokenizer without ByteLevel")
+	}
+	if len(split) != 1 {
+		return unsupported("pre-tokenizer regexes " + strconv.Quote(strings.Join(split, " then ")))
+	}
+	return m.setSplitter(split[0])
+}
+
+// setSplitter chooses the matcher of a pre-tokenizer regex.
+func (m *Model) setSplitter(regex string) error {
+	next, ok := splitters[regex]
+	if !ok {
+		return unsupported("pre-tokenizer regex " + strconv.Quote(regex))
+	}
+	m.next, m.regex = next, regex
+	return nil
+}
+
+// gpt2Regex is the regex ByteLevel splits with when use_regex is set.
+const gpt2Regex = `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`
+
+func init() { splitters[gpt2Regex] = pretok.GPT2 }
+
+func (m *Model) bpe(o *object) error {
+	if t, _ := o.get("type").(string); t != "BPE" {
+		return unsupported("model type " + strconv.Quote(t))
+	}
+	for _, k := range []string{"continuing_subword_prefix", "end_of_word_suffix"} {
+		if s, _ := o.get(k).(string); s != "" {
+			return unsupported("model." + k + " " + strconv.Quote(s))
+		}
+	}
+	if o.get("dropout") != nil {
+		if d, _ := o.get("dropout").(float64); d != 0 {
+			return unsupported("BPE dropout")
+		}
+	}
+	if fb, _ := o.get("byte_fallback").(bool); fb {
+		return unsupported("byte_fallback (SentencePiece-style BPE)")
+	}
+	m.ignoreMerges, _ = o.get("ignore_merges").(bool)
+	vocab, ok := o.get("vocab").(*object)
+	if !ok {
+		return bad("model.vocab is not an object")
+	}
+	if len(vocab.keys) > maxVocab {
+		return bad(strconv.Itoa(len(vocab.keys)) + " vocabulary entries (at most " + strconv.Itoa(maxVocab) + ")")
+	}
+	m.vocab = make(map[string]uint32, len(vocab.keys))
+	for i, k := range vocab.keys {
+		f, ok := vocab.vals[i].(float64)
+		if !ok || f < 0 || f >= maxVocab || f != float64(int(f)) {
+			return bad("model.vocab[" + strconv.Quote(k) + "] is not a token id")
+		}
+		id := int(f)
+		tok, ok := unByteLevel(k)
+		if !ok {
+			return unsupported("vocabulary token " + strconv.Quote(k) + " is not byte-level")
+		}
+		if err := m.setToken(id, tok); err != nil {
+			return err
+		}
+	}
+	if err := m.setBytes(); err != nil {
+		return err
+	}
+	merges, ok := o.get("merges").([]any)
+	if !ok {
+		return bad("model.merges is not an array")
+	}
+	if len(merges) > maxMerges {
+		return bad(strconv.Itoa(len(merges)) + " merges (at most " + strconv.Itoa(maxMerges) + ")")
+	}
+	m.merges = make(map[uint64]uint64, len(merges))
+	for rank, x := range merges {
+		var a, b string
+		switch x := x.(type) {
+		case string:
+			var found bool
+			if a, b, found = strings.Cut(x, " "); !found {
+				return bad("merge " + strconv.Itoa(rank) + " is not two tokens")
+			}
+			b, _, _ = strings.Cut(b, " ")
+		case []any:
+			if len(x) != 2 {
+				return bad("merge " + strconv.Itoa(rank) + " is not two tokens")
+			}
+			a, _ = x[0].(string)
+			b, _ = x[1].(string)
+		default:
+			return bad("merge " + strconv.Itoa(rank) + " is not two tokens")
+		}
+		ab, oka := unByteLevel(a)
+		bb, okb := unByteLevel(b)
+		ida, ok1 := m.vocab[ab]
+		idb, ok2 := m.vocab[bb]
+		if !oka || !okb || !ok1 || !ok2 {
+			return bad("merge " + strconv.Itoa(rank) + " (" + strconv.Quote(a+" "+b) + ") names a token the vocabulary lacks")
+		}
+		if err := m.addMerge(rank, int(ida), int(idb)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Model) addedTokens(v any) error {
+	if v == nil {
+		return nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return bad("added_tokens is not an array")
+	}
+	if len(list) > maxAdded {
+		return bad(strconv.Itoa(len(list)) + " added tokens (at most " + strconv.Itoa(maxAdded) + ")")
+	}
+	for _, x := range list {
+		o, ok := x.(*object)
+		if !ok {
+			return bad("an added token is not an object")
+		}
+		content, ok1 := o.get("content").(string)
+		f, ok2 := o.get("id").(float64)
+		if !ok1 || !ok2 || content == "" || f < 0 || f >= maxVocab || f != float64(int(f)) {
+			return bad("an added token lacks its content or id")
+		}
+		for _, k := range []string{"single_word", "lstrip", "rstrip"} {
+			if b, _ := o.get(k).(bool); b {
+				return unsupported("added token " + strconv.Quote(content) + " with " + k)
+			}
+		}
+		special, _ := o.get("special").(bool)
+		normalized, set := o.get("normalized").(bool)
+		if !set {
+			normalized = !special
+		}
+		m.setAdded(int(f), content, normalized && m.normalizes)
+	}
+	return nil
+}
+
+// setToken records the bytes of a model token; an id given twice is an
+// error.
+func (m *Model) setToken(id int, tok string) error {
+	for id >= len(m.tokens) {
+		m.tokens = append(m.tokens, "")
+		m.has = append(m.has, false)
+	}
+	if m.has[id] {
+		return bad("token id " + strconv.Itoa(id) + " appears twice in the vocabulary")
+	}
+	m.tokens[id], m.has[id] = tok, true
+	m.vocab[tok] = uint32(id)
+	return nil
+}
+
+// setBytes finds the token of each byte, which byte-level BPE starts from.
+func (m *Model) setBytes() error {
+	for b := range 256 {
+		id, ok := m.vocab[string([]byte{byte(b)})]
+		if !ok {
+			return bad("byte 0x" + strconv.FormatInt(int64(b), 16) + " has no token")
+		}
+		m.byteID[b] = id
+	}
+	return nil
+}
+
+// addMerge records that tokens a and b merge at rank into the token of
+// their bytes joined. A pair listed twice keeps its last rank, as
+// tokenizers.js does.
+func (m *Model) addMerge(rank, a, b int) error {
+	ta, ok1 := m.Token(a)
+	tb, ok2 := m.Token(b)
+	r, ok3 := m.vocab[ta+tb]
+	if !ok1 || !ok2 || !ok3 {
+		return bad("merge " + strconv.Itoa(rank) + " makes a token the vocabulary lacks")
+	}
+	m.merges[uint64(a)<<32|uint64(b)] = uint64(rank)<<32 | uint64(r)
+	return nil
+}
+
+// setAdded records an added token; normalized ones are matched after the
+// normalizer.
+func (m *Model) setAdded(id int, text string, normalized bool) {
+	for id >= len(m.tokens) {
+		m.tokens = append(m.tokens, "")
+		m.has = append(m.has, false)
+	}
+	m.tokens[id], m.has[id] = text, true
+	if normalized {
+		m.addedNorm.add(text, uint32(id))
+	} else {
+		m.added.add(text, uint32(id))
+	}
+}

@@ -1,0 +1,110 @@
+package hf
+
+import "sync"
+
+// Byte-pair merging by merge rank: from single bytes, repeatedly merge the
+// adjacent pair whose merge comes first in the file's merges, the leftmost
+// on a tie, until no adjacent pair has a merge. Unlike tiktoken's rule (the
+// rank of the joined bytes), a pair merges only if the file lists it.
+
+const none = ^uint32(0)
+
+// merger is the scratch state of one merge, pooled.
+type merger struct {
+	id         []uint32 // id[i]: the token that starts at byte i
+	next, prev []int32  // linked list of token starts
+	rank       []uint32 // rank[i]: merge rank of the token at i with the next, or none
+	heap       []uint64 // rank<<32 | start, a min-heap
+}
+
+var mergePool = sync.Pool{New: func() any { return new(merger) }}
+
+func (w *merger) merge(m *Model, p string, dst []uint32) []uint32 {
+	n := len(p)
+	w.id = grow(w.id, n)
+	w.next = grow(w.next, n)
+	w.prev = grow(w.prev, n)
+	w.rank = grow(w.rank, n)
+	w.heap = w.heap[:0]
+	for i := range n {
+		w.id[i] = m.byteID[p[i]]
+		w.next[i] = int32(i + 1)
+		w.prev[i] = int32(i - 1)
+	}
+	for i := range n {
+		w.rerank(m, int32(i), n)
+	}
+	for len(w.heap) > 0 {
+		top := w.heap[0]
+		last := len(w.heap) - 1
+		w.heap[0] = w.heap[last]
+		w.heap = w.heap[:last]
+		down(w.heap, 0)
+		i, r := int32(uint32(top)), uint32(top>>32)
+		if w.rank[i] != r {
+			continue // stale: the token at i or its neighbour changed
+		}
+		j := w.next[i]
+		w.id[i] = uint32(m.merges[uint64(w.id[i])<<32|uint64(w.id[j])])
+		w.next[i] = w.next[j]
+		if int(w.next[j]) < n {
+			w.prev[w.next[j]] = i
+		}
+		w.rank[j] = none
+		w.rerank(m, i, n)
+		if pr := w.prev[i]; pr >= 0 {
+			w.rerank(m, pr, n)
+		}
+	}
+	for i := int32(0); int(i) < n; i = w.next[i] {
+		dst = append(dst, w.id[i])
+	}
+	return dst
+}
+
+// rerank sets the merge rank of the token at i with the next and queues it.
+func (w *merger) rerank(m *Model, i int32, n int) {
+	w.rank[i] = none
+	j := w.next[i]
+	if int(j) >= n {
+		return
+	}
+	if v, ok := m.merges[uint64(w.id[i])<<32|uint64(w.id[j])]; ok {
+		r := uint32(v >> 32)
+		w.rank[i] = r
+		w.heap = append(w.heap, uint64(r)<<32|uint64(i))
+		for k := len(w.heap) - 1; k > 0; {
+			parent := (k - 1) / 2
+			if w.heap[parent] <= w.heap[k] {
+				break
+			}
+			w.heap[parent], w.heap[k] = w.heap[k], w.heap[parent]
+			k = parent
+		}
+	}
+}
+
+func down(h []uint64, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		c := l
+		if r := l + 1; r < len(h) && h[r] < h[l] {
+			c = r
+		}
+		if h[i] <= h[c] {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}

@@ -1,0 +1,143 @@
+// Package hf loads Hugging Face tokenizer.json files and counts with them
+// exactly as Hugging Face's tokenizers do for encode(text,
+// add_special_tokens=false): added tokens found first (leftmost, longest),
+// then the normalizer, the pre-tokenizer (a hand-written matcher per known
+// regex, from package pretok) and byte-level BPE by merge rank.
+//
+// What it cannot reproduce exactly it refuses at load time with an error
+// matching ErrUnsupported that names the construct; it never counts
+// differently.
+package hf
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/tokenfit/tokenfit/core/internal/pretok"
+)
+
+// Model is a loaded tokenizer. It is read-only and safe for concurrent use.
+type Model struct {
+	Name string
+
+	next         pretok.Next
+	regex        string // the pre-tokenizer's, as the file writes it
+	normalizes   bool   // the file has a normalizer (added tokens marked normalized are matched after it)
+	ignoreMerges bool
+
+	vocab  map[string]uint32 // the model's tokens, by their bytes
+	tokens []string          // by id: the bytes of model tokens, the text of added ones
+	has    []bool            // has[id]: the id is a token
+	byteID [256]uint32
+	merges map[uint64]uint64 // left<<32|right → rank<<32|merged
+
+	added, addedNorm addedSet
+	cache            *pieceCache
+}
+
+// Size returns one past the highest token id.
+func (m *Model) Size() int { return len(m.tokens) }
+
+// Token returns the bytes of a token id, and false for an id the tokenizer
+// does not have.
+func (m *Model) Token(id int) (string, bool) {
+	if id < 0 || id >= len(m.tokens) || !m.has[id] {
+		return "", false
+	}
+	return m.tokens[id], true
+}
+
+// AppendEncode appends the ids of text's tokens to dst. Cost: O(n log n)
+// at worst, O(n) for text made of pieces that are whole tokens.
+func (m *Model) AppendEncode(dst []uint32, text string) []uint32 {
+	for i := 0; i < len(text); {
+		start, end, id := m.added.next(text, i)
+		dst = m.appendSection(dst, text[i:start])
+		if start < len(text) {
+			dst = append(dst, id)
+		}
+		i = end
+	}
+	return dst
+}
+
+// Count returns the number of tokens in text.
+func (m *Model) Count(text string) int {
+	b := idsPool.Get().(*[]uint32)
+	ids := m.AppendEncode((*b)[:0], text)
+	n := len(ids)
+	*b = ids[:0]
+	idsPool.Put(b)
+	return n
+}
+
+var idsPool = sync.Pool{New: func() any { return new([]uint32) }}
+
+// appendSection encodes text that holds no unnormalized added token.
+func (m *Model) appendSection(dst []uint32, s string) []uint32 {
+	if s == "" {
+		return dst
+	}
+	for i := 0; i < len(s); {
+		start, end, id := m.addedNorm.next(s, i)
+		part := s[i:start]
+		for j := 0; j < len(part); {
+			k := m.next(part, j)
+			dst = m.appendPiece(dst, part[j:k])
+			j = k
+		}
+		if start < len(s) {
+			dst = append(dst, id)
+		}
+		i = end
+	}
+	return dst
+}
+
+// appendPiece encodes one piece of the pre-tokenizer by byte-pair merging.
+func (m *Model) appendPiece(dst []uint32, p string) []uint32 {
+	if len(p) == 1 {
+		return append(dst, m.byteID[p[0]])
+	}
+	if m.ignoreMerges {
+		if id, ok := m.vocab[p]; ok {
+			return append(dst, id)
+		}
+	}
+	if len(p) > maxCachedPiece {
+		w := mergePool.Get().(*merger)
+		dst = w.merge(m, p, dst)
+		mergePool.Put(w)
+		return dst
+	}
+	slot := m.cache.slot(p)
+	if c := slot.Load(); c != nil && c.piece == p {
+		return append(dst, c.ids...)
+	}
+	w := mergePool.Get().(*merger)
+	n := len(dst)
+	dst = w.merge(m, p, dst)
+	mergePool.Put(w)
+	slot.Store(&cachedPiece{piece: p, ids: append([]uint32(nil), dst[n:]...)})
+	return dst
+}
+
+// AppendDecode appends the bytes of ids to dst, failing on an id the
+// tokenizer does not have (naming its index).
+func (m *Model) AppendDecode(dst []byte, ids []int) ([]byte, error) {
+	for i, id := range ids {
+		tok, ok := m.Token(id)
+		if !ok {
+			return dst, &InvalidTokenError{Index: i, ID: id}
+		}
+		dst = append(dst, tok...)
+	}
+	return dst, nil
+}
+
+// InvalidTokenError reports an id that is not a token of the tokenizer.
+type InvalidTokenError struct{ Index, ID int }
+
+func (e *InvalidTokenError) Error() string {
+	return "token " + strconv.Itoa(e.ID) + " at index " + strconv.Itoa(e.Index) + " is not in the vocabulary"
+}

@@ -1,0 +1,96 @@
+//go:build linux
+
+package host_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"github.com/tokenfit/tokenfit/core"
+	"github.com/tokenfit/tokenfit/host"
+)
+
+// TestHost_InputOver4GiB: a text or request longer than 4 GiB is refused as
+// invalid_argument before its length is cut to 32 bits (it used to become a
+// 16-byte buffer and a module failure). The text is a mapping of untouched
+// pages: it costs no memory.
+func TestHost_InputOver4GiB(t *testing.T) {
+	const n = 4<<30 + 16
+	m, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		t.Skip("cannot map 4 GiB here:", err)
+	}
+	defer syscall.Munmap(m)
+	huge := unsafe.String(&m[0], n)
+	h := sharedHost(t)
+	ctx := context.Background()
+	var he *host.Error
+	if _, err := h.Count(ctx, "o200k_base", huge); !errors.As(err, &he) || he.Code != "invalid_argument" || !strings.Contains(he.Message, "4294967312 bytes") {
+		t.Errorf("Count of 4 GiB + 16 bytes: %v", err)
+	}
+	if _, err := h.Call(ctx, "countTokens", m); !errors.As(err, &he) || he.Code != "invalid_argument" {
+		t.Errorf("Call with 4 GiB + 16 bytes: %v", err)
+	}
+	if n, err := h.Count(ctx, "o200k_base", "Hello world"); err != nil || n != 2 {
+		t.Errorf("then Count = %d, %v", n, err)
+	}
+}
+
+// TestMemory_Above2GiB: an instance whose memory has grown past 2 GiB, then
+// to near 4 GiB, still reads its inputs and answers from the right place:
+// every address and packed result is read unsigned. make test-long.
+func TestMemory_Above2GiB(t *testing.T) {
+	if !long() {
+		t.Skip("make test-long: grows an instance to near 4 GiB")
+	}
+	ctx := context.Background()
+	h, err := host.New(ctx, config(t).WithMaxInstances(1).WithEncodings("o200k_base"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(ctx)
+	in, err := h.Instance(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Release()
+	host.Retire(in)
+	e, _ := core.GetEncoding("o200k_base")
+	text := strings.Repeat("Hello world, over two gigabytes. ", 3000)
+	check := func(when string) {
+		t.Helper()
+		if n, err := in.Count(ctx, "o200k_base", text); err != nil || n != e.Count(text) {
+			t.Fatalf("%s: Count = %d, %v; want %d", when, n, err, e.Count(text))
+		}
+		ans, err := in.Call(ctx, "encode", []byte(`{"encoding": "o200k_base", "text": "`+text+`"}`))
+		if err != nil || !strings.HasPrefix(string(ans), `{"ids":[`) {
+			t.Fatalf("%s: encode: %.100s, %v", when, ans, err)
+		}
+		bad, err := in.Call(ctx, "nope", nil)
+		if err != nil || !strings.Contains(string(bad), `"unknown_operation"`) {
+			t.Fatalf("%s: an error answer: %.100s, %v", when, bad, err)
+		}
+		t.Logf("%s: memory %d MB, input buffer at %#x", when, host.MemorySize(in)>>20, host.TextAddress(in))
+	}
+	for _, step := range []struct {
+		hold uint32
+		when string
+	}{{1 << 30, "1 GiB held"}, {1 << 30, "2 GiB held"}, {1 << 30, "3 GiB held"}, {700 << 20, "3.7 GiB held"}} {
+		if _, err := host.Hold(ctx, in, step.hold); err != nil {
+			t.Logf("%s: %v (the module's heap is full)", step.when, err)
+			break
+		}
+		// A fresh input buffer, above what is held.
+		if _, err := in.Call(ctx, "version", make([]byte, 4<<20+int(step.hold>>20))); err != nil {
+			t.Fatal(err)
+		}
+		check(step.when)
+	}
+	if host.TextAddress(in) < 2<<30 {
+		t.Errorf("the input buffer never went past 2 GiB (%#x)", host.TextAddress(in))
+	}
+}
