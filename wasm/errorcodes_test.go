@@ -6,22 +6,16 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tokenfit/tokenfit/wasm/internal/boundary"
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
-// TestJSErrorCodes_MirrorBoundary holds the npm package's copies of the
-// error codes to the boundary's table, as TestTSTypes_MirrorCore does for
+// TestJSErrorCodes_MirrorEngine holds the npm package's copies of the
+// error codes to the one table, core/engine's Codes, as TestTSTypes_MirrorCore does for
 // types: js/src/errors.js's STATUS (status number → code, in order),
 // index.d.ts's ErrorCode (every code, plus the package's own
 // not_initialized), and every code the package's JavaScript throws.
-func TestJSErrorCodes_MirrorBoundary(t *testing.T) {
-	var codes []string
-	for s := int32(-1); boundary.StatusCode(s) != ""; s-- {
-		codes = append(codes, boundary.StatusCode(s))
-	}
-	if len(codes) == 0 {
-		t.Fatal("the boundary has no status codes")
-	}
+func TestJSErrorCodes_MirrorEngine(t *testing.T) {
+	codes := engine.Codes()
 	quoted := regexp.MustCompile(`'([a-z_]+)'`)
 	list := func(src string) []string {
 		var out []string
@@ -37,7 +31,7 @@ func TestJSErrorCodes_MirrorBoundary(t *testing.T) {
 		t.Fatal("js/src/errors.js has no `const STATUS = [null, ...];`")
 	}
 	if got := list(m[1]); !slices.Equal(got, codes) {
-		t.Errorf("js/src/errors.js STATUS is %q; the boundary's statuses are %q", got, codes)
+		t.Errorf("js/src/errors.js STATUS is %q; core/engine.Codes() is %q", got, codes)
 	}
 
 	ts := readFile(t, "../js/src/index.d.ts")
@@ -50,7 +44,7 @@ func TestJSErrorCodes_MirrorBoundary(t *testing.T) {
 	slices.Sort(got)
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
-		t.Errorf("index.d.ts ErrorCode is %q; want the boundary's codes and not_initialized, %q", got, want)
+		t.Errorf("index.d.ts ErrorCode is %q; want core/engine's codes and not_initialized, %q", got, want)
 	}
 
 	// Every code the JavaScript throws is one ErrorCode names.

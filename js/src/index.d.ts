@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'invalid_request'
   | 'invalid_token'
   | 'unknown_operation'
+  | 'unsupported_tokenizer'
   | 'not_initialized';
 
 /**
@@ -694,7 +695,12 @@ export interface Tokenfit {
 
   /**
    * A live counter over `text` (default empty) with an encoding (or an
-   * exact model's encoding; the lean module takes encodings only).
+   * exact model's encoding; the lean module takes encodings only). An
+   * instance keeps at most 1,024 live counters at once (core/engine's
+   * MaxLiveCounters); past them this throws invalid_request until one is
+   * disposed. A dropped counter is freed only after a garbage collection,
+   * which a synchronous loop never gives: dispose() counters you are done
+   * with.
    */
   liveCounter(target?: Target, text?: string): LiveCounter;
 
