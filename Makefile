@@ -3,8 +3,9 @@
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
 #   make test    make check, then every test (test-demo: the web demo in headless Chromium)
 #   make bench   ratio tables against the peers, measured in one run
-#                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken)
-#   make build   the WebAssembly modules and the npm package (js/dist)
+#                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken;
+#                bench-serve: the HTTP API, tokenfit serve and tokenfit/edge)
+#   make build   the WebAssembly modules and the npm package (js/dist), with SHA256SUMS
 #   make check   formatting, vet, tidy and core purity
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
@@ -22,7 +23,7 @@ PORT ?= 8080
 .PHONY: hf-deps bench-hf
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
-.PHONY: bench-core bench-host bench-node bench-js check-wasm test-long fuzz
+.PHONY: bench-core bench-host bench-node bench-js bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
@@ -113,13 +114,17 @@ test-go:
 	$(GO) test -timeout 30m ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-bench: bench-core bench-host bench-node bench-js bench-hf
+bench: bench-core bench-host bench-node bench-js bench-hf bench-serve
 
 bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
 
+# SHA256SUMS: the digest of every shipped file, beside the modules and the
+# CLI (build/SHA256SUMS) and in the npm package (js/dist/SHA256SUMS, written
+# by the js target); check with sha256sum -c.
 build: wasm cli js
 	$(GO) build ./...
+	cd $(BUILD) && find wasm bin/tokenfit -type f ! -name SHA256SUMS | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
 
 # ---- the npm package (js/) --------------------------------------------------
 
@@ -136,6 +141,7 @@ js: wasm
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
 	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
+	cd $(JS_DIST) && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
 
 # The npm package's tests (js/test): the shared vectors and checks and the
 # hostile cases in Node (each module; the default one's huge cases at full
@@ -290,6 +296,12 @@ bench-hf: hf-deps
 # TOKENFIT_CORPUS_OUT by running one of its benchmarks once.
 bench-js: js js-deps $(CORPUS)
 	$(NODE) js/scripts/bench.mjs $(CORPUS)
+
+# The JSON API over HTTP on loopback: tokenfit serve native and --runtime
+# wasm, tokenfit/edge in Node and in workerd, each under 20,000 mixed
+# requests from 16 clients (every answer checked): requests/s, p50, p99.
+bench-serve: cli js js-deps js-runtimes
+	$(NODE) js/scripts/bench-serve.mjs $(BUILD)/bin/tokenfit $(JS_RUNTIMES) 20000
 
 # The GOOS=js module against the wasip1 module in Node.
 bench-node: wasm $(CORPUS)

@@ -85,7 +85,7 @@ func (a *API) Do(op string, request []byte) (out []byte, err error) {
 	}()
 	h, ok := operations[op]
 	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownOperation, op, strings.Join(OperationNames(), ", "))
+		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownOperation, engine.Clip(op), strings.Join(OperationNames(), ", "))
 	}
 	if len(strings.TrimSpace(string(request))) == 0 {
 		request = []byte("{}")

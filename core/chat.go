@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 // ChatRequest is the part of an OpenAI chat completions request that costs
@@ -537,7 +539,7 @@ func (r *ChatRequest) validate() error {
 	for i := range r.Tools {
 		t := &r.Tools[i]
 		if t.Type != "function" {
-			return fieldErr(fmt.Sprintf("tools[%d].type", i), "unknown tool type %q (want \"function\")", t.Type)
+			return fieldErr(fmt.Sprintf("tools[%d].type", i), "unknown tool type %q (want \"function\")", engine.Clip(t.Type))
 		}
 		if t.Function.Name == "" {
 			return fieldErr(fmt.Sprintf("tools[%d].function.name", i), "missing")
@@ -556,7 +558,7 @@ func (r *ChatRequest) validate() error {
 				return fieldErr("tool_choice.function.name", "missing")
 			}
 		default:
-			return fieldErr("tool_choice", "unknown choice %q (want none, auto, required or a function)", ch.Mode)
+			return fieldErr("tool_choice", "unknown choice %q (want none, auto, required or a function)", engine.Clip(ch.Mode))
 		}
 	}
 	if ch := r.FunctionCall; ch != nil {
@@ -567,7 +569,7 @@ func (r *ChatRequest) validate() error {
 				return fieldErr("function_call.name", "missing")
 			}
 		default:
-			return fieldErr("function_call", "unknown choice %q (want none, auto or a function)", ch.Mode)
+			return fieldErr("function_call", "unknown choice %q (want none, auto or a function)", engine.Clip(ch.Mode))
 		}
 	}
 	return nil
@@ -578,7 +580,7 @@ func (m *ChatMessage) validate(path string) error {
 		return fieldErr(path+".role", "missing")
 	}
 	if !slices.Contains(chatRoles, m.Role) {
-		return fieldErr(path+".role", "unknown role %q (want %s)", m.Role, strings.Join(chatRoles, ", "))
+		return fieldErr(path+".role", "unknown role %q (want %s)", engine.Clip(m.Role), strings.Join(chatRoles, ", "))
 	}
 	for j := range m.Content.Parts {
 		p := &m.Content.Parts[j]
@@ -595,7 +597,7 @@ func (m *ChatMessage) validate(path string) error {
 			switch p.ImageURL.Detail {
 			case "", "auto", "low", "high":
 			default:
-				return fieldErr(pp+".image_url.detail", "unknown detail %q (want low, high or auto)", p.ImageURL.Detail)
+				return fieldErr(pp+".image_url.detail", "unknown detail %q (want low, high or auto)", engine.Clip(p.ImageURL.Detail))
 			}
 			if p.ImageURL.Width < 0 || p.ImageURL.Height < 0 {
 				return fieldErr(pp+".image_url.width", "negative image size")
@@ -603,14 +605,14 @@ func (m *ChatMessage) validate(path string) error {
 		case "":
 			return fieldErr(pp+".type", "missing")
 		default:
-			return fieldErr(pp+".type", "unknown content part type %q (tokenfit counts text and image_url)", p.Type)
+			return fieldErr(pp+".type", "unknown content part type %q (tokenfit counts text and image_url)", engine.Clip(p.Type))
 		}
 	}
 	for j := range m.ToolCalls {
 		tc := &m.ToolCalls[j]
 		tp := fmt.Sprintf("%s.tool_calls[%d]", path, j)
 		if tc.Type != "" && tc.Type != "function" {
-			return fieldErr(tp+".type", "unknown tool call type %q (want \"function\")", tc.Type)
+			return fieldErr(tp+".type", "unknown tool call type %q (want \"function\")", engine.Clip(tc.Type))
 		}
 		if tc.Function.Name == "" {
 			return fieldErr(tp+".function.name", "missing")

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 // JSON decoding of chat requests. Each field is checked for its JSON type,
@@ -146,7 +148,7 @@ func (o jsonObject) size(key string, dst *int) error {
 	}
 	var n int
 	if err := json.Unmarshal(raw, &n); err != nil || n < 0 {
-		return fieldErr(joinPath(o.path, key), "want a non-negative integer, got %s", bytes.TrimSpace(raw))
+		return fieldErr(joinPath(o.path, key), "want a non-negative integer, got %s", engine.Clip(string(bytes.TrimSpace(raw))))
 	}
 	*dst = n
 	return nil
@@ -331,7 +333,7 @@ func (p *ContentPart) decode(raw json.RawMessage, path string) error {
 		p.ImageURL = new(ImageURL)
 		return p.ImageURL.decode(img, joinPath(path, "image_url"))
 	}
-	return fieldErr(joinPath(path, "type"), "unknown content part type %q (tokenfit counts text and image_url)", p.Type)
+	return fieldErr(joinPath(path, "type"), "unknown content part type %q (tokenfit counts text and image_url)", engine.Clip(p.Type))
 }
 
 // UnmarshalJSON decodes {"url":…,"detail":…}, or a bare URL string as
@@ -430,7 +432,7 @@ func (t *ChatTool) decode(raw json.RawMessage, path string) error {
 		return err
 	}
 	if t.Type != "function" {
-		return fieldErr(joinPath(path, "type"), "unknown tool type %q (want \"function\")", t.Type)
+		return fieldErr(joinPath(path, "type"), "unknown tool type %q (want \"function\")", engine.Clip(t.Type))
 	}
 	fn, ok := o.fields["function"]
 	if !ok || isNull(fn) {
@@ -492,7 +494,7 @@ func (t *ToolChoice) decode(raw json.RawMessage, path string) error {
 		case "none", "auto", "required":
 			return nil
 		}
-		return fieldErr(path, "unknown choice %q (want none, auto, required or a function)", t.Mode)
+		return fieldErr(path, "unknown choice %q (want none, auto, required or a function)", engine.Clip(t.Mode))
 	}
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
@@ -506,7 +508,7 @@ func (t *ToolChoice) decode(raw json.RawMessage, path string) error {
 		return err
 	}
 	if typ != "function" {
-		return fieldErr(joinPath(path, "type"), "unknown tool_choice type %q (want \"function\")", typ)
+		return fieldErr(joinPath(path, "type"), "unknown tool_choice type %q (want \"function\")", engine.Clip(typ))
 	}
 	fo, ok, err := decodeObject(o.fields["function"], joinPath(path, "function"))
 	if err != nil {
@@ -547,7 +549,7 @@ func (f *FunctionCallChoice) decode(raw json.RawMessage, path string) error {
 		case "none", "auto":
 			return nil
 		}
-		return fieldErr(path, "unknown choice %q (want none, auto or a function)", f.Mode)
+		return fieldErr(path, "unknown choice %q (want none, auto or a function)", engine.Clip(f.Mode))
 	}
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 // The counting requests: countTokens, encode, decode, withinLimit, truncate.
@@ -56,7 +58,7 @@ func (r *Registry) exactTarget(t Target) (*Encoding, Counted, error) {
 	}
 	if est, ok := tok.(*estimate); ok {
 		// Ids of the estimate's base encoding would not be the model's.
-		return nil, c, fieldErr("model", "%s has no public tokenizer (counts are estimates by %s); name an encoding for ids", t.Model, est.base.Name())
+		return nil, c, fieldErr("model", "%s has no public tokenizer (counts are estimates by %s); name an encoding for ids", engine.Clip(t.Model), est.base.Name())
 	}
 	return nil, c, fieldErr("encoding", "%s is a heuristic: it has no token ids", tok.Name())
 }

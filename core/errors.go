@@ -58,6 +58,8 @@ func (e *FieldError) Error() string {
 
 func (e *FieldError) Unwrap() error { return ErrInvalidRequest }
 
+// fieldErr is an invalid request at field. Values quoted from the input go
+// through engine.Clip, and so does field (it may hold a key of the input).
 func fieldErr(field, format string, args ...any) error {
-	return &FieldError{Field: field, Reason: fmt.Sprintf(format, args...)}
+	return &FieldError{Field: engine.Clip(field), Reason: fmt.Sprintf(format, args...)}
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 // Model holds what tokenfit knows of a model: its window, its output limit
@@ -99,7 +101,7 @@ func (r *Registry) with(f registryFile) (*Registry, error) {
 		case name == "":
 			return nil, fieldErr("estimators", "empty estimator name")
 		case !slices.Contains(EncodingNames(), e.Base):
-			return nil, fieldErr(field+".base", "unknown encoding %q", e.Base)
+			return nil, fieldErr(field+".base", "unknown encoding %q", engine.Clip(e.Base))
 		case !(e.Ratio > 0 && e.Ratio < 100):
 			return nil, fieldErr(field+".ratio", "must be a number in (0, 100)")
 		case !(e.ErrorBound >= 0 && e.ErrorBound < 10):
@@ -142,11 +144,11 @@ func (r *Registry) check(m Model, field string) error {
 	case (m.Encoding == "") == (m.Estimator == ""):
 		return fieldErr(field, "needs exactly one of encoding and estimator")
 	case m.Encoding != "" && !slices.Contains(EncodingNames(), m.Encoding):
-		return fieldErr(field+".encoding", "unknown encoding %q", m.Encoding)
+		return fieldErr(field+".encoding", "unknown encoding %q", engine.Clip(m.Encoding))
 	}
 	if m.Estimator != "" {
 		if _, ok := r.estimator(m.Estimator); !ok {
-			return fieldErr(field+".estimator", "unknown estimator %q", m.Estimator)
+			return fieldErr(field+".estimator", "unknown estimator %q", engine.Clip(m.Estimator))
 		}
 	}
 	return nil
@@ -330,7 +332,7 @@ func (r *Registry) tokenizer(m Model) (Tokenizer, error) {
 	}
 	e, ok := r.estimator(m.Estimator)
 	if !ok {
-		return nil, fmt.Errorf("%w: model %s: unknown estimator %q", ErrInvalidRequest, m.ID, m.Estimator)
+		return nil, fmt.Errorf("%w: model %s: unknown estimator %q", ErrInvalidRequest, engine.Clip(m.ID), engine.Clip(m.Estimator))
 	}
 	base, err := GetEncoding(e.Base)
 	if err != nil {

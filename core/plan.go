@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 // Token budgets from the seed (tiered-injection). Which one applies, and
@@ -64,7 +66,7 @@ func (t *Tier) UnmarshalText(b []byte) error {
 		*t = Tier(i)
 		return nil
 	}
-	return fmt.Errorf("%w: unknown tier %q (known: %s)", ErrInvalidRequest, b, strings.Join(tierNames[:], ", "))
+	return fmt.Errorf("%w: unknown tier %q (known: %s)", ErrInvalidRequest, engine.Clip(string(b)), strings.Join(tierNames[:], ", "))
 }
 
 // Thresholds map an activation to a tier: at least Full is TierFull, at
@@ -357,7 +359,7 @@ func validatePlanRequest(req *PlanRequest) error {
 			return fieldErr(fmt.Sprintf("items[%d].id", i), "must not be empty")
 		}
 		if j, dup := seen[it.ID]; dup {
-			return fieldErr(fmt.Sprintf("items[%d].id", i), "%q is also the id of items[%d]; ids must be unique", it.ID, j)
+			return fieldErr(fmt.Sprintf("items[%d].id", i), "%q is also the id of items[%d]; ids must be unique", engine.Clip(it.ID), j)
 		}
 		seen[it.ID] = i
 		if a := it.Activation; !(a >= 0 && a <= 1) { // also false for NaN

@@ -64,7 +64,7 @@ func Get(name string) (*Encoding, error) {
 		return e, nil
 	}
 	if !slices.Contains(tables.Names, name) {
-		return nil, &Error{Err: ErrUnknownEncoding, Detail: " \"" + name + "\" (known: " + strings.Join(tables.Names, ", ") + ")"}
+		return nil, &Error{Err: ErrUnknownEncoding, Detail: " \"" + Clip(name) + "\" (known: " + strings.Join(tables.Names, ", ") + ")"}
 	}
 	data := tables.Embedded(name)
 	if data == nil {
@@ -73,8 +73,8 @@ func Get(name string) (*Encoding, error) {
 	return addLocked(data, nil, false, false)
 }
 
-// Load parses a vocabulary table given at run time (a .tkt file), checks its
-// checksum, and makes its encoding available under the name it carries.
+// Load parses a vocabulary table given at run time (a .tkt file), checks it
+// against the checksum this build carries for its name, and makes its encoding available under the name it carries.
 // Loading a name twice keeps the first. data may be reused afterwards.
 // Cost: O(len(data)).
 func Load(data []byte) (*Encoding, error) {
@@ -86,10 +86,11 @@ func Load(data []byte) (*Encoding, error) {
 // LoadIndexed is Load with the table's prebuilt index (see Index): the
 // look-up structures are used from it instead of computed, so loading costs
 // little more than reading the header. The index must have been made for
-// this table (it records the table's checksum); both are trusted, as the
-// program's own files are: the table's checksum is not recomputed, and a
-// damaged pair can give wrong counts but never reads outside its bytes.
-// The index is used in place and must stay unchanged; data may be reused.
+// this table (it records the table's checksum), and both must be the ones
+// this build knows: they are checked once against the checksums it carries
+// (a damaged pair is ErrInvalidTable, never a wrong count). Cost: a CRC-32
+// of both. The index is used in place and must stay unchanged; data may be
+// reused.
 func LoadIndexed(data, index []byte) (*Encoding, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
@@ -128,6 +129,10 @@ func Index(name string) ([]byte, error) {
 // (compiled-in ones).
 func addLocked(data, index []byte, verify, own bool) (*Encoding, error) {
 	t, err := tables.Parse(data, verify)
+	if err == nil && own {
+		// Given at run time: the bytes must be the ones this build knows.
+		err = tables.Verify(t.Name, data, index)
+	}
 	if err != nil {
 		return nil, &Error{Err: ErrInvalidTable, Detail: ": " + err.Error()}
 	}

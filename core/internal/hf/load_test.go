@@ -107,7 +107,6 @@ func TestLoad_Hostile(t *testing.T) {
 // names what is missing, never a count.
 func TestLoad_Refused(t *testing.T) {
 	for family, what := range map[string]string{
-		"qwen3":       "NFC",
 		"deepseek_v3": "then",
 		"gemma3":      "Replace",
 	} {

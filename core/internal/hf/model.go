@@ -23,6 +23,7 @@ type Model struct {
 	next         pretok.Next
 	regex        string // the pre-tokenizer's, as the file writes it
 	normalizes   bool   // the file has a normalizer (added tokens marked normalized are matched after it)
+	nfc          bool   // the normalizer is NFC
 	ignoreMerges bool
 
 	vocab  map[string]uint32 // the model's tokens, by their bytes
@@ -77,6 +78,9 @@ var idsPool = sync.Pool{New: func() any { return new([]uint32) }}
 func (m *Model) appendSection(dst []uint32, s string) []uint32 {
 	if s == "" {
 		return dst
+	}
+	if m.nfc {
+		s = nfc(s)
 	}
 	for i := 0; i < len(s); {
 		start, end, id := m.addedNorm.next(s, i)

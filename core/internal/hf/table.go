@@ -13,7 +13,7 @@ import (
 // Uvarint) unless said otherwise:
 //
 //	"TKHF" 1            magic, version (one byte)
-//	flags               one byte: 1 ignore_merges, 2 the file has a normalizer
+//	flags               one byte: 1 ignore_merges, 2 the file has a normalizer, 4 it is NFC
 //	name, regex         each a length and its bytes; regex is the pre-tokenizer's
 //	n, then n tokens    each its length+1 and its bytes (0: the id is no model token)
 //	m, then m merges    in rank order, each the id it makes (zigzag difference
@@ -37,6 +37,9 @@ func (m *Model) AppendTable(dst []byte) []byte {
 	}
 	if m.normalizes {
 		flags |= 2
+	}
+	if m.nfc {
+		flags |= 4
 	}
 	dst = append(dst, flags)
 	dst = appendString(dst, m.Name)
@@ -110,7 +113,7 @@ func LoadTable(data []byte) (*Model, error) {
 	r := &tableReader{b: body, i: 6}
 	flags := data[5]
 	name, regex := r.str(), r.str()
-	m := &Model{Name: name, cache: newPieceCache(), ignoreMerges: flags&1 != 0, normalizes: flags&2 != 0}
+	m := &Model{Name: name, cache: newPieceCache(), ignoreMerges: flags&1 != 0, normalizes: flags&2 != 0, nfc: flags&4 != 0}
 	if r.err == nil {
 		if err := m.setSplitter(regex); err != nil {
 			return nil, err

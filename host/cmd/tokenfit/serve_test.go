@@ -11,6 +11,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -368,4 +370,38 @@ func load(t *testing.T, url string, reqs []loadRequest, clients, total int) int 
 	}
 	wg.Wait()
 	return int(errs.Load())
+}
+
+// TestServe_README runs the README's examples against a server: the curl
+// request gets the answer the README prints, and the Python client (when
+// python3 is here) prints its count.
+func TestServe_README(t *testing.T) {
+	b, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	s := startServe(t, "native", testOptions())
+	curl := regexp.MustCompile(`(?s)curl -s localhost:8787(/v1/\w+) -H 'Content-Type: application/json' \\\n\s*-d '([^']*)'\n# (\{[^\n]*\})\n`).FindStringSubmatch(readme)
+	if curl == nil {
+		t.Fatal("no curl example in README.md")
+	}
+	if st, got := post(t, http.DefaultClient, s.url+curl[1], curl[2]); st != 200 || string(got) != curl[3] {
+		t.Errorf("curl example: %d %s, the README says %s", st, got, curl[3])
+	}
+	py := regexp.MustCompile("(?s)```python\n(.*?)```").FindStringSubmatch(readme)
+	if py == nil {
+		t.Fatal("no Python client in README.md")
+	}
+	if n := strings.Count(strings.TrimSpace(py[1]), "\n") + 1; n > 10 {
+		t.Errorf("the Python client has %d lines", n)
+	}
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 for the README's client")
+	}
+	out, err := exec.Command(python, "-c", strings.ReplaceAll(py[1], "http://127.0.0.1:8787", s.url)).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "2" {
+		t.Fatalf("the README's Python client: %v: %s", err, out)
+	}
 }
