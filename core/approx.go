@@ -33,10 +33,11 @@ var heuristics = map[string]*heuristic{
 
 func (h *heuristic) Name() string          { return h.name }
 func (h *heuristic) Exact() bool           { return false }
-func (h *heuristic) Count(text string) int { return h.count(text) }
+func (h *heuristic) Count(text string) int { return h.count(ValidUTF8(text)) }
 func (h *heuristic) Upper(count int) int   { return count + (count*3+9)/10 }
 
 func (h *heuristic) Truncate(text string, maxTokens int, keep Side) (string, int) {
+	text = ValidUTF8(text)
 	if h.count(text) <= maxTokens {
 		return text, h.count(text)
 	}

@@ -66,7 +66,10 @@ export function jsonOps(be, enc) {
       return a.tokens;
     },
     encode: (text, target) => call('encode', { ...target, text }).ids,
-    decode: (ids, target) => call('decode', { ...target, ids: Array.from(ids) }).text,
+    decode: (ids, target, checked) => {
+      const a = call('decode', { ...target, ids: Array.from(ids) });
+      return checked ? { text: a.text, valid: a.valid } : a.text;
+    },
     withinLimit: (text, limit, target) => call('withinLimit', { ...target, text, limit }),
     truncate: (text, maxTokens, options) => call('truncate', { ...options, text, maxTokens }),
     registerModels(registry) {

@@ -668,6 +668,8 @@ export interface Tokenfit {
 
   /** The text of token ids; ids cut inside a character give U+FFFD for those bytes. Cost: O(ids). */
   decode(ids: readonly number[] | Uint32Array, target?: Target): string;
+  /** With `{ valid: true }`: the text and whether the ids end (and start) on whole characters, for streaming decoders. */
+  decode(ids: readonly number[] | Uint32Array, target: Target | undefined, options: { valid: true }): { text: string; valid: boolean };
 
   /** Whether `text` has at most `limit` tokens; stops counting once past it, so it costs what it read. */
   withinLimit(text: string, limit: number, target?: Target): LimitAnswer;
@@ -910,6 +912,7 @@ export function planInjection(request: PlanCall): Plan;
 export function encode(text: string, target?: Target): number[];
 /** {@link Tokenfit.decode} of the instance {@link init} binds. */
 export function decode(ids: readonly number[] | Uint32Array, target?: Target): string;
+export function decode(ids: readonly number[] | Uint32Array, target: Target | undefined, options: { valid: true }): { text: string; valid: boolean };
 /** {@link Tokenfit.withinLimit} of the instance {@link init} binds. */
 export function withinLimit(text: string, limit: number, target?: Target): LimitAnswer;
 /** {@link Tokenfit.truncate} of the instance {@link init} binds. */

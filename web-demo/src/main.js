@@ -1037,10 +1037,64 @@ $('#sample-behaviors').addEventListener('click', () => {
   refreshPlanSoon();
 });
 
+// ---- chat request -----------------------------------------------------------
+
+const chatBox = $('#chat-request');
+chatBox.value = JSON.stringify(samples.chatRequest, null, 2);
+let chatSeq = 0;
+
+async function refreshChat() {
+  const seq = ++chatSeq;
+  const section = chatBox.closest('section');
+  let req;
+  let a;
+  try {
+    try {
+      req = JSON.parse(chatBox.value);
+    } catch (e) {
+      throw Object.assign(new Error(`not JSON: ${e.message}`), { code: 'invalid_request', input: chatBox });
+    }
+    a = await jobs('chat', req);
+  } catch (e) {
+    if (seq !== chatSeq) return;
+    markField(section, chatBox, e.message.replace(/^tokenfit: /, ''));
+    const s = $('#chat-summary');
+    s.className = 'alert level-critical';
+    s.textContent = `Cannot count the request: ${e.message}`;
+    $('#chat-table tbody').replaceChildren();
+    $('#chat-notes').replaceChildren();
+    showJSON('chat-answer', { error: { code: e.code, message: e.message, field: e.field } });
+    demo.chat = { request: req, error: { code: e.code, field: e.field } };
+    return;
+  }
+  if (seq !== chatSeq) return;
+  markField(section, null);
+  const s = $('#chat-summary');
+  s.className = 'alert level-none';
+  s.dataset.total = a.total;
+  s.textContent = `${num.format(a.total)} prompt tokens` + (a.exact ? ', exact' : `, up to ${num.format(a.upperBound)}: not exact (${a.encoding}, rules ${a.rules})`);
+  const row = (k, v, key) => el('tr', {}, el('th', { scope: 'row', textContent: k }), el('td', { textContent: v, dataset: { k: key } }));
+  const msgs = Array.isArray(req.messages) ? req.messages : [];
+  $('#chat-table tbody').replaceChildren(
+    ...a.perMessage.map((n, i) => row(`Message ${i + 1} (${msgs[i]?.role ?? '?'}${msgs[i]?.tool_calls ? ', tool calls' : ''})`, num.format(n), `message-${i}`)),
+    row('Tool definitions', num.format(a.tools), 'tools'),
+    row('Tool choice', num.format(a.toolChoice), 'toolChoice'),
+    row('Reply priming', num.format(a.priming), 'priming'),
+    row('Total', num.format(a.total), 'total'),
+    row('Upper bound', num.format(a.upperBound), 'upperBound'),
+  );
+  $('#chat-notes').replaceChildren(...(a.notes ?? []).map((n) => el('li', { textContent: n })));
+  showJSON('chat-answer', a);
+  demo.chat = { request: req, answer: a };
+}
+
+chatBox.addEventListener('input', () => refreshChatSoon());
+
 // ---- refresh scheduling ---------------------------------------------------
 
 const refreshBudgetSoon = debounce(refreshBudget, 120);
 const refreshPlanSoon = debounce(refreshPlan, 80);
+const refreshChatSoon = debounce(refreshChat, 150);
 // Text changes redraw the token view, the estimate and the budget together,
 // once typing pauses. Each of them reads the whole text, so a long text
 // waits for a longer pause: a 1 MB encode between two keystrokes would
@@ -1055,6 +1109,7 @@ const refreshText = debounce(
 function refreshAll() {
   refreshText();
   refreshPlanSoon();
+  refreshChatSoon();
 }
 
 $('#model').addEventListener('change', () => changeModel().catch(fail));

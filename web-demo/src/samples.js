@@ -118,3 +118,23 @@ export function document(bytes = 1 << 20) {
   }
   return out;
 }
+
+// chatRequest: an OpenAI chat request with a tool, a tool call and its
+// result, for the countChat panel.
+export const chatRequest = {
+  model: 'gpt-4o',
+  messages: [
+    { role: 'system', content: 'You are a weather bot. Answer in one sentence.' },
+    { role: 'user', content: 'What is the weather in Paris?' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+    { role: 'tool', tool_call_id: 'call_1', content: '{"temp_c":18,"sky":"clear"}' },
+  ],
+  tools: [{
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'Current weather for a city',
+      parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name' } }, required: ['city'] },
+    },
+  }],
+};

@@ -134,6 +134,10 @@ const ops = {
     return loading(() => tf.calculateBudget(req));
   },
 
+  async chat(req) {
+    return loading(() => tf.countChat(req));
+  },
+
   async plan(req) {
     return loading(() => tf.planInjection(req));
   },

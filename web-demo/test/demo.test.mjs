@@ -632,11 +632,45 @@ async function checkPlan(req) {
   return want;
 }
 
+test('the chat panel shows countChat: per message, tools, priming, exact or its upper bound', async () => {
+  const check = async (req) => {
+    const want = answer('chat', req);
+    const got = await waitFor('chat', req);
+    assert.deepEqual(got, want);
+    const cell = (k) => page.textContent(`#chat-table td[data-k="${k}"]`);
+    for (const [i, n] of want.perMessage.entries()) assert.equal(await cell(`message-${i}`), fmt(n));
+    for (const k of ['tools', 'toolChoice', 'priming', 'total', 'upperBound']) assert.equal(await cell(k), fmt(want[k]), k);
+    assert.ok((await page.textContent('#chat-summary')).startsWith(`${fmt(want.total)} prompt tokens`));
+    return want;
+  };
+  const a = await check(samples.chatRequest);
+  assert.ok(a.tools > 0 && a.perMessage.length === 4);
+  await page.locator('#h-chat').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(results, '12-chat.png') });
+  // An estimated model: the upper bound is said.
+  const claude = { ...samples.chatRequest, model: 'claude-sonnet-4-5' };
+  await page.fill('#chat-request', JSON.stringify(claude, null, 2));
+  const b = await check(claude);
+  assert.equal(b.exact, false);
+  assert.match(await page.textContent('#chat-summary'), new RegExp(`up to ${fmt(b.upperBound)}`));
+  // Not JSON: marked at the field, nothing stale.
+  await page.fill('#chat-request', '{"model": "gpt-4o", "messages": [');
+  await page.waitForFunction(() => window.tokenfitDemo.chat?.error);
+  assert.equal(await page.getAttribute('#chat-request', 'aria-invalid'), 'true');
+  assert.equal(await page.$$eval('#chat-table tbody tr', (r) => r.length), 0);
+  await page.fill('#chat-request', JSON.stringify(samples.chatRequest, null, 2));
+  await check(samples.chatRequest);
+});
+
 test('keyboard alone reaches every control, with a visible focus', async () => {
   await page.goto(base);
   await page.waitForFunction(() => window.tokenfitDemo?.ready);
+  // Everything drawn (the jobs worker opens after the first count), so
+  // that nothing under the focus is redrawn while it moves.
+  await page.waitForFunction(() => window.tokenfitDemo.plan && window.tokenfitDemo.budget && window.tokenfitDemo.chat, null, { timeout: 60_000 });
+  await page.focus('body');
   const seen = [];
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 50; i++) {
     await page.keyboard.press('Tab');
     const f = await page.evaluate(() => {
       const e = document.activeElement;
@@ -692,7 +726,7 @@ async function pixels(png) {
   }
 }
 
-test('screenshots, wide and narrow, are not blank; a narrow screen does not scroll sideways', async () => {
+test('screenshots, wide and narrow, are not blank; at 390 px no sideways scroll and no word broken', async () => {
   await page.click('#clear-composer');
   await page.click('#composer');
   await page.keyboard.type('Screenshots: the count, the tokens, the budget and the plan.');
@@ -706,13 +740,42 @@ test('screenshots, wide and narrow, are not blank; a narrow screen does not scro
   console.log(`# screenshot ${w.width}x${w.height}: luminance variance ${w.variance.toFixed(0)}, ${w.colours} colours`);
   assert.ok(w.variance > 500 && w.colours > 50, `the screenshot looks blank: ${JSON.stringify(w)}`);
 
-  await page.setViewportSize({ width: 375, height: 800 });
-  await page.waitForTimeout(300);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `the page is ${overflow}px wider than a 375px screen`);
+  for (const width of [390, 375]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.waitForTimeout(300);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow}px wider than a ${width}px screen`);
+    // No word broken mid-word: every run of letters in the page's own text
+    // (not the user's text in fields and token views) lies on one line.
+    const broken = await page.evaluate(() => {
+      const out = [];
+      const skip = 'textarea, pre, input, select, option, #token-view, #id-list, #token-info, .sr-only, [hidden]';
+      const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+        if (t.parentElement.closest(skip) || !t.parentElement.offsetParent) continue;
+        for (const m of t.data.matchAll(/[A-Za-z]{2,}/g)) {
+          const r = document.createRange();
+          r.setStart(t, m.index);
+          r.setEnd(t, m.index + m[0].length);
+          const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+          if (tops.size > 1) out.push(m[0]);
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(broken, [], `words broken mid-word at ${width}px`);
+    // Words that run together: a tier and its token count in the plan table.
+    const rows = await page.$$eval('#plan-items tbody tr', (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, ' ')));
+    for (const r of rows) assert.doesNotMatch(r, /(full|summary|nameOnly|omitted)\d/, r);
+  }
   await page.evaluate(() => window.scrollTo(0, 0));
   const narrow = await page.screenshot({ path: join(results, 'demo-narrow.png') });
   const n = await pixels(narrow);
   assert.ok(n.variance > 500 && n.colours > 50, `the narrow screenshot looks blank: ${JSON.stringify(n)}`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#h-plan').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(results, '10-narrow-plan.png') });
+  await page.locator('#h-budget').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(results, '11-narrow-budget.png') });
   await page.setViewportSize({ width: 1280, height: 900 });
 });

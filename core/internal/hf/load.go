@@ -24,6 +24,8 @@ var splitters = map[string]pretok.Next{
 	`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`: pretok.Cl100k,
 	// Qwen 2, 2.5, 3 (cl100k_base's with single digits)
 	`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`: pretok.Qwen2,
+	// DeepSeek V3, R1: three Splits
+	"\\p{N}{1,3}\x00[一-龥぀-ゟ゠-ヿ]+\x00" + `[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_` + "`" + `{|}~][A-Za-z]+|[^` + "\r\n" + `\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[` + "\r\n" + `]*|\s*[` + "\r\n" + `]+|\s+(?!\S)|\s+`: pretok.DeepSeek,
 	// gpt-oss (o200k_base's pattern)
 	`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`: pretok.O200k,
 }
@@ -145,17 +147,15 @@ func (m *Model) preTokenizer(v any) error {
 	if !byteLevel {
 		return unsupported("a pre_tokenizer without ByteLevel")
 	}
-	if len(split) != 1 {
-		return unsupported("pre-tokenizer regexes " + strconv.Quote(strings.Join(split, " then ")))
-	}
-	return m.setSplitter(split[0])
+	return m.setSplitter(strings.Join(split, "\x00"))
 }
 
-// setSplitter chooses the matcher of a pre-tokenizer regex.
+// setSplitter chooses the matcher of the pre-tokenizer's regexes (several,
+// applied in turn, are joined by NUL).
 func (m *Model) setSplitter(regex string) error {
 	next, ok := splitters[regex]
 	if !ok {
-		return unsupported("pre-tokenizer regex " + strconv.Quote(regex))
+		return unsupported("pre-tokenizer regex " + strconv.Quote(strings.ReplaceAll(regex, "\x00", " then ")))
 	}
 	m.next, m.regex = next, regex
 	return nil
@@ -200,7 +200,11 @@ func (m *Model) bpe(o *object) error {
 		id := int(f)
 		tok, ok := unByteLevel(k)
 		if !ok {
-			return unsupported("vocabulary token " + strconv.Quote(k) + " is not byte-level")
+			// Not in the byte-level alphabet, so no merge can make it: an
+			// added token's text listed in the vocabulary too (DeepSeek's).
+			// It stays decodable; added_tokens makes it matchable.
+			m.setAdded(id, k, false, false)
+			continue
 		}
 		if err := m.setToken(id, tok); err != nil {
 			return err
@@ -280,7 +284,7 @@ func (m *Model) addedTokens(v any) error {
 		if !set {
 			normalized = !special
 		}
-		m.setAdded(int(f), content, normalized && m.normalizes)
+		m.setAdded(int(f), content, normalized && m.normalizes, true)
 	}
 	return nil
 }
@@ -327,13 +331,16 @@ func (m *Model) addMerge(rank, a, b int) error {
 }
 
 // setAdded records an added token; normalized ones are matched after the
-// normalizer.
-func (m *Model) setAdded(id int, text string, normalized bool) {
+// normalizer, and only those that match are looked for in text.
+func (m *Model) setAdded(id int, text string, normalized, match bool) {
 	for id >= len(m.tokens) {
 		m.tokens = append(m.tokens, "")
 		m.has = append(m.has, false)
 	}
 	m.tokens[id], m.has[id] = text, true
+	if !match {
+		return
+	}
 	if normalized {
 		m.addedNorm.add(text, uint32(id))
 	} else {

@@ -175,7 +175,7 @@ func LoadTable(data []byte) (*Model, error) {
 		if text == "" {
 			return nil, bad("an added token is empty")
 		}
-		m.setAdded(id, text, norm == 1)
+		m.setAdded(id, text, norm == 1, true)
 	}
 	if r.err == nil && r.i != len(body) {
 		r.err = bad("bytes after the table")
