@@ -10,8 +10,9 @@ import (
 // far worse on code and CJK (where a token is 1–2 characters, not 4). Use
 // them to reproduce the seeds' numbers, not to guard a window.
 const (
-	// Chars4 is max(1, len/4) with len in UTF-16 code units, and +4 per chat
-	// message (seed: memory-budget-formula's ApproximateTokenCounter).
+	// Chars4 is max(1, len/4) with len in UTF-16 code units, the text rule
+	// of memory-budget-formula's ApproximateTokenCounter (its +4 per chat
+	// message is not applied: chats count by the chat rules).
 	Chars4 = "chars4"
 	// Bytes4 is (len+3)/4 with len in UTF-8 bytes (seed: tiered-injection).
 	Bytes4 = "bytes4"

@@ -7,7 +7,8 @@ import "github.com/tokenfit/tokenfit/core/engine"
 // programs that only count, such as the lean WebAssembly module.)
 
 // Encoding is an exact tokenizer for one OpenAI encoding; see
-// engine.Encoding.
+// engine.Encoding. Its methods are documented there (go doc lists no
+// methods of an alias: run go doc ./core/engine Encoding).
 type Encoding = engine.Encoding
 
 // Side says which end of a text Truncate keeps.
