@@ -275,12 +275,13 @@ test-race:
 # cycles. One package at a time: the huge cases take gigabytes. Then the
 # npm package's tests in Node, Deno, Bun, workerd and Chromium with the
 # hostile cases at full size in Node (each module), Deno and Bun, the same
-# million calls against the memory of the module in Node, and workerd
-# under 8 × 10,000 requests.
+# million calls against the memory of the module in Node, each wasip1
+# module grown past 2 GiB and to 4 GiB (big-memory), and workerd under
+# 8 × 10,000 requests.
 test-long: js js-deps js-runtimes hf-deps
 	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
 	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
-	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs
+	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs
 
 # Every fuzz target of the module, one after the other, each for FUZZTIME
 # (FUZZ narrows them by a regular expression). Inputs that fail are written
