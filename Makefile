@@ -10,6 +10,7 @@
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
 #   make test-js     the npm package in Node, Deno, Bun, workerd and Chromium
+#   make test-bundlers  a web app built with the packed package by each bundler, in Chromium
 #   make test-race   the wazero host under -race at full size (16 x 10,000 calls)
 #   make test-long   hostile inputs at full size, memory over 1M calls, 10,000 instance cycles,
 #                    in Go and in the npm package (workerd under 80,000 requests)
@@ -24,7 +25,7 @@ PORT ?= 8080
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node bench-js bench-serve check-wasm test-long fuzz
-.PHONY: demo-build demo-deps test-demo bench-demo
+.PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
 # same bytes. WASM_FLAGS, the wasm target and host/internal/modbuild agree
@@ -64,6 +65,25 @@ $(JS_RUNTIMES_STAMP):
 	@touch $@
 
 js-runtimes: $(JS_RUNTIMES_STAMP)
+
+# The bundlers a web app builds the package with (js/test/bundlers), pinned
+# here and installed once into build/js-bundlers (a changed list installs
+# anew); the apps the test builds live there too, so that they resolve the
+# bundlers as a project's own node_modules would. wrangler 4.86.0 is the
+# last release that runs on Node 20 (4.87 on need Node 22).
+JS_BUNDLER_PACKAGES := vite@8.3.8 webpack@5.112.2 webpack-cli@7.3.1 rollup@4.68.7 \
+	@rollup/plugin-node-resolve@16.0.3 @web/rollup-plugin-import-meta-assets@2.3.3 \
+	parcel@2.16.4 esbuild@0.28.2 wrangler@4.86.0 playwright-core@$(PLAYWRIGHT_VERSION)
+JS_BUNDLERS       := $(BUILD)/js-bundlers
+JS_BUNDLERS_STAMP := $(JS_BUNDLERS)/.installed-$(shell echo '$(JS_BUNDLER_PACKAGES)' | cksum | cut -d' ' -f1)
+
+$(JS_BUNDLERS_STAMP):
+	@rm -rf $(JS_BUNDLERS) && mkdir -p $(JS_BUNDLERS)
+	cd $(JS_BUNDLERS) && echo '{"private": true}' > package.json && \
+		$(NPM) install --no-audit --no-fund --no-save $(JS_BUNDLER_PACKAGES)
+	@touch $@
+
+js-bundlers: $(JS_BUNDLERS_STAMP)
 
 # The reference for Hugging Face tokenizers (Hugging Face's tokenizers.js)
 # and the tokenizer.json files of open-weight models it is compared on, from
@@ -105,7 +125,7 @@ demo: demo-build
 test-demo: demo-build
 	cd web-demo && $(NODE) --test test/
 
-test: js-deps hf-deps check test-go test-race-short test-wasm test-js test-demo
+test: js-deps hf-deps check test-go test-race-short test-wasm test-js test-bundlers test-demo
 
 # The default 10-minute timeout per package is too tight for the oracle
 # tests (every code point through the official tiktoken) on a busy 2-core
@@ -156,6 +176,13 @@ js: wasm
 # apt (.ci/run installs it); the rest from npm ci.
 test-js: js js-deps js-runtimes
 	cd js && TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/*.test.mjs
+
+# A tiny web app built with the packed package by Vite (dev server and
+# build), webpack, Rollup, Parcel and esbuild, each with no configuration
+# about tokenfit, counting in headless Chromium, and the same as a worker
+# under wrangler dev (js/test/bundlers).
+test-bundlers: js js-deps js-bundlers
+	cd js && TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) --test test/bundlers/bundlers.test.mjs
 
 check: check-wasm
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
@@ -248,12 +275,13 @@ test-race:
 # cycles. One package at a time: the huge cases take gigabytes. Then the
 # npm package's tests in Node, Deno, Bun, workerd and Chromium with the
 # hostile cases at full size in Node (each module), Deno and Bun, the same
-# million calls against the memory of the module in Node, and workerd
-# under 8 × 10,000 requests.
+# million calls against the memory of the module in Node, each wasip1
+# module grown past 2 GiB and to 4 GiB (big-memory), and workerd under
+# 8 × 10,000 requests.
 test-long: js js-deps js-runtimes hf-deps
 	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
 	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
-	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs
+	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs
 
 # Every fuzz target of the module, one after the other, each for FUZZTIME
 # (FUZZ narrows them by a regular expression). Inputs that fail are written
@@ -297,9 +325,12 @@ bench-hf: hf-deps
 # The npm package against gpt-tokenizer, tiktoken and js-tiktoken in one
 # Node process (cold starts in fresh ones), on the text Go's engine
 # benchmarks count: core/bench_test.go's benchCorpus, written out through
-# TOKENFIT_CORPUS_OUT by running one of its benchmarks once.
-bench-js: js js-deps $(CORPUS)
+# TOKENFIT_CORPUS_OUT by running one of its benchmarks once. Then what a page
+# downloads as headless Chromium fetched it (gzip and brotli), beside
+# gpt-tokenizer's: js/scripts/bench-page.mjs.
+bench-js: js js-deps js-bundlers $(CORPUS)
 	$(NODE) js/scripts/bench.mjs $(CORPUS)
+	TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) js/scripts/bench-page.mjs
 
 # The JSON API over HTTP on loopback: tokenfit serve native and --runtime
 # wasm, tokenfit/edge in Node and in workerd, each under 20,000 mixed

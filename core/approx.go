@@ -10,8 +10,9 @@ import (
 // far worse on code and CJK (where a token is 1–2 characters, not 4). Use
 // them to reproduce the seeds' numbers, not to guard a window.
 const (
-	// Chars4 is max(1, len/4) with len in UTF-16 code units, and +4 per chat
-	// message (seed: memory-budget-formula's ApproximateTokenCounter).
+	// Chars4 is max(1, len/4) with len in UTF-16 code units, the text rule
+	// of memory-budget-formula's ApproximateTokenCounter (its +4 per chat
+	// message is not applied: chats count by the chat rules).
 	Chars4 = "chars4"
 	// Bytes4 is (len+3)/4 with len in UTF-8 bytes (seed: tiered-injection).
 	Bytes4 = "bytes4"
@@ -33,10 +34,11 @@ var heuristics = map[string]*heuristic{
 
 func (h *heuristic) Name() string          { return h.name }
 func (h *heuristic) Exact() bool           { return false }
-func (h *heuristic) Count(text string) int { return h.count(text) }
+func (h *heuristic) Count(text string) int { return h.count(ValidUTF8(text)) }
 func (h *heuristic) Upper(count int) int   { return count + (count*3+9)/10 }
 
 func (h *heuristic) Truncate(text string, maxTokens int, keep Side) (string, int) {
+	text = ValidUTF8(text)
 	if h.count(text) <= maxTokens {
 		return text, h.count(text)
 	}

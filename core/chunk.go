@@ -22,7 +22,8 @@ type ChunkRequest struct {
 // Chunk is one piece: Text is the input's bytes [Start, End), and Tokens its
 // count on its own. Without overlap, chunk i+1 starts where chunk i ends, so
 // the chunks concatenate back to the input exactly; with overlap, Text
-// [End of the previous chunk, End) is what the chunk adds.
+// [End of the previous chunk, End) is what the chunk adds. Input that is not
+// UTF-8 is chunked as ValidUTF8 makes it, and offsets count in that.
 type Chunk struct {
 	Text   string `json:"text"`
 	Start  int    `json:"start"`
@@ -64,7 +65,7 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 	if enc == nil {
 		return ChunkAnswer{}, fieldErr("encoding", "%s is a heuristic: it has no token boundaries to cut at", tok.Name())
 	}
-	text := req.Text
+	text := ValidUTF8(req.Text) // the text the chunks concatenate back to
 	ranks := enc.AppendEncode(nil, text)
 	bounds := make([]int, len(ranks)+1) // bounds[k]: byte offset after k tokens
 	for i, rk := range ranks {

@@ -221,8 +221,9 @@ func (r *Registry) Truncate(req TruncateRequest) (TruncateAnswer, error) {
 	if err != nil {
 		return TruncateAnswer{}, err
 	}
-	text, n := tok.Truncate(req.Text, req.MaxTokens, side)
-	return TruncateAnswer{Text: text, Tokens: n, Truncated: len(text) < len(req.Text), Counted: c}, nil
+	full := ValidUTF8(req.Text)
+	text, n := tok.Truncate(full, req.MaxTokens, side)
+	return TruncateAnswer{Text: text, Tokens: n, Truncated: len(text) < len(full), Counted: c}, nil
 }
 
 // ChatAnswer is a chat request's count, with the model it was counted for.

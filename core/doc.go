@@ -14,10 +14,10 @@
 // it is one and how far off it may be.
 //
 // Any input gets an answer or a typed error, never a panic. Text that is not
-// valid UTF-8 is counted as the bytes it is by Encoding.Count (the
-// pre-tokenizer classes an invalid byte as a symbol, like U+FFFD, and BPE
-// merges bytes whatever they are), while in a JSON request encoding/json has already turned each invalid
-// byte, and each lone surrogate escape, into U+FFFD. In requests, null is a
+// valid UTF-8 follows one rule in every operation, host and JSON request:
+// each invalid byte becomes U+FFFD first (ValidUTF8; encoding/json does the
+// same inside JSON strings, and a lone surrogate escape is one U+FFFD), so
+// Count(t) == len(Encode(t)) for any bytes t. In requests, null is a
 // field's absence, a null token id is an error, integers must be written as
 // integers within int64, and JSON nested deeper than 10,000 levels is
 // refused. The README's Reliability section lists the rest, and

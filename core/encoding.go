@@ -7,7 +7,8 @@ import "github.com/tokenfit/tokenfit/core/engine"
 // programs that only count, such as the lean WebAssembly module.)
 
 // Encoding is an exact tokenizer for one OpenAI encoding; see
-// engine.Encoding.
+// engine.Encoding. Its methods are documented there (go doc lists no
+// methods of an alias: run go doc ./core/engine Encoding).
 type Encoding = engine.Encoding
 
 // Side says which end of a text Truncate keeps.
@@ -32,6 +33,10 @@ const (
 
 // DefaultEncoding is used when a request names neither an encoding nor a model.
 const DefaultEncoding = "o200k_base"
+
+// ValidUTF8 replaces each byte of text that is not part of valid UTF-8 with
+// U+FFFD, as every operation does before it counts; see engine.ValidUTF8.
+func ValidUTF8(text string) string { return engine.ValidUTF8(text) }
 
 // GetEncoding returns an encoding by name; see engine.Get.
 func GetEncoding(name string) (*Encoding, error) { return engine.Get(name) }

@@ -189,3 +189,44 @@ func FuzzChunk(f *testing.F) {
 		checkChunks(t, "fuzz", enc, text, req, a)
 	})
 }
+
+// FuzzValidUTF8 holds the one rule for bytes that are not UTF-8 (each
+// becomes U+FFFD first): for any bytes, Count equals len(Encode), the JSON
+// API's count of the same bytes in a string, WithinLimit, Truncate, a live
+// counter and the chunks; and decode gives back ValidUTF8 of the text.
+func FuzzValidUTF8(f *testing.F) {
+	for _, s := range []string{"\x80\x80\x80", "caf\xc3", "a\xffb \xe2\x82 end", "\xed\xa0\x80", "ok \ufffd\xff", "\xf0\x9f\x98"} {
+		f.Add(s, uint8(0))
+	}
+	a := NewAPI()
+	f.Fuzz(func(t *testing.T, text string, which uint8) {
+		name := EncodingNames()[int(which)%len(EncodingNames())]
+		e, err := GetEncoding(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := e.Count(text)
+		ids := e.Encode(text)
+		if len(ids) != n {
+			t.Fatalf("%s %q: Count %d, Encode %d ids", name, text, n, len(ids))
+		}
+		body, _ := json.Marshal(map[string]string{"text": text, "encoding": name})
+		var got CountAnswer
+		if err := json.Unmarshal(a.Call("countTokens", body), &got); err != nil || got.Tokens != n {
+			t.Fatalf("%s %q: countTokens %+v (%v), Count %d", name, text, got, err, n)
+		}
+		if c, ok := e.WithinLimit(text, n); c != n || !ok {
+			t.Fatalf("%s %q: WithinLimit %d %v, Count %d", name, text, c, ok, n)
+		}
+		if part, c := e.Truncate(text, n, KeepStart); c != n || part != ValidUTF8(text) {
+			t.Fatalf("%s %q: Truncate kept %q (%d tokens), Count %d", name, text, part, c, n)
+		}
+		if c := e.NewLiveCounter(Bytes).Reset(text); c != n {
+			t.Fatalf("%s %q: live %d, Count %d", name, text, c, n)
+		}
+		dec, err := e.Decode(ids)
+		if err != nil || dec != ValidUTF8(text) {
+			t.Fatalf("%s %q: Decode(Encode) = %q, want %q", name, text, dec, ValidUTF8(text))
+		}
+	})
+}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tokenfit/tokenfit/internal/hostile"
 )
 
 // The shared vectors (testdata/vectors/tokens.json) come from the official
@@ -82,4 +84,25 @@ func clip(s string) string {
 		return s[:80] + "…"
 	}
 	return s
+}
+
+// TestVectors_BudgetAndPlan runs the shared budget and plan vectors
+// (testdata/vectors/budget.json, plan.json) through the JSON API; the host
+// and the npm package run the same files.
+func TestVectors_BudgetAndPlan(t *testing.T) {
+	a := NewAPI()
+	for _, file := range []string{"budget", "plan"} {
+		cases, err := hostile.Vectors(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cases) < 4 {
+			t.Fatalf("%s.json: %d cases", file, len(cases))
+		}
+		for _, c := range cases {
+			if err := hostile.Expect(c.Expect, a.Call(c.Op, c.Request)); err != nil {
+				t.Errorf("%s.json %q: %v", file, c.Name, err)
+			}
+		}
+	}
 }

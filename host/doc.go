@@ -13,7 +13,9 @@
 // core.Encoding's Count through the module's fast path (no JSON), and
 // CountTokens, Encode, Decode, WithinLimit, Truncate and CalculateBudget
 // return core's answer types. CallAs decodes any other operation's answer.
-// Every method takes a context first; Close releases everything.
+// Every method takes a context first and returns when it ends (see
+// Config.WithCloseOnContextDone for stopping the work itself); Close
+// releases everything.
 //
 //	h, err := host.New(ctx, host.NewConfig().WithModule(wasm))
 //	if err != nil { … }

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/tokenfit/tokenfit/core"
 	"github.com/tokenfit/tokenfit/host"
+	"github.com/tokenfit/tokenfit/host/internal/modbuild"
 )
 
 // exampleConfig is the Config of the examples: the module built from this
@@ -19,7 +21,12 @@ func exampleConfig() host.Config {
 	if modErr != nil {
 		panic(modErr)
 	}
-	return host.NewConfig().WithModule(modBytes).WithEncodings("o200k_base")
+	cfg := host.NewConfig().WithModule(modBytes).WithEncodings("o200k_base")
+	if dir, err := modbuild.DefaultDir(); err == nil {
+		// The tests' compilation cache (see config).
+		cfg = cfg.WithCompilationCacheDir(filepath.Join(filepath.Dir(dir), "wazero"))
+	}
+	return cfg
 }
 
 func ExampleNew() {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tokenfit/tokenfit/core"
 	"github.com/tokenfit/tokenfit/host"
+	"github.com/tokenfit/tokenfit/internal/hostile"
 )
 
 func TestHost_Errors(t *testing.T) {
@@ -98,6 +99,28 @@ func TestHost_Typed(t *testing.T) {
 	}
 	if v, err := h.Version(ctx); err != nil || v != core.Version {
 		t.Errorf("Version = %q, %v", v, err)
+	}
+}
+
+// TestHost_SharedVectors runs testdata/vectors/budget.json and plan.json
+// through the module, as core's tests run them natively.
+func TestHost_SharedVectors(t *testing.T) {
+	ctx := context.Background()
+	h := sharedHost(t)
+	for _, file := range []string{"budget", "plan"} {
+		cases, err := hostile.Vectors(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			out, err := h.Call(ctx, c.Op, c.Request)
+			if err == nil {
+				err = hostile.Expect(c.Expect, out)
+			}
+			if err != nil {
+				t.Errorf("%s.json %q: %v", file, c.Name, err)
+			}
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/internal/bpe"
 	"github.com/tokenfit/tokenfit/core/internal/tables"
@@ -168,12 +169,13 @@ func (e *Encoding) Exact() bool { return true }
 // Upper returns count: an exact count is its own bound.
 func (e *Encoding) Upper(count int) int { return count }
 
-// Count returns the number of tokens in text. Cost: O(n); no allocation.
-func (e *Encoding) Count(text string) int { return e.enc.Count(text) }
+// Count returns the number of tokens in text (see ValidUTF8 for bytes that
+// are not UTF-8). Cost: O(n); no allocation for valid UTF-8.
+func (e *Encoding) Count(text string) int { return e.enc.Count(ValidUTF8(text)) }
 
-// Encode returns the token ids of text. Cost: O(n).
+// Encode returns the token ids of text (see ValidUTF8). Cost: O(n).
 func (e *Encoding) Encode(text string) []int {
-	ranks := e.enc.AppendEncode(nil, text)
+	ranks := e.enc.AppendEncode(nil, ValidUTF8(text))
 	ids := make([]int, len(ranks))
 	for i, r := range ranks {
 		ids[i] = int(r)
@@ -181,9 +183,10 @@ func (e *Encoding) Encode(text string) []int {
 	return ids
 }
 
-// AppendEncode appends the token ids of text to dst. Cost: O(n).
+// AppendEncode appends the token ids of text to dst (see ValidUTF8).
+// Cost: O(n).
 func (e *Encoding) AppendEncode(dst []uint32, text string) []uint32 {
-	return e.enc.AppendEncode(dst, text)
+	return e.enc.AppendEncode(dst, ValidUTF8(text))
 }
 
 // Token returns the bytes of a token id, special tokens included, and false
@@ -216,9 +219,9 @@ func (e *Encoding) AppendDecode(dst []byte, ids []int) ([]byte, error) {
 // WithinLimit reports whether text has at most limit tokens. It stops
 // counting as soon as the limit is passed, so its cost is proportional to
 // the part of text it read; the count is exact when ok, else a count above
-// limit.
+// limit (see ValidUTF8).
 func (e *Encoding) WithinLimit(text string, limit int) (count int, ok bool) {
-	return e.enc.WithinLimit(text, limit)
+	return e.enc.WithinLimit(ValidUTF8(text), limit)
 }
 
 // Side says which end of a text Truncate keeps.
@@ -231,7 +234,32 @@ const (
 
 // Truncate returns the longest start (or end) of text that holds at most
 // maxTokens tokens when counted on its own, cut at one of text's token
-// boundaries and never inside a character, and its count. Cost: O(n).
+// boundaries and never inside a character, and its count. Text that is not
+// UTF-8 is cut from ValidUTF8(text). Cost: O(n).
 func (e *Encoding) Truncate(text string, maxTokens int, keep Side) (string, int) {
-	return e.enc.Truncate(text, maxTokens, keep == KeepEnd)
+	return e.enc.Truncate(ValidUTF8(text), maxTokens, keep == KeepEnd)
+}
+
+// ValidUTF8 returns text with each byte that is not part of valid UTF-8
+// replaced by U+FFFD, one per byte - encoding/json's rule, and a Go range
+// loop's - and text itself when it is valid. Every operation that takes
+// text applies it first, so a count is the same whether the text came as
+// bytes, through JSON or from a JavaScript string (where a lone surrogate
+// is one U+FFFD), and Count(t) == len(Encode(t)) for any bytes t.
+// Cost: O(n); allocates only for invalid input.
+func ValidUTF8(text string) string {
+	if utf8.ValidString(text) {
+		return text
+	}
+	b := make([]byte, 0, len(text)+len(text)/2)
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, "\uFFFD"...)
+		} else {
+			b = append(b, text[i:i+n]...)
+		}
+		i += n
+	}
+	return string(b)
 }

@@ -46,9 +46,10 @@ func (e *Encoding) NewLiveCounter(units Units) *LiveCounter {
 	return &LiveCounter{c: live.New(e.enc), units: units}
 }
 
-// Reset replaces the whole text and returns its count. O(n).
+// Reset replaces the whole text and returns its count. Text that is not
+// UTF-8 is kept as ValidUTF8(text), and offsets count in that. O(n).
 func (l *LiveCounter) Reset(text string) int {
-	l.c.Reset(text)
+	l.c.Reset(ValidUTF8(text))
 	return l.c.Count()
 }
 
@@ -56,6 +57,7 @@ func (l *LiveCounter) Reset(text string) int {
 // new count. Offsets must lie within the text and, in UTF-16 units, not
 // inside a surrogate pair; in bytes, on character boundaries. A bad offset
 // is an error wrapping ErrInvalidRequest (field "at") and changes nothing.
+// ins that is not UTF-8 is inserted as ValidUTF8(ins).
 func (l *LiveCounter) Edit(at, del int, ins string) (int, error) {
 	if at < 0 || del < 0 || at > l.Len() || del > l.Len()-at {
 		return l.c.Count(), l.badOffsets(at, del)
@@ -71,7 +73,7 @@ func (l *LiveCounter) Edit(at, del int, ins string) (int, error) {
 	} else if !l.boundary(b) || !l.boundary(e) {
 		return l.c.Count(), l.badOffsets(at, del)
 	}
-	return l.c.Edit(b, e-b, ins), nil
+	return l.c.Edit(b, e-b, ValidUTF8(ins)), nil
 }
 
 func (l *LiveCounter) badOffsets(at, del int) error {

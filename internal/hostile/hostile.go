@@ -246,6 +246,43 @@ func (c Case) Check(answer []byte) error {
 	return e.check(answer)
 }
 
+// Expect judges an answer against an expectation written as a case's
+// expect is ("ok", "error:<code>" or an object the answer must contain);
+// the shared vectors (testdata/vectors/budget.json, plan.json) use it.
+func Expect(expect json.RawMessage, answer []byte) error {
+	e, err := parseExpect(expect)
+	if err != nil {
+		return err
+	}
+	return e.check(answer)
+}
+
+// VectorCase is one case of testdata/vectors/budget.json or plan.json.
+type VectorCase struct {
+	Name    string          `json:"name"`
+	Source  string          `json:"source"`
+	Op      string          `json:"op"`
+	Request json.RawMessage `json:"request"`
+	Expect  json.RawMessage `json:"expect"`
+}
+
+// Vectors reads the cases of testdata/vectors/NAME.json (budget, plan).
+func Vectors(name string) ([]VectorCase, error) {
+	dir, err := Dir()
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "..", "vectors", name+".json"))
+	if err != nil {
+		return nil, err
+	}
+	var f struct{ Cases []VectorCase }
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("%s.json: %w", name, err)
+	}
+	return f.Cases, nil
+}
+
 // CheckProbe judges the probe's answer.
 func (p Probe) CheckProbe(answer []byte) error {
 	e, err := parseExpect(p.Expect)

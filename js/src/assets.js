@@ -1,35 +1,24 @@
-// Where the package's own files are: the modules and the tables beside this
-// file (bundlers that understand new URL(…, import.meta.url) copy them), and
-// the platform of browsers and edge runtimes that fetches them. node.js has
-// Node's.
+// Where the package's own files are, for init() without options in
+// browsers and edge runtimes: the modules and the tables, each named by
+// its module in assets/ (one literal new URL(…, import.meta.url) each,
+// which bundlers copy into the build). An app that imports this file ships
+// all six; tokenfit/explicit ships what the app imports.
 
-import { TokenfitError } from './errors.js';
+import { web } from './web.js';
 import { DEFAULT_ENCODING } from './table.js';
+import full from './assets/full.js';
+import lite from './assets/lite.js';
+import o200k_base from './assets/o200k_base.js';
+import cl100k_base from './assets/cl100k_base.js';
+import p50k_base from './assets/p50k_base.js';
+import r50k_base from './assets/r50k_base.js';
 
-export function defaultModuleURL() {
-  return new URL('../dist/tokenfit.wasm', import.meta.url);
-}
-export function defaultLiteURL() {
-  return new URL('../dist/tokenfit-lite.wasm', import.meta.url);
-}
-function defaultTableURL(name) {
-  return new URL(`../dist/tables/${name}.tkp`, import.meta.url);
-}
+const tables = { o200k_base, cl100k_base, p50k_base, r50k_base };
 
-/** The platform of browsers and edge runtimes: fetch, and nothing synchronous. */
+/** The web platform with the package's files as its defaults. */
 export const webPlatform = {
-  name: 'web',
-  base: () => (typeof location !== 'undefined' ? location.href : import.meta.url),
-  async open(url, what) {
-    const r = await fetch(url);
-    if (!r.ok) throw new TokenfitError('invalid_argument', `tokenfit: ${what}: HTTP ${r.status} for ${url}`);
-    return r;
-  },
-  async read(url, what) {
-    return new Uint8Array(await (await this.open(url, what)).arrayBuffer());
-  },
+  ...web,
   preload: [DEFAULT_ENCODING],
-  // Downloads take the transport form (27% less gzip); see expandTable.
-  tableExt: '.tkp',
-  tableURL: defaultTableURL,
+  moduleURL: (isLite) => (isLite ? lite() : full()),
+  tableURL: (name) => tables[name](),
 };

@@ -4,7 +4,7 @@
 
 import { TokenfitError, notLoadedError } from './errors.js';
 import { checkString } from './args.js';
-import { ENCODINGS, expandTable, tableName } from './table.js';
+import { ENCODINGS, expandTable, isTable, tableName } from './table.js';
 import { checkSource, fetchBytes } from './load.js';
 
 /**
@@ -15,14 +15,22 @@ import { checkSource, fetchBytes } from './load.js';
  */
 export function loadedEncodings(be, platform, tables, guard) {
   const handles = new Map(); // encoding name → handle
+  const fetching = new Map(); // encoding name → the promise of its load from the default place
 
-  // load loads a table and records its handle under the name the table
-  // carries (read from its header here: asking the module would allocate,
-  // and the first allocation after a load costs a garbage collection).
-  const load = (bytes, index) => {
+  // load loads the table of the encoding want and records its handle under
+  // the name the table carries (read from its header here: asking the
+  // module would allocate, and the first allocation after a load costs a
+  // garbage collection). A table of another encoding is refused before the
+  // module sees it, so it leaves every loaded encoding as it was.
+  const load = (bytes, want, index) => {
     const tkt = expandTable(bytes);
+    const named = tableName(tkt);
+    if (isTable(tkt) && named !== want) {
+      throw new TokenfitError('invalid_table',
+        `tokenfit: loadEncoding: the table given for ${want} holds ${ENCODINGS.includes(named) ? named : 'another encoding'}: nothing was loaded`);
+    }
     const h = be.loadTable(tkt, index);
-    const name = be.kind === 'js' ? h : tableName(tkt);
+    const name = be.kind === 'js' ? h : named;
     if (name) handles.set(name, h);
     return h;
   };
@@ -37,7 +45,7 @@ export function loadedEncodings(be, platform, tables, guard) {
     }
     const bytes = platform.readSync && platform.readSync(tables(name));
     if (!bytes) throw notLoadedError(name, fn);
-    load(bytes, platform.readIndexSync && platform.readIndexSync(name));
+    load(bytes, name, platform.readIndexSync && platform.readIndexSync(name));
     return handles.get(name);
   };
 
@@ -50,13 +58,25 @@ export function loadedEncodings(be, platform, tables, guard) {
       checkSource('loadEncoding', source);
     });
     if (handles.has(name)) return;
-    const bytes = await fetchBytes(platform, source !== undefined ? source : tables(name), `the table of ${name}`);
-    guard(() => {
-      load(bytes);
-      if (!handles.has(name)) {
-        throw new TokenfitError('invalid_table', `tokenfit: loadEncoding: the table given for ${name} holds another encoding`);
-      }
-    });
+    // Loads from the default place share one fetch while it is under way.
+    if (source === undefined && fetching.has(name)) return fetching.get(name);
+    const done = (async () => {
+      const bytes = await fetchBytes(platform, source !== undefined ? source : tables(name), `the table of ${name}`);
+      guard(() => {
+        if (handles.has(name)) return; // another load finished first
+        load(bytes, name);
+        if (!handles.has(name)) {
+          throw new TokenfitError('invalid_table', `tokenfit: loadEncoding: the table given for ${name} holds another encoding`);
+        }
+      });
+    })();
+    if (source !== undefined) return done;
+    fetching.set(name, done);
+    try {
+      return await done;
+    } finally {
+      fetching.delete(name);
+    }
   };
 
   return {

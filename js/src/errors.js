@@ -12,9 +12,11 @@ export class TokenfitError extends Error {
 }
 
 // STATUS names the negative statuses of the module's integer-returning
-// exports (wasm/ABI.md): STATUS[-status] is the code.
+// exports (wasm/ABI.md): STATUS[-status] is the code. A copy of the one
+// table, core/engine's Codes, held to it by wasm/errorcodes_test.go (as
+// are index.d.ts's ErrorCode and every code thrown here).
 const STATUS = [null, 'internal', 'invalid_argument', 'invalid_handle', 'invalid_table', 'unknown_encoding',
-  'encoding_not_loaded', 'invalid_request', 'invalid_token', 'unknown_operation'];
+  'encoding_not_loaded', 'invalid_request', 'invalid_token', 'unknown_operation', 'unsupported_tokenizer'];
 
 /** statusError is the error of a status with no error answer recorded. */
 export function statusError(status) {

@@ -21,10 +21,10 @@ export function jsonOps(be, enc) {
     for (let tries = 0; ; tries++) {
       const answer = be.call(op, json);
       if (!answer || !answer.error) return answer;
-      const e = answer.error;
-      const m = e.code === 'encoding_not_loaded' && /encoding not loaded: ([a-z0-9_]+)/.exec(e.message);
-      if (m && tries < ENCODINGS.length && !enc.has(m[1])) {
-        enc.handle(m[1], fn);
+      // The missing encoding is the error's own field (wasm/ABI.md).
+      const missing = answer.error.code === 'encoding_not_loaded' && answer.error.encoding;
+      if (ENCODINGS.includes(missing) && tries < ENCODINGS.length && !enc.has(missing)) {
+        enc.handle(missing, fn);
         continue;
       }
       throw fromAnswer(answer);
@@ -66,7 +66,10 @@ export function jsonOps(be, enc) {
       return a.tokens;
     },
     encode: (text, target) => call('encode', { ...target, text }).ids,
-    decode: (ids, target) => call('decode', { ...target, ids: Array.from(ids) }).text,
+    decode: (ids, target, checked) => {
+      const a = call('decode', { ...target, ids: Array.from(ids) });
+      return checked ? { text: a.text, valid: a.valid } : a.text;
+    },
     withinLimit: (text, limit, target) => call('withinLimit', { ...target, text, limit }),
     truncate: (text, maxTokens, options) => call('truncate', { ...options, text, maxTokens }),
     registerModels(registry) {

@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'invalid_request'
   | 'invalid_token'
   | 'unknown_operation'
+  | 'unsupported_tokenizer'
   | 'not_initialized';
 
 /**
@@ -667,6 +668,8 @@ export interface Tokenfit {
 
   /** The text of token ids; ids cut inside a character give U+FFFD for those bytes. Cost: O(ids). */
   decode(ids: readonly number[] | Uint32Array, target?: Target): string;
+  /** With `{ valid: true }`: the text and whether the ids end (and start) on whole characters, for streaming decoders. */
+  decode(ids: readonly number[] | Uint32Array, target: Target | undefined, options: { valid: true }): { text: string; valid: boolean };
 
   /** Whether `text` has at most `limit` tokens; stops counting once past it, so it costs what it read. */
   withinLimit(text: string, limit: number, target?: Target): LimitAnswer;
@@ -694,7 +697,12 @@ export interface Tokenfit {
 
   /**
    * A live counter over `text` (default empty) with an encoding (or an
-   * exact model's encoding; the lean module takes encodings only).
+   * exact model's encoding; the lean module takes encodings only). An
+   * instance keeps at most 1,024 live counters at once (core/engine's
+   * MaxLiveCounters); past them this throws invalid_request until one is
+   * disposed. A dropped counter is freed only after a garbage collection,
+   * which a synchronous loop never gives: dispose() counters you are done
+   * with.
    */
   liveCounter(target?: Target, text?: string): LiveCounter;
 
@@ -703,7 +711,10 @@ export interface Tokenfit {
    * from the package's tables (or init's `tables`) when none is given.
    * Browsers and edge runtimes need it for encodings not loaded by init;
    * Node loads them on first use by itself. Loading a loaded encoding does
-   * nothing.
+   * nothing; loads of one encoding from the default place while one is under
+   * way share its fetch. A table of another encoding, or bytes that are no
+   * table, reject with invalid_table and leave every loaded encoding as it
+   * was.
    */
   loadEncoding(name: EncodingName, source?: Source | Promise<Source>): Promise<void>;
 
@@ -790,9 +801,19 @@ export interface ProviderCounterOptions {
    * its own.
    */
   fetch: (url: string, init: ProviderRequestInit) => Promise<ProviderResponse>;
-  /** Sent as x-api-key, to baseURL only (redirects are not followed). */
+  /**
+   * Sent as x-api-key, to baseURL only (redirects are not followed). A key
+   * with a character no HTTP header can carry (CR, LF, NUL…) is refused
+   * without quoting it; every message the counter gives (fallbackReason
+   * included) has the key, and the values of headers named like a secret,
+   * replaced by "[redacted]".
+   */
   apiKey: string;
-  /** Defaults to https://api.anthropic.com; the request goes to `${baseURL}/v1/messages/count_tokens`. */
+  /**
+   * Defaults to https://api.anthropic.com; the request goes to
+   * `${baseURL}/v1/messages/count_tokens`. User-info, a query or a fragment
+   * is refused (`https://api.anthropic.com@evil.example` is evil.example).
+   */
   baseURL?: string | URL;
   /** How long the provider has, answer included, before the estimate answers instead. Defaults to 5,000. */
   timeoutMs?: number;
@@ -891,6 +912,7 @@ export function planInjection(request: PlanCall): Plan;
 export function encode(text: string, target?: Target): number[];
 /** {@link Tokenfit.decode} of the instance {@link init} binds. */
 export function decode(ids: readonly number[] | Uint32Array, target?: Target): string;
+export function decode(ids: readonly number[] | Uint32Array, target: Target | undefined, options: { valid: true }): { text: string; valid: boolean };
 /** {@link Tokenfit.withinLimit} of the instance {@link init} binds. */
 export function withinLimit(text: string, limit: number, target?: Target): LimitAnswer;
 /** {@link Tokenfit.truncate} of the instance {@link init} binds. */

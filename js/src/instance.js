@@ -9,7 +9,7 @@
 //   call(op, request, fn?)           a JSON operation's answer
 //   count(text, target)              a count (the fast path where there is one)
 //   encode(text, target)             ids
-//   decode(ids, target)              text
+//   decode(ids, target, checked)     text; checked: { text, valid }
 //   withinLimit(text, limit, target) { within, tokens, encoding, exact, ... }
 //   truncate(text, maxTokens, opts)  { text, tokens, truncated, encoding, exact, ... }
 //   registerModels(registry)         the answer
@@ -63,10 +63,12 @@ export function makeInstance(be, platform, tables) {
     return ops.encode(text, target);
   });
 
-  const decode = (ids, target) => guard(() => {
+  // With { valid: true } as options: { text, valid }, valid false when the
+  // ids end (or start) inside a character, for streaming decoders.
+  const decode = (ids, target, options) => guard(() => {
     if (!tokenIds(ids)) throw badArg('decode', 'ids must be an array of token ids (integers ≥ 0)', ids);
     checkTarget('decode', target);
-    return ops.decode(ids, target);
+    return ops.decode(ids, target, !!(options && options.valid));
   });
 
   const withinLimit = (text, limit, target) => guard(() => {

@@ -34,7 +34,7 @@ export function leanOps(be, enc) {
     },
     count: (text, target) => be.count(handle('countTokens', target), text),
     encode: (text, target) => Array.from(be.encode(handle('encode', target), text)),
-    decode: (ids, target) => be.decode(handle('decode', target), ids),
+    decode: (ids, target, checked) => be.decode(handle('decode', target), ids, checked),
     withinLimit(text, limit, target) {
       const tokens = be.within(handle('withinLimit', target), text, limit);
       return { within: tokens <= limit, tokens, encoding: nameOf(target), exact: true };

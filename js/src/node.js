@@ -8,6 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { makeInit } from './tokenfit.js';
 import { TokenfitError } from './errors.js';
+import full from './assets/full.js';
+import lite from './assets/lite.js';
 
 export * from './api.js';
 
@@ -48,6 +50,7 @@ const nodePlatform = {
   preload: [],
   // From disk, the .tkt itself: nothing to expand.
   tableExt: '.tkt',
+  moduleURL: (isLite) => (isLite ? lite() : full()),
   tableURL: (name) => new URL(`../dist/tables/${name}.tkt`, import.meta.url),
 };
 

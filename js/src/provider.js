@@ -23,6 +23,28 @@ const FIELDS = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+// What HTTP allows in a header's name (a token) and value (tab, visible
+// characters, obs-text; no CR, LF, NUL or other control character). fetch
+// refuses the rest with a message that quotes the value, which for the key
+// would put it into a fallback reason; so they are refused here, before
+// anything is sent, without quoting the value.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+// A header whose value is a secret too: redacted like the key.
+const SECRET_HEADER = /auth|key|token|secret|cookie|session/i;
+
+// redactor returns a function that replaces every secret in a message
+// with "[redacted]".
+function redactor(secrets) {
+  const list = secrets.filter((v) => v.length > 0).sort((a, b) => b.length - a.length);
+  return (m) => {
+    if (typeof m !== 'string') return m;
+    for (const v of list) m = m.split(v).join('[redacted]');
+    return m;
+  };
+}
+
 /**
  * providerCounter checks its options once and returns a counter whose
  * countChat asks the provider and falls back to the local estimate. See
@@ -39,11 +61,14 @@ export function providerCounter(options) {
     throw badArg(fn, 'fetch must be a function (globalThis.fetch, or your own): tokenfit makes no request by itself', fetchFn, 'fetch');
   }
   if (typeof apiKey !== 'string' || apiKey === '') throw badArg(fn, 'apiKey must be a non-empty string', apiKey, 'apiKey');
+  if (!HEADER_VALUE.test(apiKey)) {
+    throw new TokenfitError('invalid_argument', `tokenfit: ${fn}: apiKey holds a character an HTTP header cannot carry (CR, LF, NUL or another control character): check how the key was read (a trailing newline?)`, 'apiKey');
+  }
   if (typeof timeoutMs !== 'number' || !(timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT)) {
     throw badArg(fn, `timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMEOUT}`, timeoutMs, 'timeoutMs');
   }
-  if (typeof anthropicVersion !== 'string' || anthropicVersion === '') {
-    throw badArg(fn, 'anthropicVersion must be a non-empty string', anthropicVersion, 'anthropicVersion');
+  if (typeof anthropicVersion !== 'string' || anthropicVersion === '' || !HEADER_VALUE.test(anthropicVersion)) {
+    throw badArg(fn, 'anthropicVersion must be a non-empty string an HTTP header can carry', anthropicVersion, 'anthropicVersion');
   }
   let base;
   try {
@@ -51,20 +76,40 @@ export function providerCounter(options) {
   } catch {
     base = null;
   }
-  if (!base || (base.protocol !== 'https:' && base.protocol !== 'http:') || base.search || base.hash) {
-    const got = typeof baseURL === 'string' || baseURL instanceof URL ? JSON.stringify(String(baseURL).slice(0, 80)) : typeof baseURL;
-    throw new TokenfitError('invalid_argument', `tokenfit: ${fn}: baseURL must be an absolute http or https URL without a query or a fragment, got ${got}`, 'baseURL');
+  // User-info would send the key elsewhere (https://api.anthropic.com@evil.example
+  // is evil.example), a query or a fragment may hold a secret: all are
+  // refused, and the message quotes only the parts that are neither.
+  if (!base || (base.protocol !== 'https:' && base.protocol !== 'http:') || base.search || base.hash || base.username || base.password) {
+    let got;
+    if (base) {
+      const parts = [base.username || base.password ? 'user-info' : '', base.search ? 'a query' : '', base.hash ? 'a fragment' : ''].filter(Boolean);
+      got = `${JSON.stringify(`${base.protocol}//${base.host}${base.pathname}`.slice(0, 80))}${parts.length ? ` with ${parts.join(' and ')}` : ''}`;
+    } else {
+      got = typeof baseURL === 'string' ? `a string that is not an absolute URL (${baseURL.length} characters)` : typeof baseURL;
+    }
+    throw new TokenfitError('invalid_argument', `tokenfit: ${fn}: baseURL must be an absolute http or https URL without user-info, a query or a fragment, got ${got}`, 'baseURL');
   }
   // The endpoint is fixed here, once: the key goes to this URL and nowhere
   // else (redirects are not followed: see ask).
   const endpoint = base.origin + base.pathname.replace(/\/+$/, '') + ENDPOINT;
   if (!isObject(headers)) throw badArg(fn, 'headers must be an object of strings', headers, 'headers');
   const sent = {};
+  const secrets = [apiKey];
   for (const [k, v] of Object.entries(headers)) {
-    if (typeof v !== 'string') throw badArg(fn, `headers[${JSON.stringify(k)}] must be a string`, v, 'headers');
+    const name = JSON.stringify(k.slice(0, 40));
+    if (!HEADER_NAME.test(k)) throw new TokenfitError('invalid_argument', `tokenfit: ${fn}: headers: ${name} is not an HTTP header name`, 'headers');
+    if (typeof v !== 'string') {
+      throw new TokenfitError('invalid_argument', `tokenfit: ${fn}: headers[${name}] must be a string, got ${v === null ? 'null' : typeof v}`, 'headers');
+    }
+    if (!HEADER_VALUE.test(v)) {
+      throw new TokenfitError('invalid_argument', `tokenfit: ${fn}: headers[${name}] holds a character an HTTP header cannot carry (CR, LF, NUL or another control character)`, 'headers');
+    }
+    // The value, and each long word of it (the credentials after "Bearer").
+    if (SECRET_HEADER.test(k)) secrets.push(v, ...v.split(/\s+/).filter((w) => w.length >= 8));
     sent[k.toLowerCase()] = v;
   }
   Object.assign(sent, { 'x-api-key': apiKey, 'anthropic-version': anthropicVersion, 'content-type': 'application/json' });
+  const redact = redactor(secrets);
   if (tf !== undefined && !(tf !== null && typeof tf.countChat === 'function')) {
     throw badArg(fn, 'tf must be a tokenfit instance (from init() or createWorker())', tf, 'tf');
   }
@@ -96,7 +141,7 @@ export function providerCounter(options) {
       throw new TokenfitError(e.code, `tokenfit: ${fn}: the local estimate refused the request as translated to OpenAI's shape: ${e.message}`);
     }
     const model = request.model;
-    const reason = await ask(fetchFn, endpoint, sent, json, timeoutMs);
+    const reason = await ask(fetchFn, endpoint, sent, json, timeoutMs, redact);
     if (typeof reason === 'number') {
       return { tokens: reason, upperBound: reason, exact: true, source: 'provider', model, estimate: local.total };
     }
@@ -107,10 +152,10 @@ export function providerCounter(options) {
 }
 
 // ask posts the request once and returns input_tokens, or why there is no
-// count: { code, message, status?, type? }. It never throws, and it settles
+// count: { code, message, status?, type? }, with every secret redacted. It never throws, and it settles
 // within timeoutMs even when the fetch given ignores the abort signal.
 // No retries: a fallback now is worth more than a count later.
-async function ask(fetchFn, endpoint, headers, body, timeoutMs) {
+async function ask(fetchFn, endpoint, headers, body, timeoutMs, redact) {
   const controller = new AbortController();
   let timer;
   const timeout = new Promise((resolve) => {
@@ -168,11 +213,19 @@ async function ask(fetchFn, endpoint, headers, body, timeoutMs) {
     }
     return n;
   })().catch((e) => ({ code: 'malformed', message: `the fetch function's answer failed: ${causeOf(e)}` }));
+  let reason;
   try {
-    return await Promise.race([work, timeout]);
+    reason = await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
   }
+  // Whatever the fetch, the network or the server said may quote the key
+  // (a proxy's error page, a fetch whose error lists the headers).
+  if (typeof reason === 'object') {
+    reason.message = redact(reason.message);
+    if (reason.type !== undefined) reason.type = redact(reason.type);
+  }
+  return reason;
 }
 
 function causeOf(e) {

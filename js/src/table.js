@@ -74,8 +74,13 @@ export function expandTable(b) {
   return out;
 }
 
-// tableName reads the encoding name in a .tkt header (the module has
-// checked the table by then).
+// isTable reports whether b starts as a .tkt does ("TKFT").
+export function isTable(b) {
+  return b.length >= 24 && b[0] === 0x54 && b[1] === 0x4b && b[2] === 0x46 && b[3] === 0x54;
+}
+
+// tableName reads the encoding name in a .tkt header, unchecked (the module
+// checks the whole table when it loads it).
 export function tableName(tkt) {
   const k = tkt[6];
   return tkt.length >= 24 + k ? String.fromCharCode(...tkt.subarray(24, 24 + k)) : '';

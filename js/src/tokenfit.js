@@ -15,7 +15,8 @@
 //   args.js       checking arguments; requests as JSON
 //   table.js      the encodings; the .tkp transport form of a table
 //   load.js       bytes from a URL, a Response or bytes; compiling the module
-//   assets.js     where the package's own files are; the web platform
+//   web.js        the platform of browsers and edge runtimes (fetch)
+//   assets.js     where the package's own files are (assets/: one per file)
 //   wasip1.js     the wasip1 reactors' exports and memory (wasi.js: their WASI)
 //   gojs.js       the GOOS=js module
 //   encodings.js  the encodings an instance has loaded, loadEncoding
@@ -27,7 +28,6 @@
 import { TokenfitError } from './errors.js';
 import { checkObject } from './args.js';
 import { compile } from './load.js';
-import { defaultModuleURL, defaultLiteURL } from './assets.js';
 import { startWasip1 } from './wasip1.js';
 import { startGoJS } from './gojs.js';
 import { makeInstance } from './instance.js';
@@ -54,7 +54,7 @@ function bind(tf, seq) {
 /**
  * makeInit returns init for a platform: how it reads a URL (and, in Node,
  * how it reads a table synchronously).
- * @param {{ name: string, base(): string | URL, read(url: URL, what: string): Promise<Uint8Array>, open(url: URL, what: string): Promise<Response | Uint8Array>, readSync?: (url: URL) => Uint8Array | undefined, preload: string[] }} platform
+ * @param {{ name: string, base(): string | URL, read(url: URL, what: string): Promise<Uint8Array>, open(url: URL, what: string): Promise<Response | Uint8Array>, readSync?: (url: URL) => Uint8Array | undefined, preload: string[], moduleURL(lite: boolean): URL, tableURL(name: string): URL, tableExt: string }} platform
  */
 export function makeInit(platform) {
   return function init(options) {
@@ -74,7 +74,7 @@ async function start(platform, options, seq) {
   checkObject('init', 'the options', options);
   const { lite = false, encodings, tables: base } = options;
   let src = options.module;
-  if (src === undefined || src === null) src = lite ? defaultLiteURL() : defaultModuleURL();
+  if (src === undefined || src === null) src = platform.moduleURL(lite);
   const tables = (name) => (base !== undefined ? new URL(`${name}${platform.tableExt}`, new URL(base, platform.base())) : platform.tableURL(name));
 
   const module = await compile(platform, src);
@@ -108,7 +108,7 @@ export const countChat = (request) => current('countChat').countChat(request);
 export const calculateBudget = (request) => current('calculateBudget').calculateBudget(request);
 export const planInjection = (request) => current('planInjection').planInjection(request);
 export const encode = (text, target) => current('encode').encode(text, target);
-export const decode = (ids, target) => current('decode').decode(ids, target);
+export const decode = (ids, target, options) => current('decode').decode(ids, target, options);
 export const withinLimit = (text, limit, target) => current('withinLimit').withinLimit(text, limit, target);
 export const truncate = (text, maxTokens, options) => current('truncate').truncate(text, maxTokens, options);
 export const chunk = (text, maxTokens, options) => current('chunk').chunk(text, maxTokens, options);

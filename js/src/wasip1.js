@@ -174,13 +174,16 @@ export class Wasip1 {
     return ids;
   }
 
-  decode(h, ids) {
+  decode(h, ids, checked) {
     const len = ids.length * 4;
     if (len > this.cap) this.grow(len);
     new Uint32Array(this.memory.buffer, this.buf, ids.length).set(ids); // the scratch buffer is 8-aligned
+    const valid = checked ? this.x.decode_valid(h, this.buf, len) : 1;
+    if (valid < 0) throw this.fail(valid);
     const packed = this.x.decode(h, this.buf, len);
     if (packed === 0n) throw this.fail(-1);
-    return this.take(packed);
+    const text = this.take(packed);
+    return checked ? { text, valid: valid === 1 } : text;
   }
 
   within(h, text, limit) {

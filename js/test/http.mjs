@@ -64,7 +64,10 @@ export async function startWorker(runtimes) {
   cpSync(join(repo, 'examples/cloudflare-worker/worker.js'), join(dir, 'worker.js'));
   cpSync(join(js, 'src'), join(dir, 'src'), { recursive: true });
   cpSync(join(js, 'dist'), join(dir, 'dist'), { recursive: true });
-  const src = readdirSync(join(js, 'src')).filter((f) => f.endsWith('.js') && !/node|worker/.test(f));
+  const src = [
+    ...readdirSync(join(js, 'src')).filter((f) => f.endsWith('.js') && !/node|worker|esbuild/.test(f)),
+    ...readdirSync(join(js, 'src/assets')).map((f) => `assets/${f}`),
+  ];
   const modules = [
     '(name = "worker.js", esModule = embed "worker.js")',
     '(name = "tokenfit/edge", esModule = embed "src/edge.js")',

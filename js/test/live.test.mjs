@@ -75,3 +75,27 @@ for (const lite of [false, true]) {
     }
   });
 }
+
+for (const lite of [false, true]) {
+  test(`undisposed live counters are bounded: past 1,024 an invalid_request, and disposing one makes room (${lite ? 'lean' : 'full'} module)`, async () => {
+    const tf = await init(lite ? { lite: true, encodings: ['o200k_base'] } : { encodings: ['o200k_base'] });
+    const before = tf.memoryBytes();
+    const kept = [];
+    let refused;
+    for (let i = 0; i < 100000 && !refused; i++) {
+      try {
+        kept.push(tf.liveCounter(undefined, `text ${i}`));
+      } catch (e) {
+        refused = e;
+      }
+    }
+    assert.equal(kept.length, 1024);
+    assert.equal(refused.name, 'TokenfitError');
+    assert.equal(refused.code, 'invalid_request');
+    assert.ok(tf.memoryBytes() - before < 64 << 20, `memory grew ${tf.memoryBytes() - before} bytes`);
+    kept.pop().dispose();
+    assert.equal(tf.liveCounter(undefined, 'Hello world').count(), 2);
+    assert.equal(tf.countTokens('Hello world'), 2);
+    for (const c of kept) c.dispose();
+  });
+}

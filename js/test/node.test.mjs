@@ -56,6 +56,23 @@ test('the GOOS=js module, with Go\'s wasm_exec.js: vectors, chat, errors, destru
   assertPassed(null, runAll(tf, vectors));
 });
 
+test('decode with { valid: true } says whether the ids end inside a character, on both wasip1 modules', async () => {
+  const text = 'ok 🦘𝔘 龘';
+  const target = { encoding: 'cl100k_base' };
+  for (const tf of [await tokenfit.init(), await tokenfit.init({ lite: true })]) {
+    const ids = tf.encode(text, target);
+    assert.deepEqual(tf.decode(ids, target, { valid: true }), { text, valid: true }, tf.module);
+    let cuts = 0;
+    for (let k = 1; k < ids.length; k++) {
+      const got = tf.decode(ids.slice(0, k), target, { valid: true });
+      assert.equal(got.valid, !got.text.includes('\ufffd'), `${tf.module}: ${JSON.stringify(got)}`);
+      assert.equal(got.text, tf.decode(ids.slice(0, k), target));
+      if (!got.valid) cuts++;
+    }
+    assert.ok(cuts > 0, `${tf.module}: no prefix of ${ids} ends inside a character`);
+  }
+});
+
 test('top-level functions answer with the first instance', async () => {
   await tokenfit.init();
   assert.equal(tokenfit.countTokens('Hello world'), 2);

@@ -38,6 +38,7 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
     writeFileSync(join(app, 'main.js'), `
       import { init, countTokens, providerCounter, TokenfitError } from 'tokenfit';
       import { createWorker } from 'tokenfit/worker';
+      import { createHandler } from 'tokenfit/edge';
       const tf = await init();
       const lite = await init({ lite: true });
       const w = await createWorker();
@@ -47,6 +48,8 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
         chat: tf.countChat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).total,
         lite: lite.countTokens('Hello world', { encoding: 'p50k_base' }),
         worker: await w.countTokens('Hello world'),
+        edge: (await (await createHandler()(new Request('http://x/v1/countTokens', { method: 'POST',
+          headers: { 'Content-Type': 'application/json' }, body: '{"text": "Hello world"}' }))).json()).tokens,
         error: (() => { try { tf.countTokens(1); } catch (e) { return e instanceof TokenfitError && e.code; } })(),
         provider: (await providerCounter({ fetch: async () => { throw new Error('offline'); }, apiKey: 'k', tf })
           .countChat({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] })).fallbackReason.code,
@@ -55,7 +58,7 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
       console.log(JSON.stringify(out));
     `);
     const out = JSON.parse(await run(process.execPath, ['main.js'], app));
-    assert.deepEqual(out, { count: 2, model: 2, chat: 8, lite: 2, worker: 2, error: 'invalid_argument', provider: 'network' });
+    assert.deepEqual(out, { count: 2, model: 2, chat: 8, lite: 2, worker: 2, edge: 2, error: 'invalid_argument', provider: 'network' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -408,6 +408,48 @@ test('bad options and bad requests throw invalid_argument, and nothing is sent',
   assert.equal(calls, 0);
 });
 
+test('the key never leaves in a message: header characters and baseURL refused unquoted, fetch errors and answers redacted', async () => {
+  const SECRET = 'sk-ant-secret-0123456789';
+  const TOKEN = 'tok-0123456789abcdef';
+  let calls = 0;
+  const spy = async () => {
+    calls++;
+    return new Response('{"input_tokens": 1}');
+  };
+  const refused = (options, field) => assert.throws(() => providerCounter({ fetch: spy, apiKey: SECRET, tf, ...options }), (e) => {
+    assert.ok(e instanceof TokenfitError, String(e));
+    assert.equal(e.code, 'invalid_argument');
+    assert.equal(e.field, field, e.message);
+    assert.ok(!e.message.includes(SECRET) && !e.message.includes(TOKEN), e.message);
+    return true;
+  });
+  for (const bad of ['\n', '\r\n', '\0', '\x7f', '\u2028']) refused({ apiKey: `${SECRET}${bad}` }, 'apiKey');
+  refused({ headers: { authorization: `Bearer ${TOKEN}\r\nX-Evil: 1` } }, 'headers');
+  refused({ headers: { 'x-session': 42 } }, 'headers');
+  refused({ headers: { 'bad name': 'x' } }, 'headers');
+  refused({ anthropicVersion: '2023-06-01\n' }, 'anthropicVersion');
+  for (const baseURL of ['https://api.anthropic.com@evil.example', `https://u:${SECRET}@api.anthropic.com`, `https://api.anthropic.com/?key=${SECRET}`,
+    `https://api.anthropic.com/v1#${SECRET}`, `no url ${SECRET}`]) {
+    refused({ baseURL }, 'baseURL');
+  }
+  assert.equal(calls, 0, 'nothing was sent');
+
+  // Whatever comes back quoting the key or a secret header is redacted.
+  const echo = (reply) => providerCounter({ fetch: reply, apiKey: SECRET, tf, headers: { authorization: `Bearer ${TOKEN}` } });
+  const reasons = [
+    await echo((url, init) => { throw new TypeError(`invalid headers ${JSON.stringify(init.headers)}`); }).countChat(request),
+    await echo(() => { throw new TypeError('fetch failed', { cause: { code: `E_${SECRET}` } }); }).countChat(request),
+    await echo(async () => new Response(JSON.stringify({ type: 'error', error: { type: `t ${TOKEN}`, message: `bad key ${SECRET}` } }), { status: 401 })).countChat(request),
+    await echo(async () => new Response(`no JSON, key ${SECRET}`)).countChat(request),
+    await echo(async () => ({ status: 200, text: async () => { throw new Error(`read ${SECRET}`); } })).countChat(request),
+  ].map((a) => a.fallbackReason);
+  for (const r of reasons) {
+    const all = JSON.stringify(r);
+    assert.ok(!all.includes(SECRET) && !all.includes(TOKEN), all);
+    assert.match(all, /\[redacted\]/);
+  }
+});
+
 test('never called unless configured: counting, chat counts and budgets make no request', async () => {
   const real = globalThis.fetch;
   let calls = 0;

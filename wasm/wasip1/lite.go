@@ -77,54 +77,58 @@ func encode(h int32, ptr, n uint32) (res uint64) {
 // decode returns the text of the token ids at ptr (n bytes of little-endian
 // uint32s) as a new buffer of UTF-8, packed; 0 on error (see last_error).
 // Bytes that are not valid UTF-8 (ids cut inside a character) become U+FFFD,
-// one per byte, as the full module's JSON answer has them.
+// one per byte (engine.ValidUTF8), as the full module's JSON answer has them.
 //
 //go:wasmexport decode
 func decode(h int32, ptr, n uint32) (res uint64) {
 	defer rescueBuffer(&res)
-	e, err := enc(h)
-	if err != nil {
-		fail(err)
-		return 0
-	}
-	if n%4 != 0 {
-		fail(&boundary.Error{Err: boundary.ErrInvalidArgument, Detail: "decode: " + strconv.Itoa(int(n)) + " bytes are not a list of uint32 ids"})
-		return 0
-	}
-	b, err := view(ptr, n)
-	if err != nil {
-		fail(err)
-		return 0
-	}
-	ids := make([]int, n/4)
-	for i := range ids {
-		ids[i] = int(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
-	}
-	text, err := e.AppendDecode(nil, ids)
+	text, err := decodeIDs(h, ptr, n)
 	if err != nil {
 		fail(err)
 		return 0
 	}
 	if !utf8.Valid(text) {
-		text = replaceInvalid(text)
+		text = []byte(engine.ValidUTF8(string(text)))
 	}
 	return pack(text)
 }
 
-// replaceInvalid replaces each byte that is not part of a valid UTF-8
-// character with U+FFFD, as encoding/json does.
-func replaceInvalid(b []byte) []byte {
-	out := make([]byte, 0, len(b)+8)
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size == 1 {
-			out = append(out, "\uFFFD"...)
-		} else {
-			out = append(out, b[i:i+size]...)
-		}
-		i += size
+// decodeValid reports whether the text of the token ids at ptr is whole
+// UTF-8 (1) or the ids end or start inside a character (0): the full
+// module's decode answer "valid", for streaming decoders. A negative result
+// is a status.
+//
+//go:wasmexport decode_valid
+func decodeValid(h int32, ptr, n uint32) (c int32) {
+	defer rescue(&c)
+	text, err := decodeIDs(h, ptr, n)
+	if err != nil {
+		return fail(err)
 	}
-	return out
+	if utf8.Valid(text) {
+		return 1
+	}
+	return 0
+}
+
+// decodeIDs returns the bytes of the token ids at ptr.
+func decodeIDs(h int32, ptr, n uint32) ([]byte, error) {
+	e, err := enc(h)
+	if err != nil {
+		return nil, err
+	}
+	if n%4 != 0 {
+		return nil, &boundary.Error{Err: boundary.ErrInvalidArgument, Detail: "decode: " + strconv.Itoa(int(n)) + " bytes are not a list of uint32 ids"}
+	}
+	b, err := view(ptr, n)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int, n/4)
+	for i := range ids {
+		ids[i] = int(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
+	}
+	return e.AppendDecode(nil, ids)
 }
 
 // withinLimit counts the n bytes of text at ptr until the count passes

@@ -267,6 +267,29 @@ func TestCLI_TokenBudget(t *testing.T) {
 	}
 }
 
+// TestCLI_InvalidUTF8 holds every text command to one rule for bytes that
+// are not UTF-8 (each becomes U+FFFD first, as core.ValidUTF8 says): count,
+// encode, truncate and chunk agree, in both runtimes.
+func TestCLI_InvalidUTF8(t *testing.T) {
+	for _, rt := range runtimes(t) {
+		for _, text := range []string{"\x80\x80\x80", "caf\xc3", "a\xffb \xe2\x82 end", "\xed\xa0\x80 x"} {
+			count := tokenfit(t, text, "count", "--runtime", rt)
+			var enc struct{ IDs []int }
+			if err := json.Unmarshal([]byte(tokenfit(t, text, "encode", "--runtime", rt).stdout), &enc); err != nil {
+				t.Fatal(err)
+			}
+			var cut struct{ Tokens int }
+			if err := json.Unmarshal([]byte(tokenfit(t, text, "truncate", "--max-tokens", "100", "--json", "--runtime", rt).stdout), &cut); err != nil {
+				t.Fatal(err)
+			}
+			want := fmt.Sprintf("%d\n", len(enc.IDs))
+			if count.stdout != want || cut.Tokens != len(enc.IDs) {
+				t.Errorf("%s %q: count %q, encode %d ids, truncate %d tokens", rt, text, count.stdout, len(enc.IDs), cut.Tokens)
+			}
+		}
+	}
+}
+
 // zeros is an endless input.
 type zeros struct{}
 

@@ -1,0 +1,51 @@
+// loadEncoding in the browser entry (nothing read from disk on demand):
+// the table of another encoding is refused and leaves every loaded
+// encoding as it was, and concurrent loads of one encoding from the default
+// place fetch it once. fetch is replaced by one that reads the package's
+// tables and counts what it is asked for.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { init } from '../src/index.js';
+
+const dist = (f) => readFileSync(new URL(`../dist/${f}`, import.meta.url));
+const fetched = [];
+globalThis.fetch = async (url) => {
+  fetched.push(String(url));
+  await new Promise((resolve) => setTimeout(resolve, 20)); // a download takes a while
+  return new Response(readFileSync(new URL(url)), { headers: { 'content-type': 'application/octet-stream' } });
+};
+
+for (const [kind, module] of [['full', 'tokenfit.wasm'], ['lean', 'tokenfit-lite.wasm']]) {
+  test(`the table of another encoding is refused and changes nothing loaded (${kind} module)`, async () => {
+    const tf = await init({ module: dist(module), encodings: { r50k_base: dist('tables/r50k_base.tkp') } });
+    await assert.rejects(tf.loadEncoding('p50k_base', dist('tables/cl100k_base.tkt')),
+      { name: 'TokenfitError', code: 'invalid_table', message: /given for p50k_base holds cl100k_base: nothing was loaded/ });
+    assert.deepEqual(tf.encodings().filter((e) => e.loaded).map((e) => e.name), ['r50k_base']);
+    assert.throws(() => tf.countTokens('Hello world', { encoding: 'cl100k_base' }), { code: 'encoding_not_loaded' });
+    assert.throws(() => tf.countTokens('Hello world', { encoding: 'p50k_base' }), { code: 'encoding_not_loaded' });
+    assert.equal(tf.countTokens('Hello world', { encoding: 'r50k_base' }), 2);
+    // Bytes that are no table at all: the module refuses them, and nothing changes either.
+    await assert.rejects(tf.loadEncoding('p50k_base', new Uint8Array(100)), { code: 'invalid_table' });
+    assert.deepEqual(tf.encodings().filter((e) => e.loaded).map((e) => e.name), ['r50k_base']);
+    // The right table still loads.
+    await tf.loadEncoding('p50k_base', dist('tables/p50k_base.tkp'));
+    assert.equal(tf.countTokens('Hello world', { encoding: 'p50k_base' }), 2);
+  });
+}
+
+test('concurrent loads of one encoding fetch it once', async () => {
+  const tf = await init({ module: dist('tokenfit-lite.wasm'), encodings: [], tables: new URL('../dist/tables/', import.meta.url) });
+  fetched.length = 0;
+  await Promise.all([tf.loadEncoding('cl100k_base'), tf.loadEncoding('cl100k_base'), tf.loadEncoding('cl100k_base')]);
+  assert.deepEqual(fetched.map((u) => u.slice(u.lastIndexOf('/') + 1)), ['cl100k_base.tkp']);
+  assert.equal(tf.countTokens('Hello world', { encoding: 'cl100k_base' }), 2);
+  // A failed load is not remembered: the next call tries again.
+  const broken = await init({ module: dist('tokenfit-lite.wasm'), encodings: [], tables: 'file:///nonexistent/' });
+  fetched.length = 0;
+  const tries = [broken.loadEncoding('p50k_base'), broken.loadEncoding('p50k_base')];
+  for (const p of tries) await assert.rejects(p);
+  await assert.rejects(broken.loadEncoding('p50k_base'));
+  assert.equal(fetched.length, 2, 'two concurrent calls, one fetch; a later call, another');
+});
