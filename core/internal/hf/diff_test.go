@@ -172,5 +172,5 @@ func familiesFromEnv() []string {
 	if s := os.Getenv("TOKENFIT_HF_FAMILIES"); s != "" {
 		return strings.Split(s, ",")
 	}
-	return []string{"llama3_1", "gptoss", "qwen3", "deepseek_v3"}
+	return []string{"llama3_1", "gptoss", "qwen3", "deepseek_v3", "gemma3"}
 }

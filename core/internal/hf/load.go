@@ -43,15 +43,21 @@ func Load(name string, data []byte) (*Model, error) {
 		return nil, bad("the file is not a JSON object")
 	}
 	m := &Model{Name: name, cache: newPieceCache()}
-	if err := m.normalizer(root.get("normalizer")); err != nil {
-		return nil, err
-	}
-	if err := m.preTokenizer(root.get("pre_tokenizer")); err != nil {
-		return nil, err
-	}
 	model, ok := root.get("model").(*object)
 	if !ok {
 		return nil, bad("model is not an object")
+	}
+	if fb, _ := model.get("byte_fallback").(bool); fb {
+		if err := m.sentencePiece(root); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := m.normalizer(root.get("normalizer")); err != nil {
+			return nil, err
+		}
+		if err := m.preTokenizer(root.get("pre_tokenizer")); err != nil {
+			return nil, err
+		}
 	}
 	if err := m.bpe(model); err != nil {
 		return nil, err
@@ -180,9 +186,6 @@ func (m *Model) bpe(o *object) error {
 			return unsupported("BPE dropout")
 		}
 	}
-	if fb, _ := o.get("byte_fallback").(bool); fb {
-		return unsupported("byte_fallback (SentencePiece-style BPE)")
-	}
 	m.ignoreMerges, _ = o.get("ignore_merges").(bool)
 	vocab, ok := o.get("vocab").(*object)
 	if !ok {
@@ -198,6 +201,12 @@ func (m *Model) bpe(o *object) error {
 			return bad("model.vocab[" + strconv.Quote(k) + "] is not a token id")
 		}
 		id := int(f)
+		if m.spiece {
+			if err := m.setToken(id, k); err != nil {
+				return err
+			}
+			continue
+		}
 		tok, ok := unByteLevel(k)
 		if !ok {
 			// Not in the byte-level alphabet, so no merge can make it: an
@@ -241,12 +250,13 @@ func (m *Model) bpe(o *object) error {
 		}
 		ab, oka := unByteLevel(a)
 		bb, okb := unByteLevel(b)
-		ida, ok1 := m.vocab[ab]
-		idb, ok2 := m.vocab[bb]
-		if !oka || !okb || !ok1 || !ok2 {
-			return bad("merge " + strconv.Itoa(rank) + " (" + strconv.Quote(a+" "+b) + ") names a token the vocabulary lacks")
+		if m.spiece {
+			ab, bb, oka, okb = a, b, true, true
 		}
-		if err := m.addMerge(rank, int(ida), int(idb)); err != nil {
+		if !oka || !okb {
+			return bad("merge " + strconv.Itoa(rank) + " (" + strconv.Quote(a+" "+b) + ") is not byte-level")
+		}
+		if err := m.addMerge(rank, ab, bb); err != nil {
 			return err
 		}
 	}
@@ -289,8 +299,9 @@ func (m *Model) addedTokens(v any) error {
 	return nil
 }
 
-// setToken records the bytes of a model token; an id given twice is an
-// error.
+// setToken records a model token: its bytes (byte-level), or its text
+// (SentencePiece-style: ▁ for a space, <0xXX> for a byte), which the
+// vocabulary is looked up by; an id given twice is an error.
 func (m *Model) setToken(id int, tok string) error {
 	for id >= len(m.tokens) {
 		m.tokens = append(m.tokens, "")
@@ -299,15 +310,57 @@ func (m *Model) setToken(id int, tok string) error {
 	if m.has[id] {
 		return bad("token id " + strconv.Itoa(id) + " appears twice in the vocabulary")
 	}
-	m.tokens[id], m.has[id] = tok, true
+	text := tok
+	if m.spiece {
+		if b, ok := fallbackByte(tok); ok {
+			text = string([]byte{b})
+		} else {
+			text = strings.ReplaceAll(tok, "▁", " ")
+		}
+	}
+	m.tokens[id], m.has[id] = text, true
 	m.vocab[tok] = uint32(id)
 	return nil
 }
 
-// setBytes finds the token of each byte, which byte-level BPE starts from.
+// fallbackByte reads SentencePiece's byte tokens, <0x00> to <0xFF>.
+func fallbackByte(tok string) (byte, bool) {
+	if len(tok) != 6 || tok[:3] != "<0x" || tok[5] != '>' {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(tok[3:5], 16, 8)
+	return byte(v), err == nil && strings.ToUpper(tok[3:5]) == tok[3:5]
+}
+
+// sentencePiece checks the normalizer and pre-tokenizer of a
+// SentencePiece-style file (byte_fallback): spaces replaced by ▁ and
+// nothing else, and a pre-tokenizer that then splits nothing.
+func (m *Model) sentencePiece(root *object) error {
+	n, _ := root.get("normalizer").(*object)
+	pat, _ := n.get("pattern").(*object)
+	if t, _ := n.get("type").(string); t != "Replace" || pat.get("String") != " " || n.get("content") != "▁" {
+		return unsupported("a SentencePiece-style normalizer other than Replace(\" \", \"▁\") (Llama 2's Prepend, …)")
+	}
+	m.spiece, m.normalizes = true, true
+	if p := root.get("pre_tokenizer"); p != nil {
+		po, _ := p.(*object)
+		pat, _ := po.get("pattern").(*object)
+		if t, _ := po.get("type").(string); t != "Split" || pat.get("String") != " " || po.get("behavior") != "MergedWithPrevious" {
+			return unsupported("a SentencePiece-style pre_tokenizer other than Split(\" \")")
+		}
+	}
+	return nil
+}
+
+// setBytes finds the token of each byte, which byte-level BPE starts from
+// and SentencePiece-style BPE falls back to.
 func (m *Model) setBytes() error {
 	for b := range 256 {
-		id, ok := m.vocab[string([]byte{byte(b)})]
+		key := string([]byte{byte(b)})
+		if m.spiece {
+			key = "<0x" + strings.ToUpper(strconv.FormatUint(uint64(b)|0x100, 16)[1:]) + ">"
+		}
+		id, ok := m.vocab[key]
 		if !ok {
 			return bad("byte 0x" + strconv.FormatInt(int64(b), 16) + " has no token")
 		}
@@ -316,17 +369,17 @@ func (m *Model) setBytes() error {
 	return nil
 }
 
-// addMerge records that tokens a and b merge at rank into the token of
-// their bytes joined. A pair listed twice keeps its last rank, as
-// tokenizers.js does.
-func (m *Model) addMerge(rank, a, b int) error {
-	ta, ok1 := m.Token(a)
-	tb, ok2 := m.Token(b)
-	r, ok3 := m.vocab[ta+tb]
+// addMerge records that the tokens whose vocabulary keys are a and b merge
+// at rank into the token of a+b. A pair listed twice keeps its last rank,
+// as tokenizers.js does.
+func (m *Model) addMerge(rank int, a, b string) error {
+	ia, ok1 := m.vocab[a]
+	ib, ok2 := m.vocab[b]
+	r, ok3 := m.vocab[a+b]
 	if !ok1 || !ok2 || !ok3 {
-		return bad("merge " + strconv.Itoa(rank) + " makes a token the vocabulary lacks")
+		return bad("merge " + strconv.Itoa(rank) + " (" + strconv.Quote(a+" "+b) + ") names a token the vocabulary lacks")
 	}
-	m.merges[uint64(a)<<32|uint64(b)] = uint64(rank)<<32 | uint64(r)
+	m.merges[uint64(ia)<<32|uint64(ib)] = uint64(rank)<<32 | uint64(r)
 	return nil
 }
 

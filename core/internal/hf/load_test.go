@@ -102,16 +102,3 @@ func TestLoad_Hostile(t *testing.T) {
 		}
 	}
 }
-
-// TestLoad_Refused holds the families not yet reproduced to an error that
-// names what is missing, never a count.
-func TestLoad_Refused(t *testing.T) {
-	for family, what := range map[string]string{
-		"gemma3": "Replace",
-	} {
-		_, err := Load(family, tokenizerFile(t, family))
-		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), what) {
-			t.Errorf("%s: %v, want an unsupported error naming %s", family, err, what)
-		}
-	}
-}

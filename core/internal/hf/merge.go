@@ -1,6 +1,9 @@
 package hf
 
-import "sync"
+import (
+	"sync"
+	"unicode/utf8"
+)
 
 // Byte-pair merging by merge rank: from single bytes, repeatedly merge the
 // adjacent pair whose merge comes first in the file's merges, the leftmost
@@ -26,13 +29,28 @@ func (w *merger) merge(m *Model, p string, dst []uint32) []uint32 {
 	w.prev = grow(w.prev, n)
 	w.rank = grow(w.rank, n)
 	w.heap = w.heap[:0]
-	for i := range n {
-		w.id[i] = m.byteID[p[i]]
-		w.next[i] = int32(i + 1)
-		w.prev[i] = int32(i - 1)
+	if m.spiece {
+		// From characters; one the vocabulary lacks is none and never merges.
+		prev := int32(-1)
+		for i := 0; i < n; {
+			_, size := utf8.DecodeRuneInString(p[i:])
+			id, ok := m.vocab[p[i:i+size]]
+			if !ok {
+				id = none
+			}
+			w.id[i], w.next[i], w.prev[i] = id, int32(i+size), prev
+			prev = int32(i)
+			i += size
+		}
+	} else {
+		for i := range n {
+			w.id[i] = m.byteID[p[i]]
+			w.next[i] = int32(i + 1)
+			w.prev[i] = int32(i - 1)
+		}
 	}
-	for i := range n {
-		w.rerank(m, int32(i), n)
+	for i := int32(0); int(i) < n; i = w.next[i] {
+		w.rerank(m, i, n)
 	}
 	for len(w.heap) > 0 {
 		top := w.heap[0]
@@ -57,6 +75,12 @@ func (w *merger) merge(m *Model, p string, dst []uint32) []uint32 {
 		}
 	}
 	for i := int32(0); int(i) < n; i = w.next[i] {
+		if w.id[i] == none { // byte fallback
+			for _, b := range []byte(p[i:w.next[i]]) {
+				dst = append(dst, m.byteID[b])
+			}
+			continue
+		}
 		dst = append(dst, w.id[i])
 	}
 	return dst
@@ -66,7 +90,7 @@ func (w *merger) merge(m *Model, p string, dst []uint32) []uint32 {
 func (w *merger) rerank(m *Model, i int32, n int) {
 	w.rank[i] = none
 	j := w.next[i]
-	if int(j) >= n {
+	if int(j) >= n || w.id[i] == none || w.id[j] == none {
 		return
 	}
 	if v, ok := m.merges[uint64(w.id[i])<<32|uint64(w.id[j])]; ok {

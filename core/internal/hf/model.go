@@ -11,6 +11,7 @@ package hf
 
 import (
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/tokenfit/tokenfit/core/internal/pretok"
@@ -24,12 +25,13 @@ type Model struct {
 	regex        string // the pre-tokenizer's, as the file writes it
 	normalizes   bool   // the file has a normalizer (added tokens marked normalized are matched after it)
 	nfc          bool   // the normalizer is NFC
+	spiece       bool   // SentencePiece-style: spaces become ▁, merges start from characters, unknown ones fall back to bytes
 	ignoreMerges bool
 
 	vocab  map[string]uint32 // the model's tokens, by their bytes
 	tokens []string          // by id: the bytes of model tokens, the text of added ones
 	has    []bool            // has[id]: the id is a token
-	byteID [256]uint32
+	byteID [256]uint32       // the token of each byte: a byte-level token, or SentencePiece's <0xXX>
 	merges map[uint64]uint64 // left<<32|right → rank<<32|merged
 
 	added, addedNorm addedSet
@@ -82,10 +84,16 @@ func (m *Model) appendSection(dst []uint32, s string) []uint32 {
 	if m.nfc {
 		s = nfc(s)
 	}
+	if m.spiece {
+		s = strings.ReplaceAll(s, " ", "▁")
+	}
 	for i := 0; i < len(s); {
 		start, end, id := m.addedNorm.next(s, i)
 		part := s[i:start]
-		for j := 0; j < len(part); {
+		if m.spiece && part != "" {
+			dst = m.appendPiece(dst, part) // no pre-tokenizer: spaces are gone
+		}
+		for j := 0; j < len(part) && !m.spiece; {
 			k := m.next(part, j)
 			dst = m.appendPiece(dst, part[j:k])
 			j = k
@@ -100,7 +108,7 @@ func (m *Model) appendSection(dst []uint32, s string) []uint32 {
 
 // appendPiece encodes one piece of the pre-tokenizer by byte-pair merging.
 func (m *Model) appendPiece(dst []uint32, p string) []uint32 {
-	if len(p) == 1 {
+	if len(p) == 1 && !m.spiece {
 		return append(dst, m.byteID[p[0]])
 	}
 	if m.ignoreMerges {

@@ -13,7 +13,8 @@ import (
 // Uvarint) unless said otherwise:
 //
 //	"TKHF" 1            magic, version (one byte)
-//	flags               one byte: 1 ignore_merges, 2 the file has a normalizer, 4 it is NFC
+//	flags               one byte: 1 ignore_merges, 2 the file has a normalizer, 4 it is NFC,
+//	                    8 SentencePiece-style (tokens are texts, not bytes)
 //	name, regex         each a length and its bytes; regex is the pre-tokenizer's
 //	n, then n tokens    each its length+1 and its bytes (0: the id is no model token)
 //	m, then m merges    in rank order, each the id it makes (zigzag difference
@@ -40,6 +41,9 @@ func (m *Model) AppendTable(dst []byte) []byte {
 	}
 	if m.nfc {
 		flags |= 4
+	}
+	if m.spiece {
+		flags |= 8
 	}
 	dst = append(dst, flags)
 	dst = appendString(dst, m.Name)
@@ -113,14 +117,15 @@ func LoadTable(data []byte) (*Model, error) {
 	r := &tableReader{b: body, i: 6}
 	flags := data[5]
 	name, regex := r.str(), r.str()
-	m := &Model{Name: name, cache: newPieceCache(), ignoreMerges: flags&1 != 0, normalizes: flags&2 != 0, nfc: flags&4 != 0}
-	if r.err == nil {
+	m := &Model{Name: name, cache: newPieceCache(), ignoreMerges: flags&1 != 0, normalizes: flags&2 != 0, nfc: flags&4 != 0, spiece: flags&8 != 0}
+	if r.err == nil && !m.spiece {
 		if err := m.setSplitter(regex); err != nil {
 			return nil, err
 		}
 	}
 	n := r.count(maxVocab)
 	m.vocab = make(map[string]uint32, n)
+	byID := make([]string, n) // the vocabulary's keys, which merges split
 	for id := 0; id < n && r.err == nil; id++ {
 		l := r.count(1 << 16)
 		if l == 0 {
@@ -132,6 +137,7 @@ func LoadTable(data []byte) (*Model, error) {
 		}
 		if r.err == nil {
 			r.err = m.setToken(id, tok)
+			byID[id] = tok
 		}
 	}
 	if r.err == nil {
@@ -148,19 +154,14 @@ func LoadTable(data []byte) (*Model, error) {
 		if r.err != nil {
 			break
 		}
-		tok, ok := "", made >= 0 && made < int64(len(m.tokens))
+		tok, ok := "", made >= 0 && made < int64(len(byID))
 		if ok {
-			tok, ok = m.Token(int(made))
+			tok = byID[made]
 		}
 		if !ok || split < 1 || split >= len(tok) {
 			return nil, bad("merge " + strconv.Itoa(rank) + " is not a split of a token")
 		}
-		a, ok1 := m.vocab[tok[:split]]
-		b, ok2 := m.vocab[tok[split:]]
-		if !ok1 || !ok2 {
-			return nil, bad("merge " + strconv.Itoa(rank) + " names a token the vocabulary lacks")
-		}
-		if err := m.addMerge(rank, int(a), int(b)); err != nil {
+		if err := m.addMerge(rank, tok[:split], tok[split:]); err != nil {
 			return nil, err
 		}
 	}
