@@ -12,7 +12,7 @@ import * as tokenfit from 'tokenfit';
 import * as web from '../src/index.js';
 import { createWorker } from 'tokenfit/worker';
 import { runAll } from './shared.mjs';
-import { setup, runCases, verdict, summary } from './hostile.mjs';
+import { contains, setup, runCases, verdict, summary } from './hostile.mjs';
 import { bundleHostile, bundleVectors } from './vectors.mjs';
 
 const build = new URL('../../build/wasm/', import.meta.url);
@@ -80,15 +80,8 @@ test('top-level functions answer with the first instance', async () => {
   assert.deepEqual(tokenfit.encode('Hello world'), [13225, 2375]);
   assert.equal(tokenfit.decode([13225, 2375]), 'Hello world');
   assert.equal(tokenfit.countChat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).total, 8);
-  // The seed examples of the budget calculator (DESIGN.md).
-  const b = tokenfit.calculateBudget({
-    contextWindow: 150000, outputReserve: 8192,
-    sections: { system: { tokens: 1200 }, procedure: { tokens: 300 }, knowledge: { tokens: 1500 }, episodes: { tokens: 400 }, current: { tokens: 100 } },
-  });
-  assert.equal(b.historyBudget, 138308);
-  const g = tokenfit.calculateBudget({ model: 'gpt-4o' });
-  assert.equal(g.responseReserve, 4096);
-  assert.equal(g.safetyBuffer, 6400);
+  // The shared budget and plan vectors (testdata/vectors), through the top-level functions.
+  for (const c of vectors.budgets) assert.equal(contains(tokenfit[c.op](c.request), c.expect), null, c.name);
   assert.equal(tokenfit.version(), JSON.parse(readFileSync(new URL('../package.json', import.meta.url))).version);
   assert.ok(tokenfit.models().models.length > 10);
   assert.equal(tokenfit.registerModels({ models: [{ id: 'my-model', contextWindow: 32000, encoding: 'p50k_base' }] }).models > 10, true);

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { init } from '../src/node.js';
-import { body, check, verdict, summary } from './hostile.mjs';
+import { body, check, contains, verdict, summary } from './hostile.mjs';
 import { load } from './load.mjs';
 import { bundleHostile, bundleVectors } from './vectors.mjs';
 
@@ -138,7 +138,7 @@ test('Cloudflare workerd: the module imported as a WebAssembly.Module', async (t
 
 // loadRequests returns the load's i-th request: counts on the fast path
 // and through JSON (held to tiktoken's counts), chats (to what the API
-// billed), the budget calculator's seed examples and budgets and plans
+// billed), the shared budget and plan vectors, and budgets and plans
 // over those chats (to the answers of the same package here in Node), and
 // hostile requests (held to their expectation; those that need a fresh
 // instance, change its models, or are huge or binary, left out).
@@ -157,13 +157,12 @@ async function loadRequests() {
     ok((a) => equal(a.tokens, c.counts.o200k_base, 'tokens'))));
   const chats = vectors.chat.filter((v) => !v.knownMismatch).map((v) => json('/call/countChat', { ...v.request, model: v.resolvedModel || v.model },
     ok((a) => equal(a.total, v.prompt_tokens, 'total'))));
-  const seed = {
-    contextWindow: 150000, outputReserve: 8192,
-    sections: { system: { tokens: 1200 }, procedure: { tokens: 300 }, knowledge: { tokens: 1500 }, episodes: { tokens: 400 }, current: { tokens: 100 } },
-  };
   const budgets = [
-    json('/call/calculateBudget', seed, ok((a) => equal(a.historyBudget, 138308, 'historyBudget'))),
-    json('/call/calculateBudget', { model: 'gpt-4o' }, ok((a) => equal(a.responseReserve, 4096, 'responseReserve') || equal(a.safetyBuffer, 6400, 'safetyBuffer'))),
+    // testdata/vectors/budget.json and plan.json, as core and the host read them.
+    ...vectors.budgets.map((c) => json(`/call/${c.op}`, c.request, ok((a) => {
+      const why = contains(a, c.expect);
+      return why && `${c.name}: ${why}`;
+    }))),
     ...vectors.chat.slice(0, 40).map((v, i) => {
       const req = { model: 'gpt-4o', contextWindow: 300 + 25 * i, sections: { system: 'Be brief.', current: 'next?' }, history: v.request.messages };
       return json('/call/calculateBudget', req, same(local.calculateBudget(req)));

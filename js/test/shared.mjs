@@ -4,8 +4,11 @@
 // when it passed), so a runtime without node:test can report them.
 //
 // vectors: { tokens: testdata/vectors/tokens.json with every case's text
-// filled in, chat: testdata/vectors/chat_api_verified.json }, as
-// bundleVectors (vectors.mjs) makes it.
+// filled in, chat: testdata/vectors/chat_api_verified.json, budgets: the
+// cases of budget.json and plan.json }, as bundleVectors (vectors.mjs)
+// makes it.
+
+import { contains } from './hostile.mjs';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -62,6 +65,27 @@ export function checkChatVectors(tf, vectors) {
     else exact++;
   }
   if (exact === 0) failures.push('no chat vector matched');
+  return failures;
+}
+
+/**
+ * testdata/vectors/budget.json and plan.json: each answer must hold the
+ * case's expect (contains: objects by their keys, arrays whole, numbers by
+ * value), as core's TestVectors_BudgetAndPlan and the host's read them.
+ */
+export function checkBudgetVectors(tf, vectors) {
+  const failures = [];
+  for (const c of vectors.budgets) {
+    let answer;
+    try {
+      answer = tf.call(c.op, c.request);
+    } catch (e) {
+      answer = { error: { code: e.code, message: e.message } };
+    }
+    const why = contains(answer, c.expect);
+    if (why) failures.push(`${c.name}: ${why}`);
+  }
+  if (vectors.budgets.length < 8) failures.push(`only ${vectors.budgets.length} budget and plan vectors`);
   return failures;
 }
 
@@ -233,6 +257,9 @@ export function runAll(tf, vectors, { chat = tf.module !== 'lite' } = {}) {
     destructured: checkDestructured(tf),
     live: checkLive(tf),
   };
-  if (chat) results.chat = checkChatVectors(tf, vectors);
+  if (chat) {
+    results.chat = checkChatVectors(tf, vectors);
+    results.budgets = checkBudgetVectors(tf, vectors);
+  }
   return results;
 }

@@ -12,7 +12,10 @@ export function bundleVectors() {
     else if (c.repeat) c.text = c.repeat.unit.repeat(c.repeat.times);
   }
   const chat = JSON.parse(readFileSync(new URL('vectors/chat_api_verified.json', root), 'utf8'));
-  return { tokens, chat };
+  // Budget and plan requests with what their answers must hold (core and
+  // the host run the same files).
+  const budgets = ['budget', 'plan'].flatMap((f) => JSON.parse(readFileSync(new URL(`vectors/${f}.json`, root), 'utf8')).cases);
+  return { tokens, chat, budgets };
 }
 
 // bundleHostile reads testdata/hostile: cases.json with the generated
