@@ -55,16 +55,3 @@ func EncodingTable(name string) []byte { return engine.Table(name) }
 // EncodingIndex returns the prebuilt index of a compiled-in table; see
 // engine.Index. Hosts give it to modules with the table.
 func EncodingIndex(name string) ([]byte, error) { return engine.Index(name) }
-
-// HFTokenizer is an exact tokenizer loaded from a Hugging Face
-// tokenizer.json; see engine.HFTokenizer. It is a Tokenizer, so budgets and
-// plans take it as they take an Encoding.
-type HFTokenizer = engine.HFTokenizer
-
-var _ Tokenizer = (*HFTokenizer)(nil)
-
-// LoadTokenizer reads a Hugging Face tokenizer.json or its compact table;
-// see engine.LoadTokenizer.
-func LoadTokenizer(name string, data []byte) (*HFTokenizer, error) {
-	return engine.LoadTokenizer(name, data)
-}

@@ -15,19 +15,31 @@ const (
 	maxAdded  = 1 << 16
 )
 
-// splitters are the pre-tokenizer regexes of the supported families, as
+// splitter returns the matcher of the pre-tokenizer regexes of the supported families, as
 // their tokenizer.json files write them, with the hand-written matchers
 // that reproduce them (core/internal/pretok; each matcher's doc comment
 // carries its regex).
-var splitters = map[string]pretok.Next{
+//
+// A switch, not a map: the WebAssembly modules link this package without
+// loading tokenizer.json files, and a map would be built at their start.
+func splitter(regex string) (pretok.Next, bool) {
+	switch regex {
 	// Llama 3.x (cl100k_base's pattern)
-	`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`: pretok.Cl100k,
+	case `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`:
+		return pretok.Cl100k, true
 	// Qwen 2, 2.5, 3 (cl100k_base's with single digits)
-	`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`: pretok.Qwen2,
+	case `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`:
+		return pretok.Qwen2, true
 	// DeepSeek V3, R1: three Splits
-	"\\p{N}{1,3}\x00[一-龥぀-ゟ゠-ヿ]+\x00" + `[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_` + "`" + `{|}~][A-Za-z]+|[^` + "\r\n" + `\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[` + "\r\n" + `]*|\s*[` + "\r\n" + `]+|\s+(?!\S)|\s+`: pretok.DeepSeek,
+	case "\\p{N}{1,3}\x00[一-龥぀-ゟ゠-ヿ]+\x00" + `[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_` + "`" + `{|}~][A-Za-z]+|[^` + "\r\n" + `\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[` + "\r\n" + `]*|\s*[` + "\r\n" + `]+|\s+(?!\S)|\s+`:
+		return pretok.DeepSeek, true
 	// gpt-oss (o200k_base's pattern)
-	`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`: pretok.O200k,
+	case `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`:
+		return pretok.O200k, true
+	case gpt2Regex:
+		return pretok.GPT2, true
+	}
+	return nil, false
 }
 
 // Load reads a tokenizer.json. name is what the tokenizer will be called.
@@ -159,7 +171,7 @@ func (m *Model) preTokenizer(v any) error {
 // setSplitter chooses the matcher of the pre-tokenizer's regexes (several,
 // applied in turn, are joined by NUL).
 func (m *Model) setSplitter(regex string) error {
-	next, ok := splitters[regex]
+	next, ok := splitter(regex)
 	if !ok {
 		return unsupported("pre-tokenizer regex " + strconv.Quote(strings.ReplaceAll(regex, "\x00", " then ")))
 	}
@@ -169,8 +181,6 @@ func (m *Model) setSplitter(regex string) error {
 
 // gpt2Regex is the regex ByteLevel splits with when use_regex is set.
 const gpt2Regex = `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`
-
-func init() { splitters[gpt2Regex] = pretok.GPT2 }
 
 func (m *Model) bpe(o *object) error {
 	if t, _ := o.get("type").(string); t != "BPE" {

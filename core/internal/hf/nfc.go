@@ -5,6 +5,7 @@ package hf
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -24,13 +25,15 @@ const (
 	hangulCount = 11172
 )
 
-var compositions = func() map[uint64]rune {
+// compositions is built on first use (not at start-up: most programs that
+// link this package never normalize).
+var compositions = sync.OnceValue(func() map[uint64]rune {
 	m := make(map[uint64]rune, len(compTriples)/3)
 	for i := 0; i+2 < len(compTriples); i += 3 {
 		m[uint64(compTriples[i])<<32|uint64(compTriples[i+1])] = compTriples[i+2]
 	}
 	return m
-}()
+})
 
 func unstable(r rune) bool {
 	_, found := slices.BinarySearch(unstableRunes, r)
@@ -165,6 +168,6 @@ func composite(a, b rune) (rune, bool) {
 	if a >= hangulBase && a < hangulBase+hangulCount && (a-hangulBase)%hangulTs == 0 && b > hangulT && b < hangulT+hangulTs {
 		return a + (b - hangulT), true
 	}
-	x, ok := compositions[uint64(a)<<32|uint64(b)]
+	x, ok := compositions()[uint64(a)<<32|uint64(b)]
 	return x, ok
 }

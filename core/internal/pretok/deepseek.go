@@ -70,12 +70,15 @@ func punctSymbol(s string, i int) (bool, int) {
 	return unicode.IsPunct(r) || unicode.IsSymbol(r), n
 }
 
-var asciiPS = func() (t [128]bool) {
-	for b := range t {
-		t[b] = unicode.IsPunct(rune(b)) || unicode.IsSymbol(rune(b))
-	}
-	return t
-}()
+// asciiPS marks ASCII punctuation and symbols: the printable bytes that are
+// neither letters, digits nor the space. A literal, so that programs that
+// never split DeepSeek's way link no Unicode tables for it.
+var asciiPS = [128]bool{
+	'!': true, '"': true, '#': true, '$': true, '%': true, '&': true, '\'': true, '(': true, ')': true,
+	'*': true, '+': true, ',': true, '-': true, '.': true, '/': true, ':': true, ';': true, '<': true,
+	'=': true, '>': true, '?': true, '@': true, '[': true, '\\': true, ']': true, '^': true, '_': true,
+	'`': true, '{': true, '|': true, '}': true, '~': true,
+}
 
 // letterMark reports [\p{L}\p{M}] at i, CJK characters excluded.
 func letterMark(s string, i int) (bool, int) {
