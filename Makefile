@@ -268,7 +268,7 @@ test-race-short:
 test-race:
 	$(GO) test -race -run 'Load|Deadline|Close' -count=1 -v -timeout 60m ./host/
 
-# The long versions of the reliability tests (README, Reliability): every
+# The long versions of the reliability tests (TESTING.md): every
 # hostile case at full size (up to 100 MB) in every Go host and the CLI,
 # 1,000,000 countTokens and 100,000 calculateBudget calls against the
 # module's memory and natively, 10,000 instance and 1,000 host start/close
