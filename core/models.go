@@ -2,7 +2,9 @@ package core
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
+	"hash/crc32"
 	"maps"
 	"math"
 	"slices"
@@ -61,13 +63,28 @@ const ReasoningReserve = 25000
 //go:embed models.json
 var modelsJSON []byte
 
+//go:generate go run gen_models_sum.go
+
 var defaultRegistry = sync.OnceValue(func() *Registry {
+	if err := checkModelsSum(modelsJSON); err != nil {
+		panic(err.Error())
+	}
 	r, err := (&Registry{}).With(modelsJSON)
 	if err != nil {
 		panic("core: embedded models.json: " + err.Error())
 	}
 	return r
 })
+
+// checkModelsSum refuses an embedded registry whose bytes are not the ones
+// this build was made from (models_sum.go): a damaged module or binary
+// would otherwise answer with a wrong window and no error. Cost: O(len).
+func checkModelsSum(data []byte) error {
+	if crc32.ChecksumIEEE(data) != modelsSum {
+		return errors.New("core: the embedded models.json does not match its checksum: this module or binary is damaged")
+	}
+	return nil
+}
 
 // DefaultRegistry returns the registry built into tokenfit (core/models.json).
 func DefaultRegistry() *Registry { return defaultRegistry() }

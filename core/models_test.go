@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -175,6 +176,21 @@ func TestGetEncoding_TiktokenAliases(t *testing.T) {
 		b, _ := GetEncoding(name)
 		if a != b {
 			t.Errorf("%s is not %s", alias, name)
+		}
+	}
+}
+
+// TestModelsSum holds models_sum.go to models.json, and shows that one
+// changed byte of the embedded registry is refused rather than read.
+func TestModelsSum(t *testing.T) {
+	if err := checkModelsSum(modelsJSON); err != nil {
+		t.Fatalf("%v: run `go generate ./core` after editing models.json", err)
+	}
+	for _, i := range []int{0, len(modelsJSON) / 2, len(modelsJSON) - 1} {
+		damaged := bytes.Clone(modelsJSON)
+		damaged[i] ^= 0x04
+		if checkModelsSum(damaged) == nil {
+			t.Errorf("a flipped bit at byte %d of models.json passed the check", i)
 		}
 	}
 }
