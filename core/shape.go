@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
 // Request shapes. countChat and calculateBudget read a chat request (or a
@@ -168,7 +169,7 @@ func readHistory(b []byte) (*shapedChat, error) {
 // A request that shows two shapes is refused, naming a field of each: it
 // can name its shape to settle it.
 func detectShape(o jsonObject) (Shape, error) {
-	if raw, ok := o.fields["shape"]; ok && !isNull(raw) {
+	if raw, ok := o.fields["shape"]; ok && !jsonio.IsNull(raw) {
 		var s string
 		if err := o.str("shape", &s); err != nil {
 			return "", err
@@ -182,14 +183,14 @@ func detectShape(o jsonObject) (Shape, error) {
 	}
 	contents, hasContents := o.fields["contents"]
 	msgs, hasMsgs := o.fields["messages"]
-	if hasContents && !isNull(contents) {
-		if hasMsgs && !isNull(msgs) {
+	if hasContents && !jsonio.IsNull(contents) {
+		if hasMsgs && !jsonio.IsNull(msgs) {
 			return "", fieldErr("contents", "a request has messages (OpenAI, Anthropic, AI SDK) or contents (Gemini), not both")
 		}
 		return ShapeGemini, nil
 	}
 	var ev evidence
-	if raw, ok := o.fields["system"]; ok && !isNull(raw) {
+	if raw, ok := o.fields["system"]; ok && !jsonio.IsNull(raw) {
 		ev.anthropic = "system"
 	}
 	if raw, ok := o.fields["tools"]; ok {
@@ -197,7 +198,7 @@ func detectShape(o jsonObject) (Shape, error) {
 		case len(t) > 0 && t[0] == '{':
 			ev.set(ShapeAISDK, "tools")
 		case len(t) > 0 && t[0] == '[':
-			_ = walkArray(t, func(v []byte) error {
+			_ = jsonio.Array(t, func(v []byte) error {
 				if hasKey(v, "input_schema") {
 					ev.set(ShapeAnthropic, "tools")
 				}
@@ -205,7 +206,7 @@ func detectShape(o jsonObject) (Shape, error) {
 			})
 		}
 	}
-	if raw, ok := o.fields["toolChoice"]; ok && !isNull(raw) {
+	if raw, ok := o.fields["toolChoice"]; ok && !jsonio.IsNull(raw) {
 		ev.set(ShapeAISDK, "toolChoice")
 	}
 	if raw, ok := o.fields["tool_choice"]; ok && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
@@ -218,7 +219,7 @@ func detectShape(o jsonObject) (Shape, error) {
 			}
 		}
 	}
-	if hasMsgs && !isNull(msgs) && bytes.HasPrefix(bytes.TrimSpace(msgs), []byte("[")) {
+	if hasMsgs && !jsonio.IsNull(msgs) && bytes.HasPrefix(bytes.TrimSpace(msgs), []byte("[")) {
 		list, err := decodeArray(msgs, "messages")
 		if err != nil {
 			return "", err
@@ -261,7 +262,7 @@ func (e *evidence) messages(list []json.RawMessage, path string) {
 		if err != nil || !ok {
 			continue // the translation names the error
 		}
-		if raw, ok := o.fields["tool_calls"]; ok && !isNull(raw) {
+		if raw, ok := o.fields["tool_calls"]; ok && !jsonio.IsNull(raw) {
 			e.set(ShapeOpenAI, joinPath(mp, "tool_calls"))
 		}
 		content := bytes.TrimSpace(o.fields["content"])
@@ -269,7 +270,7 @@ func (e *evidence) messages(list []json.RawMessage, path string) {
 			continue
 		}
 		j := 0
-		_ = walkArray(content, func(v []byte) error {
+		_ = jsonio.Array(content, func(v []byte) error {
 			pp := indexPath(joinPath(mp, "content"), j)
 			j++
 			p, ok, err := decodeObject(v, pp)
@@ -353,7 +354,7 @@ func shapeList() string {
 func hasKey(raw []byte, key string) bool {
 	found := false
 	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' {
-		_ = walkObject(t, func(k string, _ []byte) error {
+		_ = jsonio.Object(t, func(k string, _ []byte) error {
 			found = found || k == key
 			return nil
 		})
@@ -433,7 +434,7 @@ type Tools []ChatTool
 // UnmarshalJSON decodes tool definitions in any shape.
 func (t *Tools) UnmarshalJSON(b []byte) error {
 	s := &shapedChat{}
-	if jsonKind(b) == "an object" {
+	if jsonio.Kind(b) == "an object" {
 		if err := s.aisdkTools(b, "tools"); err != nil {
 			return err
 		}

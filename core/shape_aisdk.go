@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
 // The Vercel AI SDK's ModelMessage[] (with generateText's system, tools and
@@ -36,17 +37,17 @@ func (s *shapedChat) readAISDK(o jsonObject) error {
 	if err := s.aisdkMessages(msgs, "messages"); err != nil {
 		return err
 	}
-	if raw, ok := o.fields["tools"]; ok && !isNull(raw) {
+	if raw, ok := o.fields["tools"]; ok && !jsonio.IsNull(raw) {
 		if err := s.aisdkTools(raw, "tools"); err != nil {
 			return err
 		}
 	}
 	raw, ok := o.fields["toolChoice"]
-	if !ok || isNull(raw) || len(s.req.Tools) == 0 {
+	if !ok || jsonio.IsNull(raw) || len(s.req.Tools) == 0 {
 		return nil
 	}
-	if jsonKind(raw) == "a string" {
-		mode, _ := unquote(raw)
+	if jsonio.Kind(raw) == "a string" {
+		mode, _ := jsonio.Unquote(raw)
 		switch mode {
 		case "auto", "none", "required":
 			s.req.ToolChoice = &ToolChoice{Mode: mode}
@@ -85,7 +86,7 @@ func (s *shapedChat) aisdkMessages(list []json.RawMessage, path string) error {
 			return err
 		}
 		content := o.fields["content"]
-		if isNull(content) || jsonKind(content) == "a string" {
+		if jsonio.IsNull(content) || jsonio.Kind(content) == "a string" {
 			m := ChatMessage{Role: role}
 			if err := m.Content.decode(content, joinPath(mp, "content")); err != nil {
 				return err
@@ -117,7 +118,7 @@ func (s *shapedChat) aisdkMessages(list []json.RawMessage, path string) error {
 				if err := po.requiredStr("toolName", &call.Function.Name); err != nil {
 					return err
 				}
-				if in, _ := field(po, "input", "args"); !isNull(in) {
+				if in, _ := field(po, "input", "args"); !jsonio.IsNull(in) {
 					call.Function.Arguments = jsonText(in)
 				}
 				msg.ToolCalls = append(msg.ToolCalls, call)
@@ -167,8 +168,8 @@ func (s *shapedChat) aisdkPart(o jsonObject, typ string, raw json.RawMessage, pa
 	case "file":
 		media, _ := field(o, "mediaType", "mimeType")
 		var mt string
-		if !isNull(media) {
-			mt, _ = unquote(media)
+		if !jsonio.IsNull(media) {
+			mt, _ = jsonio.Unquote(media)
 		}
 		if strings.HasPrefix(mt, "image/") {
 			return s.aisdkImage(o.fields["data"], media), nil
@@ -182,7 +183,7 @@ func (s *shapedChat) aisdkPart(o jsonObject, typ string, raw json.RawMessage, pa
 // image_url part; bytes serialised as an object cannot be read, and count
 // at an image's largest cost.
 func (s *shapedChat) aisdkImage(data, media json.RawMessage) ContentPart {
-	v, err := unquote(data)
+	v, err := jsonio.Unquote(data)
 	if err != nil || v == "" {
 		s.note("an image given as bytes (not a URL or base64 text): counted at the largest cost an image can have")
 		return imagePart("about:blank")
@@ -193,8 +194,8 @@ func (s *shapedChat) aisdkImage(data, media json.RawMessage) ContentPart {
 		}
 	}
 	mt := "image/png"
-	if !isNull(media) {
-		if m, err := unquote(media); err == nil && m != "" {
+	if !jsonio.IsNull(media) {
+		if m, err := jsonio.Unquote(media); err == nil && m != "" {
 			mt = m
 		}
 	}
@@ -205,11 +206,11 @@ func (s *shapedChat) aisdkImage(data, media json.RawMessage) ContentPart {
 // {type: text|error-text, value} gives the text, json|error-json the value's
 // JSON text, content its text parts and media; v4's result is its JSON text.
 func (s *shapedChat) aisdkOutput(raw json.RawMessage, path string) (string, []ContentPart, error) {
-	if isNull(raw) {
+	if jsonio.IsNull(raw) {
 		return "", nil, nil
 	}
-	if strings.HasSuffix(path, ".result") || jsonKind(raw) != "an object" {
-		if t, err := unquote(raw); err == nil {
+	if strings.HasSuffix(path, ".result") || jsonio.Kind(raw) != "an object" {
+		if t, err := jsonio.Unquote(raw); err == nil {
 			return t, nil, nil
 		}
 		return jsonText(raw), nil, nil
@@ -264,10 +265,10 @@ func (s *shapedChat) aisdkOutput(raw json.RawMessage, path string) (string, []Co
 
 // aisdkTools translates generateText's tools, an object keyed by name.
 func (s *shapedChat) aisdkTools(raw json.RawMessage, path string) error {
-	if jsonKind(raw) != "an object" {
+	if jsonio.Kind(raw) != "an object" {
 		return typeErr(path, "an object keyed by tool name", raw)
 	}
-	return walkObject(raw, func(name string, v []byte) error {
+	return jsonio.Object(raw, func(name string, v []byte) error {
 		tp := joinPath(path, name)
 		t, ok, err := decodeObject(v, tp)
 		if err != nil {
@@ -281,7 +282,7 @@ func (s *shapedChat) aisdkTools(raw json.RawMessage, path string) error {
 			return err
 		}
 		schema, _ := field(t, "inputSchema", "parameters")
-		if !isNull(schema) {
+		if !jsonio.IsNull(schema) {
 			if inner, ok := aisdkSchema(schema); ok {
 				f.Parameters = json.RawMessage(jsonText(inner))
 			} else {
@@ -302,7 +303,7 @@ func aisdkSchema(schema json.RawMessage) (json.RawMessage, bool) {
 	if err != nil || !ok {
 		return nil, false
 	}
-	if inner, ok := o.fields["jsonSchema"]; ok && jsonKind(inner) == "an object" {
+	if inner, ok := o.fields["jsonSchema"]; ok && jsonio.Kind(inner) == "an object" {
 		return inner, true
 	}
 	for _, k := range []string{"type", "properties", "anyOf", "oneOf", "$ref"} {

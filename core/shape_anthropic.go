@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
 // Anthropic's Messages request, translated to OpenAI's shape (see
@@ -19,7 +20,7 @@ func (s *shapedChat) readAnthropic(o jsonObject) error {
 	if err := o.str("model", &s.req.Model); err != nil {
 		return err
 	}
-	if raw, ok := o.fields["system"]; ok && !isNull(raw) {
+	if raw, ok := o.fields["system"]; ok && !jsonio.IsNull(raw) {
 		text, err := s.anthropicText(raw, "system")
 		if err != nil {
 			return err
@@ -46,7 +47,7 @@ func (s *shapedChat) readAnthropic(o jsonObject) error {
 		}
 		s.req.Tools = append(s.req.Tools, tool)
 	}
-	if raw, ok := o.fields["tool_choice"]; ok && !isNull(raw) && len(s.req.Tools) > 0 {
+	if raw, ok := o.fields["tool_choice"]; ok && !jsonio.IsNull(raw) && len(s.req.Tools) > 0 {
 		c, ok, err := decodeObject(raw, "tool_choice")
 		if err != nil {
 			return err
@@ -92,7 +93,7 @@ func (s *shapedChat) anthropicMessages(list []json.RawMessage, path string) erro
 			return err
 		}
 		content := o.fields["content"]
-		if isNull(content) || jsonKind(content) == "a string" {
+		if jsonio.IsNull(content) || jsonio.Kind(content) == "a string" {
 			var m ChatMessage
 			m.Role = role
 			if err := m.Content.decode(content, joinPath(mp, "content")); err != nil {
@@ -122,7 +123,7 @@ func (s *shapedChat) anthropicMessages(list []json.RawMessage, path string) erro
 				if err := bo.requiredStr("name", &call.Function.Name); err != nil {
 					return err
 				}
-				if in, ok := bo.fields["input"]; ok && !isNull(in) {
+				if in, ok := bo.fields["input"]; ok && !jsonio.IsNull(in) {
 					call.Function.Arguments = jsonText(in)
 				}
 				msg.ToolCalls = append(msg.ToolCalls, call)
@@ -253,8 +254,8 @@ func (s *shapedChat) documentText(o jsonObject, path string) (string, bool, erro
 // string, or blocks whose text joins with newlines (other blocks as their
 // JSON text).
 func (s *shapedChat) anthropicText(raw json.RawMessage, path string) (string, error) {
-	if jsonKind(raw) == "a string" {
-		t, err := unquote(raw)
+	if jsonio.Kind(raw) == "a string" {
+		t, err := jsonio.Unquote(raw)
 		if err != nil {
 			return "", requestJSONErr(path, err)
 		}
@@ -287,9 +288,9 @@ func (s *shapedChat) anthropicText(raw json.RawMessage, path string) (string, er
 // anthropicResult is a tool result's content: its text, and its images
 // apart.
 func (s *shapedChat) anthropicResult(raw json.RawMessage, path string) (string, []ContentPart, error) {
-	if isNull(raw) || jsonKind(raw) == "a string" {
+	if jsonio.IsNull(raw) || jsonio.Kind(raw) == "a string" {
 		t, err := s.anthropicText(raw, path)
-		if isNull(raw) {
+		if jsonio.IsNull(raw) {
 			t, err = "", nil
 		}
 		return t, nil, err
@@ -332,7 +333,7 @@ func anthropicTool(raw json.RawMessage, path string) (ChatTool, error) {
 	}
 	t := ChatTool{Type: "function"}
 	f := &t.Function
-	if schema, ok := o.fields["input_schema"]; ok && !isNull(schema) {
+	if schema, ok := o.fields["input_schema"]; ok && !jsonio.IsNull(schema) {
 		if err := o.requiredStr("name", &f.Name); err != nil {
 			return t, err
 		}
@@ -342,7 +343,7 @@ func anthropicTool(raw json.RawMessage, path string) (ChatTool, error) {
 		if err := o.str("description", &f.Description); err != nil {
 			return t, err
 		}
-		if jsonKind(schema) != "an object" {
+		if jsonio.Kind(schema) != "an object" {
 			return t, typeErr(joinPath(path, "input_schema"), "an object (a JSON schema)", schema)
 		}
 		f.Parameters = json.RawMessage(jsonText(schema))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
 // Gemini's generateContent request, translated to OpenAI's shape (see
@@ -23,7 +24,7 @@ func (s *shapedChat) readGemini(o jsonObject) error {
 	if err := o.str("model", &s.req.Model); err != nil {
 		return err
 	}
-	if raw, key := field(o, "systemInstruction", "system_instruction"); !isNull(raw) {
+	if raw, key := field(o, "systemInstruction", "system_instruction"); !jsonio.IsNull(raw) {
 		text, err := s.geminiSystem(raw, key)
 		if err != nil {
 			return err
@@ -49,7 +50,7 @@ func (s *shapedChat) readGemini(o jsonObject) error {
 		}
 	}
 	raw, key := field(o, "toolConfig", "tool_config")
-	if isNull(raw) || len(s.req.Tools) == 0 {
+	if jsonio.IsNull(raw) || len(s.req.Tools) == 0 {
 		return nil
 	}
 	tc, _, err := decodeObject(raw, key)
@@ -66,7 +67,7 @@ func (s *shapedChat) readGemini(o jsonObject) error {
 		return err
 	}
 	var allowed []json.RawMessage
-	if raw, akey := field(fc, "allowedFunctionNames", "allowed_function_names"); !isNull(raw) {
+	if raw, akey := field(fc, "allowedFunctionNames", "allowed_function_names"); !jsonio.IsNull(raw) {
 		if allowed, err = decodeArray(raw, joinPath(joinPath(key, fkey), akey)); err != nil {
 			return err
 		}
@@ -78,7 +79,7 @@ func (s *shapedChat) readGemini(o jsonObject) error {
 	case "ANY", "VALIDATED":
 		s.req.ToolChoice = &ToolChoice{Mode: "required"}
 		if len(allowed) == 1 {
-			name, err := unquote(allowed[0])
+			name, err := jsonio.Unquote(allowed[0])
 			if err != nil {
 				return typeErr(joinPath(joinPath(key, fkey), "allowedFunctionNames[0]"), "a string", allowed[0])
 			}
@@ -104,8 +105,8 @@ func field(o jsonObject, names ...string) (json.RawMessage, string) {
 // geminiSystem is systemInstruction's text: a Content's text parts joined
 // with newlines, or a string as the SDKs take it.
 func (s *shapedChat) geminiSystem(raw json.RawMessage, path string) (string, error) {
-	if jsonKind(raw) == "a string" {
-		t, err := unquote(raw)
+	if jsonio.Kind(raw) == "a string" {
+		t, err := jsonio.Unquote(raw)
 		if err != nil {
 			return "", requestJSONErr(path, err)
 		}
@@ -180,7 +181,7 @@ func (s *shapedChat) geminiContents(list []json.RawMessage, path string) error {
 			if !ok {
 				return typeErr(pp, "an object", p)
 			}
-			if raw, key := field(po, "functionCall", "function_call"); !isNull(raw) {
+			if raw, key := field(po, "functionCall", "function_call"); !jsonio.IsNull(raw) {
 				call, err := s.geminiCall(raw, key)
 				if err != nil {
 					return err
@@ -189,7 +190,7 @@ func (s *shapedChat) geminiContents(list []json.RawMessage, path string) error {
 				msg.ToolCalls = append(msg.ToolCalls, call)
 				continue
 			}
-			if raw, key := field(po, "functionResponse", "function_response"); !isNull(raw) {
+			if raw, key := field(po, "functionResponse", "function_response"); !jsonio.IsNull(raw) {
 				tool, err := geminiResponse(raw, key, open)
 				if err != nil {
 					return err
@@ -228,7 +229,7 @@ func (s *shapedChat) geminiCall(raw json.RawMessage, path string) (ToolCall, err
 	if call.ID == "" {
 		call.ID = s.callID()
 	}
-	if args, ok := o.fields["args"]; ok && !isNull(args) {
+	if args, ok := o.fields["args"]; ok && !jsonio.IsNull(args) {
 		call.Function.Arguments = jsonText(args)
 	}
 	return call, nil
@@ -254,7 +255,7 @@ func geminiResponse(raw json.RawMessage, path string, open map[string][]string) 
 	if ids := open[m.Name]; m.ToolCallID == "" && len(ids) > 0 {
 		m.ToolCallID, open[m.Name] = ids[0], ids[1:]
 	}
-	if resp, ok := o.fields["response"]; ok && !isNull(resp) {
+	if resp, ok := o.fields["response"]; ok && !jsonio.IsNull(resp) {
 		m.Content.Text = jsonText(resp)
 	}
 	return m, nil
@@ -266,15 +267,15 @@ func (s *shapedChat) geminiPart(o jsonObject, raw json.RawMessage) (ContentPart,
 		p := ContentPart{Type: "text"}
 		return p, o.str("text", &p.Text)
 	}
-	if blob, key := field(o, "inlineData", "inline_data"); !isNull(blob) {
+	if blob, key := field(o, "inlineData", "inline_data"); !jsonio.IsNull(blob) {
 		b, ok, err := decodeObject(blob, key)
 		if err != nil || !ok {
 			return ContentPart{}, err
 		}
 		var mime, data string
 		mraw, _ := field(b, "mimeType", "mime_type")
-		if !isNull(mraw) {
-			mime, _ = unquote(mraw)
+		if !jsonio.IsNull(mraw) {
+			mime, _ = jsonio.Unquote(mraw)
 		}
 		_ = b.str("data", &data)
 		if strings.HasPrefix(mime, "image/") {
@@ -282,17 +283,17 @@ func (s *shapedChat) geminiPart(o jsonObject, raw json.RawMessage) (ContentPart,
 		}
 		s.note("inline data other than an image (audio, video, PDF…): counted as its JSON text, not as the provider bills it")
 	}
-	if file, key := field(o, "fileData", "file_data"); !isNull(file) {
+	if file, key := field(o, "fileData", "file_data"); !jsonio.IsNull(file) {
 		f, ok, err := decodeObject(file, key)
 		if err != nil || !ok {
 			return ContentPart{}, err
 		}
 		var mime, uri string
-		if raw, _ := field(f, "mimeType", "mime_type"); !isNull(raw) {
-			mime, _ = unquote(raw)
+		if raw, _ := field(f, "mimeType", "mime_type"); !jsonio.IsNull(raw) {
+			mime, _ = jsonio.Unquote(raw)
 		}
-		if raw, _ := field(f, "fileUri", "file_uri"); !isNull(raw) {
-			uri, _ = unquote(raw)
+		if raw, _ := field(f, "fileUri", "file_uri"); !jsonio.IsNull(raw) {
+			uri, _ = jsonio.Unquote(raw)
 		}
 		if strings.HasPrefix(mime, "image/") && uri != "" {
 			return imagePart(uri), nil
@@ -314,9 +315,9 @@ func (s *shapedChat) geminiTool(raw json.RawMessage, path string) error {
 		return typeErr(path, "an object", raw)
 	}
 	decls, key := field(o, "functionDeclarations", "function_declarations")
-	if isNull(decls) {
+	if jsonio.IsNull(decls) {
 		name := ""
-		_ = walkObject(raw, func(k string, _ []byte) error {
+		_ = jsonio.Object(raw, func(k string, _ []byte) error {
 			if name == "" {
 				name = k
 			}
@@ -351,8 +352,8 @@ func (s *shapedChat) geminiTool(raw json.RawMessage, path string) error {
 		if err := do.str("description", &f.Description); err != nil {
 			return err
 		}
-		if schema, skey := field(do, "parameters", "parametersJsonSchema", "parameters_json_schema"); !isNull(schema) {
-			if jsonKind(schema) != "an object" {
+		if schema, skey := field(do, "parameters", "parametersJsonSchema", "parameters_json_schema"); !jsonio.IsNull(schema) {
+			if jsonio.Kind(schema) != "an object" {
 				return typeErr(skey, "an object (a schema)", schema)
 			}
 			f.Parameters = json.RawMessage(jsonText(schema))
