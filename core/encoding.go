@@ -5,9 +5,10 @@ import "github.com/tokenfit/tokenfit/core/engine"
 // Counting is package engine's: core names its types so that one import
 // serves a program that counts, budgets and plans. (engine stands alone for
 // programs that only count, such as the lean WebAssembly module.) Encoding,
-// LiveCounter and HFTokenizer are defined on engine's types, not aliases, so
-// that go doc lists their methods, which forward to engine's
-// (encoding_methods.go, generated); converting between the two is free.
+// LiveCounter, StreamCounter and HFTokenizer are defined on engine's types,
+// not aliases, so that go doc lists their methods, which forward to
+// engine's (encoding_methods.go, generated); converting between the two is
+// free.
 
 //go:generate go run gen_methods.go
 
@@ -28,6 +29,11 @@ const (
 // a composer that shows the count on every keystroke; see
 // engine.LiveCounter. Not safe for concurrent use.
 type LiveCounter engine.LiveCounter
+
+// StreamCounter counts a text that arrives in parts (a file or a pipe too
+// big to hold), written as to an io.Writer; its count equals Count of the
+// whole text. See engine.StreamCounter. Not safe for concurrent use.
+type StreamCounter engine.StreamCounter
 
 // Units says how a LiveCounter's offsets count.
 type Units = engine.Units

@@ -41,6 +41,11 @@ func (e *Encoding) NewLiveCounter(units Units) *LiveCounter {
 	return (*LiveCounter)((*engine.Encoding)(e).NewLiveCounter(units))
 }
 
+// NewStreamCounter returns a counter over an empty text.
+func (e *Encoding) NewStreamCounter() *StreamCounter {
+	return (*StreamCounter)((*engine.Encoding)(e).NewStreamCounter())
+}
+
 // Token returns the bytes of a token id, special tokens included, and false
 // for an id the encoding does not have.
 func (e *Encoding) Token(id int) (string, bool) { return (*engine.Encoding)(e).Token(id) }
@@ -88,3 +93,15 @@ func (l *LiveCounter) Reset(text string) int { return (*engine.LiveCounter)(l).R
 
 // Text returns the current text. O(n).
 func (l *LiveCounter) Text() string { return (*engine.LiveCounter)(l).Text() }
+
+// Count returns the number of tokens in the text written so far, as if it
+// ended here. Cost: O(Held()).
+func (s *StreamCounter) Count() int { return (*engine.StreamCounter)(s).Count() }
+
+// Held returns the number of bytes written but not counted yet.
+func (s *StreamCounter) Held() int { return (*engine.StreamCounter)(s).Held() }
+
+// Write adds p to the text; it never fails. Bytes that are not UTF-8 count
+// as ValidUTF8 makes them, even when a character is split between writes.
+// Cost: O(len(p)) amortized, counting included.
+func (s *StreamCounter) Write(p []byte) (int, error) { return (*engine.StreamCounter)(s).Write(p) }
