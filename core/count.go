@@ -56,9 +56,9 @@ func (r *Registry) exactTarget(t Target) (*Encoding, Counted, error) {
 	if e, ok := tok.(*Encoding); ok {
 		return e, c, nil
 	}
-	if est, ok := tok.(*estimate); ok {
-		// Ids of the estimate's base encoding would not be the model's.
-		return nil, c, fieldErr("model", "%s has no public tokenizer (counts are estimates by %s); name an encoding for ids", engine.Clip(t.Model), est.base.Name())
+	if enc, _, _ := boundaries(tok, 0, 0); enc != nil {
+		// Ids of an estimate's base encoding would not be the model's.
+		return nil, c, fieldErr("model", "%s has no public tokenizer (counts are estimates by %s); name an encoding for ids", engine.Clip(t.Model), enc.Name())
 	}
 	return nil, c, fieldErr("encoding", "%s is a heuristic: it has no token ids", tok.Name())
 }
