@@ -39,6 +39,9 @@ type ChatMessage struct {
 	ToolCalls    []ToolCall    `json:"tool_calls,omitempty"`
 	ToolCallID   string        `json:"tool_call_id,omitempty"`
 	FunctionCall *FunctionCall `json:"function_call,omitempty"`
+	// from is where a message translated from another shape came from
+	// (shape.go); nil for one read in OpenAI's shape.
+	from *origin
 }
 
 // ChatContent is a message's content: a string (Text), or an array of
