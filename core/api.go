@@ -60,7 +60,13 @@ func ErrorJSON(err error) []byte {
 	case errors.As(err, &ee):
 		body.Field, body.Encoding = ee.Field, ee.Encoding
 	}
-	b, _ := marshal(ErrorAnswer{body})
+	return ErrorAnswer{body}.JSON()
+}
+
+// JSON encodes the answer, for hosts that answer with codes of their own.
+// O(len(message)).
+func (e ErrorAnswer) JSON() []byte {
+	b, _ := marshal(e)
 	return b
 }
 

@@ -92,17 +92,7 @@ func parseSection(field string, b json.RawMessage) (Section, error) {
 }
 
 // MarshalJSON writes the section back in the shape it came in.
-func (s Section) MarshalJSON() ([]byte, error) {
-	switch {
-	case s.Tokens != nil:
-		return json.Marshal(map[string]int{"tokens": *s.Tokens})
-	case s.isList:
-		return json.Marshal(s.Texts)
-	case len(s.Texts) == 1:
-		return json.Marshal(s.Texts[0])
-	}
-	return []byte("null"), nil
-}
+func (s Section) MarshalJSON() ([]byte, error) { return marshalOwn(s) }
 
 // Sections are the parts of a prompt that are never pruned.
 type Sections struct {

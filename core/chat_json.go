@@ -271,12 +271,7 @@ func (c *ChatContent) decode(raw json.RawMessage, path string) error {
 
 // MarshalJSON encodes Parts as an array when non-nil, else Text.
 // Cost: O(n).
-func (c ChatContent) MarshalJSON() ([]byte, error) {
-	if c.Parts != nil {
-		return json.Marshal(c.Parts)
-	}
-	return json.Marshal(c.Text)
-}
+func (c ChatContent) MarshalJSON() ([]byte, error) { return marshalOwn(c) }
 
 // UnmarshalJSON decodes one content part. Cost: O(n).
 func (p *ContentPart) UnmarshalJSON(b []byte) error { return p.decode(b, "") }
@@ -493,18 +488,7 @@ func (t *ToolChoice) decode(raw json.RawMessage, path string) error {
 }
 
 // MarshalJSON encodes the choice as OpenAI spells it. Cost: O(1).
-func (t ToolChoice) MarshalJSON() ([]byte, error) {
-	if t.Mode != "function" {
-		return json.Marshal(t.Mode)
-	}
-	type fn struct {
-		Name string `json:"name"`
-	}
-	return json.Marshal(struct {
-		Type     string `json:"type"`
-		Function fn     `json:"function"`
-	}{"function", fn{t.Name}})
-}
+func (t ToolChoice) MarshalJSON() ([]byte, error) { return marshalOwn(t) }
 
 // UnmarshalJSON decodes "none", "auto" or {"name":…}. Cost: O(n).
 func (f *FunctionCallChoice) UnmarshalJSON(b []byte) error { return f.decode(b, "") }
@@ -534,11 +518,4 @@ func (f *FunctionCallChoice) decode(raw json.RawMessage, path string) error {
 }
 
 // MarshalJSON encodes the choice as OpenAI spells it. Cost: O(1).
-func (f FunctionCallChoice) MarshalJSON() ([]byte, error) {
-	if f.Mode != "function" {
-		return json.Marshal(f.Mode)
-	}
-	return json.Marshal(struct {
-		Name string `json:"name"`
-	}{f.Name})
-}
+func (f FunctionCallChoice) MarshalJSON() ([]byte, error) { return marshalOwn(f) }

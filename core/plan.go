@@ -55,7 +55,7 @@ func (t Tier) String() string {
 // MarshalText encodes a tier by its name.
 func (t Tier) MarshalText() ([]byte, error) {
 	if int(t) >= len(tierNames) {
-		return nil, fmt.Errorf("%w: no tier %d", ErrInternal, t)
+		return nil, errNoTier(t)
 	}
 	return []byte(tierNames[t]), nil
 }

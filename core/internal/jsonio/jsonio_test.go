@@ -143,3 +143,35 @@ func TestKind(t *testing.T) {
 		}
 	}
 }
+
+func TestCompact_AsEncodingJSON(t *testing.T) {
+	for _, s := range []string{`{}`, ` { "a" : [ 1 , 2 ] , "b\" c" : " x  y " } `, "[\n\t\"\\\\\" , null ]", `"s"`, `-1.5e3`} {
+		var want bytes.Buffer
+		if err := json.Compact(&want, []byte(s)); err != nil {
+			t.Fatal(err)
+		}
+		if got := Compact(nil, []byte(s)); string(got) != want.String() {
+			t.Errorf("Compact(%q) = %s, want %s", s, got, want.Bytes())
+		}
+	}
+}
+
+func TestWriter_Object(t *testing.T) {
+	var w Writer
+	s := w.ObjectStart()
+	w.ObjectEnd(s)
+	w.Byte(' ')
+	s = w.ObjectStart()
+	w.Raw(`,"a":`)
+	w.Float(0.5)
+	w.Raw(`,"b":`)
+	w.RawJSON(nil)
+	w.ObjectEnd(s)
+	if string(w.B) != `{} {"a":0.5,"b":null}` || w.Err != nil {
+		t.Errorf("got %s %v", w.B, w.Err)
+	}
+	w.Float(math.NaN())
+	if w.Err == nil || w.Err.Error() != "json: unsupported value: NaN" {
+		t.Errorf("NaN: %v", w.Err)
+	}
+}
