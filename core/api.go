@@ -2,13 +2,13 @@ package core
 
 import (
 	"errors"
-
 	"fmt"
-	"github.com/tokenfit/tokenfit/core/engine"
 	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 // Version is tokenfit's version, reported by the "version" operation.
@@ -116,10 +116,13 @@ func OperationNames() []string {
 type handler func(a *API, request []byte) (any, error)
 
 // decode returns a handler that decodes the request into Req and calls f.
-func decode[Req any](f func(a *API, req Req) (any, error)) handler {
+func decode[Req any, P interface {
+	*Req
+	decodable
+}](f func(a *API, req Req) (any, error)) handler {
 	return func(a *API, b []byte) (any, error) {
 		var req Req
-		if err := decodeJSON(b, &req); err != nil {
+		if err := decodeJSON(b, P(&req)); err != nil {
 			return nil, err
 		}
 		return f(a, req)
@@ -160,13 +163,16 @@ func (a *API) countChat(b []byte) (any, error) {
 	if err := decodeJSON(b, &req); err != nil {
 		return nil, err
 	}
-	var extra struct {
-		Calibration *Calibration `json:"calibration"`
-	}
+	var extra chatExtra
 	if err := decodeJSON(b, &extra); err != nil {
 		return nil, err
 	}
 	return a.Registry().CountChat(req, extra.Calibration)
+}
+
+// chatExtra is what a countChat request carries beside OpenAI's fields.
+type chatExtra struct {
+	Calibration *Calibration `json:"calibration"`
 }
 
 func (a *API) registerModels(b []byte) (any, error) {

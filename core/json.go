@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"errors"
 	"strconv"
 
@@ -9,41 +8,6 @@ import (
 )
 
 //go:generate go run ../internal/cmd/genjson
-
-// decodeJSON decodes one JSON value into v. Unknown fields are ignored (a
-// chat request carries many that cost no tokens); syntax and type errors
-// become FieldErrors wrapping ErrInvalidRequest, naming the field, and so
-// does data after the value. It decodes in place: a json.Decoder would copy
-// the whole request into a buffer of its own first, which for a 100 MB
-// request in the WebAssembly module grew its memory by 200 MB more, for
-// good. No request type holds an interface, so numbers need no UseNumber.
-func decodeJSON(data []byte, v any) error {
-	if err := json.Unmarshal(data, v); err != nil {
-		return jsonErr(err)
-	}
-	return nil
-}
-
-func jsonErr(err error) error {
-	var fe *FieldError
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &fe):
-		return fe
-	case errors.As(err, &se):
-		return fieldErr("(body)", "invalid JSON at byte %d: %v", se.Offset, se)
-	case errors.As(err, &te):
-		field := te.Field
-		if field == "" {
-			field = "(body)"
-		}
-		return fieldErr(field, "expected %s, got JSON %s", te.Type, te.Value)
-	case errors.Is(err, ErrInvalidRequest):
-		return err
-	}
-	return fieldErr("(body)", "%v", err)
-}
 
 // marshal encodes an answer with the generated appendJSON methods
 // (json_gen.go: no reflection, so the WebAssembly modules link no
@@ -153,4 +117,22 @@ func (f FunctionCallChoice) appendJSON(w *jsonio.Writer) {
 	w.Raw(`{"name":`)
 	w.String(f.Name)
 	w.Byte('}')
+}
+
+// RawJSON is JSON text kept as it was sent, as json.RawMessage is (core
+// does not import encoding/json: see RATIONALE.md).
+type RawJSON []byte
+
+// MarshalJSON returns the text, or null for none.
+func (m RawJSON) MarshalJSON() ([]byte, error) {
+	if m == nil {
+		return []byte("null"), nil
+	}
+	return m, nil
+}
+
+// UnmarshalJSON keeps a copy of the text.
+func (m *RawJSON) UnmarshalJSON(b []byte) error {
+	*m = append((*m)[:0], b...)
+	return nil
 }

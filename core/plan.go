@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -84,13 +83,7 @@ func DefaultThresholds() Thresholds { return Thresholds{Full: 0.7, Summary: 0.3,
 // UnmarshalJSON decodes thresholds whose absent fields keep their defaults,
 // so {"full": 0.8} moves only the full threshold.
 func (t *Thresholds) UnmarshalJSON(b []byte) error {
-	type plain Thresholds
-	p := plain(DefaultThresholds())
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*t = Thresholds(p)
-	return nil
+	return decodeWith(b, t)
 }
 
 func (t Thresholds) validate() error {
