@@ -289,21 +289,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 8:
 			d.path = append(d.path, "tools")
-			if val[0] == 'n' {
-				v.Tools = nil
-			} else if d.is(val, '[', "[]core.ChatTool") {
-				s76 := []ChatTool{}
-				if err := jsonio.Array(val, func(e76 []byte) error {
-					var x ChatTool
-					if err := x.decodeJSON(d, e76); err != nil {
-						return err
-					}
-					s76 = append(s76, x)
-					return nil
-				}); err != nil {
-					return err
-				}
-				v.Tools = s76
+			if err := v.Tools.decodeJSON(d, val); err != nil {
+				return err
 			}
 		case 9:
 			d.path = append(d.path, "limits")
@@ -312,13 +299,13 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 10:
 			d.path = append(d.path, "keepFrom")
-			if x77, ok := d.int(val, "int", 64); ok {
-				v.KeepFrom = int(x77)
+			if x76, ok := d.int(val, "int", 64); ok {
+				v.KeepFrom = int(x76)
 			}
 		case 11:
 			d.path = append(d.path, "lowWater")
-			if x78, ok := d.float(val, "float64"); ok {
-				v.LowWater = float64(x78)
+			if x77, ok := d.float(val, "float64"); ok {
+				v.LowWater = float64(x77)
 			}
 		case 12:
 			d.path = append(d.path, "alerts")
@@ -339,8 +326,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 14:
 			d.path = append(d.path, "summarizeTarget")
-			if x79, ok := d.float(val, "float64"); ok {
-				v.SummarizeTarget = float64(x79)
+			if x78, ok := d.float(val, "float64"); ok {
+				v.SummarizeTarget = float64(x78)
 			}
 		case 15:
 			d.path = append(d.path, "keepRecent")
@@ -350,8 +337,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.KeepRecent == nil {
 					v.KeepRecent = new(int)
 				}
-				if x80, ok := d.int(val, "int", 64); ok {
-					(*v.KeepRecent) = int(x80)
+				if x79, ok := d.int(val, "int", 64); ok {
+					(*v.KeepRecent) = int(x79)
 				}
 			}
 		}
@@ -410,13 +397,13 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "overlap"}) {
 		case 0:
 			d.path = append(d.path, "Target", "model")
-			if x81, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x81)
+			if x80, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x80)
 			}
 		case 1:
 			d.path = append(d.path, "Target", "encoding")
-			if x82, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x82)
+			if x81, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x81)
 			}
 		case 2:
 			d.path = append(d.path, "Target", "calibration")
@@ -432,18 +419,18 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.path = append(d.path, "text")
-			if x83, ok := d.str(val, "string"); ok {
-				v.Text = string(x83)
+			if x82, ok := d.str(val, "string"); ok {
+				v.Text = string(x82)
 			}
 		case 4:
 			d.path = append(d.path, "maxTokens")
-			if x84, ok := d.int(val, "int", 64); ok {
-				v.MaxTokens = int(x84)
+			if x83, ok := d.int(val, "int", 64); ok {
+				v.MaxTokens = int(x83)
 			}
 		case 5:
 			d.path = append(d.path, "overlap")
-			if x85, ok := d.int(val, "int", 64); ok {
-				v.Overlap = int(x85)
+			if x84, ok := d.int(val, "int", 64); ok {
+				v.Overlap = int(x84)
 			}
 		}
 		d.path = d.path[:n]
@@ -471,18 +458,18 @@ func (v *CalibrateRequest) decodeFields(d *decoder, raw []byte, typeName string)
 			}
 		case 1:
 			d.path = append(d.path, "model")
-			if x86, ok := d.str(val, "string"); ok {
-				v.Model = string(x86)
+			if x85, ok := d.str(val, "string"); ok {
+				v.Model = string(x85)
 			}
 		case 2:
 			d.path = append(d.path, "estimate")
-			if x87, ok := d.int(val, "int", 64); ok {
-				v.Estimate = int(x87)
+			if x86, ok := d.int(val, "int", 64); ok {
+				v.Estimate = int(x86)
 			}
 		case 3:
 			d.path = append(d.path, "reported")
-			if x88, ok := d.int(val, "int", 64); ok {
-				v.Reported = int(x88)
+			if x87, ok := d.int(val, "int", 64); ok {
+				v.Reported = int(x87)
 			}
 		}
 		d.path = d.path[:n]
@@ -505,13 +492,13 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "budget", "items", "thresholds", "session"}) {
 		case 0:
 			d.path = append(d.path, "Target", "model")
-			if x89, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x89)
+			if x88, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x88)
 			}
 		case 1:
 			d.path = append(d.path, "Target", "encoding")
-			if x90, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x90)
+			if x89, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x89)
 			}
 		case 2:
 			d.path = append(d.path, "Target", "calibration")
@@ -527,26 +514,26 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 			}
 		case 3:
 			d.path = append(d.path, "PlanRequest", "budget")
-			if x91, ok := d.int(val, "int", 64); ok {
-				v.PlanRequest.Budget = int(x91)
+			if x90, ok := d.int(val, "int", 64); ok {
+				v.PlanRequest.Budget = int(x90)
 			}
 		case 4:
 			d.path = append(d.path, "PlanRequest", "items")
 			if val[0] == 'n' {
 				v.PlanRequest.Items = nil
 			} else if d.is(val, '[', "[]core.PlanItem") {
-				s92 := []PlanItem{}
-				if err := jsonio.Array(val, func(e92 []byte) error {
+				s91 := []PlanItem{}
+				if err := jsonio.Array(val, func(e91 []byte) error {
 					var x PlanItem
-					if err := x.decodeJSON(d, e92); err != nil {
+					if err := x.decodeJSON(d, e91); err != nil {
 						return err
 					}
-					s92 = append(s92, x)
+					s91 = append(s91, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.PlanRequest.Items = s92
+				v.PlanRequest.Items = s91
 			}
 		case 5:
 			d.path = append(d.path, "PlanRequest", "thresholds")
@@ -593,13 +580,13 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "units"}) {
 		case 0:
 			d.path = append(d.path, "Target", "model")
-			if x93, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x93)
+			if x92, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x92)
 			}
 		case 1:
 			d.path = append(d.path, "Target", "encoding")
-			if x94, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x94)
+			if x93, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x93)
 			}
 		case 2:
 			d.path = append(d.path, "Target", "calibration")
@@ -615,13 +602,13 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 			}
 		case 3:
 			d.path = append(d.path, "text")
-			if x95, ok := d.str(val, "string"); ok {
-				v.Text = string(x95)
+			if x94, ok := d.str(val, "string"); ok {
+				v.Text = string(x94)
 			}
 		case 4:
 			d.path = append(d.path, "units")
-			if x96, ok := d.str(val, "string"); ok {
-				v.Units = string(x96)
+			if x95, ok := d.str(val, "string"); ok {
+				v.Units = string(x95)
 			}
 		}
 		d.path = d.path[:n]
@@ -644,23 +631,23 @@ func (v *LiveEditRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"id", "at", "delete", "insert"}) {
 		case 0:
 			d.path = append(d.path, "id")
-			if x97, ok := d.int(val, "int", 64); ok {
-				v.ID = int(x97)
+			if x96, ok := d.int(val, "int", 64); ok {
+				v.ID = int(x96)
 			}
 		case 1:
 			d.path = append(d.path, "at")
-			if x98, ok := d.int(val, "int", 64); ok {
-				v.At = int(x98)
+			if x97, ok := d.int(val, "int", 64); ok {
+				v.At = int(x97)
 			}
 		case 2:
 			d.path = append(d.path, "delete")
-			if x99, ok := d.int(val, "int", 64); ok {
-				v.Delete = int(x99)
+			if x98, ok := d.int(val, "int", 64); ok {
+				v.Delete = int(x98)
 			}
 		case 3:
 			d.path = append(d.path, "insert")
-			if x100, ok := d.str(val, "string"); ok {
-				v.Insert = string(x100)
+			if x99, ok := d.str(val, "string"); ok {
+				v.Insert = string(x99)
 			}
 		}
 		d.path = d.path[:n]
@@ -683,8 +670,8 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 		switch fieldIndex(key, []string{"id", "text"}) {
 		case 0:
 			d.path = append(d.path, "id")
-			if x101, ok := d.int(val, "int", 64); ok {
-				v.ID = int(x101)
+			if x100, ok := d.int(val, "int", 64); ok {
+				v.ID = int(x100)
 			}
 		case 1:
 			d.path = append(d.path, "text")
@@ -694,8 +681,8 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 				if v.Text == nil {
 					v.Text = new(string)
 				}
-				if x102, ok := d.str(val, "string"); ok {
-					(*v.Text) = string(x102)
+				if x101, ok := d.str(val, "string"); ok {
+					(*v.Text) = string(x101)
 				}
 			}
 		}
@@ -719,8 +706,8 @@ func (v *ModelsRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"model"}) {
 		case 0:
 			d.path = append(d.path, "model")
-			if x103, ok := d.str(val, "string"); ok {
-				v.Model = string(x103)
+			if x102, ok := d.str(val, "string"); ok {
+				v.Model = string(x102)
 			}
 		}
 		d.path = d.path[:n]
@@ -750,12 +737,12 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 					v.Estimators = map[string]Estimator{}
 				}
 				m := v.Estimators
-				if err := jsonio.Object(val, func(k104 string, e104 []byte) error {
+				if err := jsonio.Object(val, func(k103 string, e103 []byte) error {
 					var x Estimator
-					if err := x.decodeJSON(d, e104); err != nil {
+					if err := x.decodeJSON(d, e103); err != nil {
 						return err
 					}
-					m[k104] = x
+					m[k103] = x
 					return nil
 				}); err != nil {
 					return err
@@ -766,18 +753,18 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 			if val[0] == 'n' {
 				v.Models = nil
 			} else if d.is(val, '[', "[]core.Model") {
-				s105 := []Model{}
-				if err := jsonio.Array(val, func(e105 []byte) error {
+				s104 := []Model{}
+				if err := jsonio.Array(val, func(e104 []byte) error {
 					var x Model
-					if err := x.decodeJSON(d, e105); err != nil {
+					if err := x.decodeJSON(d, e104); err != nil {
 						return err
 					}
-					s105 = append(s105, x)
+					s104 = append(s104, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Models = s105
+				v.Models = s104
 			}
 		}
 		d.path = d.path[:n]
@@ -796,13 +783,13 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
 			d.path = append(d.path, "plain", "Target", "model")
-			if x106, ok := d.str(val, "string"); ok {
-				v.plain.Target.Model = string(x106)
+			if x105, ok := d.str(val, "string"); ok {
+				v.plain.Target.Model = string(x105)
 			}
 		case 1:
 			d.path = append(d.path, "plain", "Target", "encoding")
-			if x107, ok := d.str(val, "string"); ok {
-				v.plain.Target.Encoding = string(x107)
+			if x106, ok := d.str(val, "string"); ok {
+				v.plain.Target.Encoding = string(x106)
 			}
 		case 2:
 			d.path = append(d.path, "plain", "Target", "calibration")
@@ -821,25 +808,25 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]*int") {
-				s108 := []*int{}
-				if err := jsonio.Array(val, func(e108 []byte) error {
+				s107 := []*int{}
+				if err := jsonio.Array(val, func(e107 []byte) error {
 					var x *int
-					if e108[0] == 'n' {
+					if e107[0] == 'n' {
 						x = nil
 					} else {
 						if x == nil {
 							x = new(int)
 						}
-						if x109, ok := d.int(e108, "int", 64); ok {
-							(*x) = int(x109)
+						if x108, ok := d.int(e107, "int", 64); ok {
+							(*x) = int(x108)
 						}
 					}
-					s108 = append(s108, x)
+					s107 = append(s107, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.IDs = s108
+				v.IDs = s107
 			}
 		}
 		d.path = d.path[:n]
@@ -869,12 +856,12 @@ func (v *Calibration) decodeFields(d *decoder, raw []byte, typeName string) erro
 					v.Models = map[string]ModelCalibration{}
 				}
 				m := v.Models
-				if err := jsonio.Object(val, func(k110 string, e110 []byte) error {
+				if err := jsonio.Object(val, func(k109 string, e109 []byte) error {
 					var x ModelCalibration
-					if err := x.decodeJSON(d, e110); err != nil {
+					if err := x.decodeJSON(d, e109); err != nil {
 						return err
 					}
-					m[k110] = x
+					m[k109] = x
 					return nil
 				}); err != nil {
 					return err
@@ -901,23 +888,23 @@ func (v *ReservePolicy) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"ratio", "min", "max", "safetyRatio"}) {
 		case 0:
 			d.path = append(d.path, "ratio")
-			if x111, ok := d.float(val, "float64"); ok {
-				v.Ratio = float64(x111)
+			if x110, ok := d.float(val, "float64"); ok {
+				v.Ratio = float64(x110)
 			}
 		case 1:
 			d.path = append(d.path, "min")
-			if x112, ok := d.int(val, "int", 64); ok {
-				v.Min = int(x112)
+			if x111, ok := d.int(val, "int", 64); ok {
+				v.Min = int(x111)
 			}
 		case 2:
 			d.path = append(d.path, "max")
-			if x113, ok := d.int(val, "int", 64); ok {
-				v.Max = int(x113)
+			if x112, ok := d.int(val, "int", 64); ok {
+				v.Max = int(x112)
 			}
 		case 3:
 			d.path = append(d.path, "safetyRatio")
-			if x114, ok := d.float(val, "float64"); ok {
-				v.SafetyRatio = float64(x114)
+			if x113, ok := d.float(val, "float64"); ok {
+				v.SafetyRatio = float64(x113)
 			}
 		}
 		d.path = d.path[:n]
@@ -933,7 +920,7 @@ func (v *History) decodeJSON(d *decoder, raw []byte) error {
 	return v.UnmarshalJSON(raw)
 }
 
-func (v *ChatTool) decodeJSON(d *decoder, raw []byte) error {
+func (v *Tools) decodeJSON(d *decoder, raw []byte) error {
 	return v.UnmarshalJSON(raw)
 }
 
@@ -958,8 +945,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MinHistoryTokens == nil {
 					v.MinHistoryTokens = new(int)
 				}
-				if x115, ok := d.int(val, "int", 64); ok {
-					(*v.MinHistoryTokens) = int(x115)
+				if x114, ok := d.int(val, "int", 64); ok {
+					(*v.MinHistoryTokens) = int(x114)
 				}
 			}
 		case 1:
@@ -970,8 +957,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MaxKnowledgeTokens == nil {
 					v.MaxKnowledgeTokens = new(int)
 				}
-				if x116, ok := d.int(val, "int", 64); ok {
-					(*v.MaxKnowledgeTokens) = int(x116)
+				if x115, ok := d.int(val, "int", 64); ok {
+					(*v.MaxKnowledgeTokens) = int(x115)
 				}
 			}
 		case 2:
@@ -982,8 +969,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MaxEpisodeTokens == nil {
 					v.MaxEpisodeTokens = new(int)
 				}
-				if x117, ok := d.int(val, "int", 64); ok {
-					(*v.MaxEpisodeTokens) = int(x117)
+				if x116, ok := d.int(val, "int", 64); ok {
+					(*v.MaxEpisodeTokens) = int(x116)
 				}
 			}
 		}
@@ -1007,13 +994,13 @@ func (v *Alerts) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"warning", "critical"}) {
 		case 0:
 			d.path = append(d.path, "warning")
-			if x118, ok := d.float(val, "float64"); ok {
-				v.Warning = float64(x118)
+			if x117, ok := d.float(val, "float64"); ok {
+				v.Warning = float64(x117)
 			}
 		case 1:
 			d.path = append(d.path, "critical")
-			if x119, ok := d.float(val, "float64"); ok {
-				v.Critical = float64(x119)
+			if x118, ok := d.float(val, "float64"); ok {
+				v.Critical = float64(x118)
 			}
 		}
 		d.path = d.path[:n]
@@ -1036,51 +1023,51 @@ func (v *PlanItem) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"id", "name", "kind", "tags", "activation", "content", "summary"}) {
 		case 0:
 			d.path = append(d.path, "id")
-			if x120, ok := d.str(val, "string"); ok {
-				v.ID = string(x120)
+			if x119, ok := d.str(val, "string"); ok {
+				v.ID = string(x119)
 			}
 		case 1:
 			d.path = append(d.path, "name")
-			if x121, ok := d.str(val, "string"); ok {
-				v.Name = string(x121)
+			if x120, ok := d.str(val, "string"); ok {
+				v.Name = string(x120)
 			}
 		case 2:
 			d.path = append(d.path, "kind")
-			if x122, ok := d.str(val, "string"); ok {
-				v.Kind = string(x122)
+			if x121, ok := d.str(val, "string"); ok {
+				v.Kind = string(x121)
 			}
 		case 3:
 			d.path = append(d.path, "tags")
 			if val[0] == 'n' {
 				v.Tags = nil
 			} else if d.is(val, '[', "[]string") {
-				s123 := []string{}
-				if err := jsonio.Array(val, func(e123 []byte) error {
+				s122 := []string{}
+				if err := jsonio.Array(val, func(e122 []byte) error {
 					var x string
-					if x124, ok := d.str(e123, "string"); ok {
-						x = string(x124)
+					if x123, ok := d.str(e122, "string"); ok {
+						x = string(x123)
 					}
-					s123 = append(s123, x)
+					s122 = append(s122, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Tags = s123
+				v.Tags = s122
 			}
 		case 4:
 			d.path = append(d.path, "activation")
-			if x125, ok := d.float(val, "float64"); ok {
-				v.Activation = float64(x125)
+			if x124, ok := d.float(val, "float64"); ok {
+				v.Activation = float64(x124)
 			}
 		case 5:
 			d.path = append(d.path, "content")
-			if x126, ok := d.str(val, "string"); ok {
-				v.Content = string(x126)
+			if x125, ok := d.str(val, "string"); ok {
+				v.Content = string(x125)
 			}
 		case 6:
 			d.path = append(d.path, "summary")
-			if x127, ok := d.str(val, "string"); ok {
-				v.Summary = string(x127)
+			if x126, ok := d.str(val, "string"); ok {
+				v.Summary = string(x126)
 			}
 		}
 		d.path = d.path[:n]
@@ -1099,18 +1086,18 @@ func (v *Thresholds) decodeFields(d *decoder, raw []byte, typeName string) error
 		switch fieldIndex(key, []string{"full", "summary", "nameOnly"}) {
 		case 0:
 			d.path = append(d.path, "full")
-			if x128, ok := d.float(val, "float64"); ok {
-				v.Full = float64(x128)
+			if x127, ok := d.float(val, "float64"); ok {
+				v.Full = float64(x127)
 			}
 		case 1:
 			d.path = append(d.path, "summary")
-			if x129, ok := d.float(val, "float64"); ok {
-				v.Summary = float64(x129)
+			if x128, ok := d.float(val, "float64"); ok {
+				v.Summary = float64(x128)
 			}
 		case 2:
 			d.path = append(d.path, "nameOnly")
-			if x130, ok := d.float(val, "float64"); ok {
-				v.NameOnly = float64(x130)
+			if x129, ok := d.float(val, "float64"); ok {
+				v.NameOnly = float64(x129)
 			}
 		}
 		d.path = d.path[:n]
@@ -1158,23 +1145,23 @@ func (v *Estimator) decodeFields(d *decoder, raw []byte, typeName string) error 
 		switch fieldIndex(key, []string{"base", "ratio", "errorBound", "note"}) {
 		case 0:
 			d.path = append(d.path, "base")
-			if x131, ok := d.str(val, "string"); ok {
-				v.Base = string(x131)
+			if x130, ok := d.str(val, "string"); ok {
+				v.Base = string(x130)
 			}
 		case 1:
 			d.path = append(d.path, "ratio")
-			if x132, ok := d.float(val, "float64"); ok {
-				v.Ratio = float64(x132)
+			if x131, ok := d.float(val, "float64"); ok {
+				v.Ratio = float64(x131)
 			}
 		case 2:
 			d.path = append(d.path, "errorBound")
-			if x133, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x133)
+			if x132, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x132)
 			}
 		case 3:
 			d.path = append(d.path, "note")
-			if x134, ok := d.str(val, "string"); ok {
-				v.Note = string(x134)
+			if x133, ok := d.str(val, "string"); ok {
+				v.Note = string(x133)
 			}
 		}
 		d.path = d.path[:n]
@@ -1197,61 +1184,61 @@ func (v *Model) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "encoding", "estimator"}) {
 		case 0:
 			d.path = append(d.path, "id")
-			if x135, ok := d.str(val, "string"); ok {
-				v.ID = string(x135)
+			if x134, ok := d.str(val, "string"); ok {
+				v.ID = string(x134)
 			}
 		case 1:
 			d.path = append(d.path, "provider")
-			if x136, ok := d.str(val, "string"); ok {
-				v.Provider = string(x136)
+			if x135, ok := d.str(val, "string"); ok {
+				v.Provider = string(x135)
 			}
 		case 2:
 			d.path = append(d.path, "aliases")
 			if val[0] == 'n' {
 				v.Aliases = nil
 			} else if d.is(val, '[', "[]string") {
-				s137 := []string{}
-				if err := jsonio.Array(val, func(e137 []byte) error {
+				s136 := []string{}
+				if err := jsonio.Array(val, func(e136 []byte) error {
 					var x string
-					if x138, ok := d.str(e137, "string"); ok {
-						x = string(x138)
+					if x137, ok := d.str(e136, "string"); ok {
+						x = string(x137)
 					}
-					s137 = append(s137, x)
+					s136 = append(s136, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Aliases = s137
+				v.Aliases = s136
 			}
 		case 3:
 			d.path = append(d.path, "contextWindow")
-			if x139, ok := d.int(val, "int", 64); ok {
-				v.ContextWindow = int(x139)
+			if x138, ok := d.int(val, "int", 64); ok {
+				v.ContextWindow = int(x138)
 			}
 		case 4:
 			d.path = append(d.path, "maxOutput")
-			if x140, ok := d.int(val, "int", 64); ok {
-				v.MaxOutput = int(x140)
+			if x139, ok := d.int(val, "int", 64); ok {
+				v.MaxOutput = int(x139)
 			}
 		case 5:
 			d.path = append(d.path, "maxInput")
-			if x141, ok := d.int(val, "int", 64); ok {
-				v.MaxInput = int(x141)
+			if x140, ok := d.int(val, "int", 64); ok {
+				v.MaxInput = int(x140)
 			}
 		case 6:
 			d.path = append(d.path, "reasoning")
-			if x142, ok := d.boolean(val, "bool"); ok {
-				v.Reasoning = bool(x142)
+			if x141, ok := d.boolean(val, "bool"); ok {
+				v.Reasoning = bool(x141)
 			}
 		case 7:
 			d.path = append(d.path, "encoding")
-			if x143, ok := d.str(val, "string"); ok {
-				v.Encoding = string(x143)
+			if x142, ok := d.str(val, "string"); ok {
+				v.Encoding = string(x142)
 			}
 		case 8:
 			d.path = append(d.path, "estimator")
-			if x144, ok := d.str(val, "string"); ok {
-				v.Estimator = string(x144)
+			if x143, ok := d.str(val, "string"); ok {
+				v.Estimator = string(x143)
 			}
 		}
 		d.path = d.path[:n]
@@ -1274,33 +1261,33 @@ func (v *ModelCalibration) decodeFields(d *decoder, raw []byte, typeName string)
 		switch fieldIndex(key, []string{"pairs", "sumLog", "minLog", "maxLog", "factor", "errorBound"}) {
 		case 0:
 			d.path = append(d.path, "pairs")
-			if x145, ok := d.int(val, "int", 64); ok {
-				v.Pairs = int(x145)
+			if x144, ok := d.int(val, "int", 64); ok {
+				v.Pairs = int(x144)
 			}
 		case 1:
 			d.path = append(d.path, "sumLog")
-			if x146, ok := d.float(val, "float64"); ok {
-				v.SumLog = float64(x146)
+			if x145, ok := d.float(val, "float64"); ok {
+				v.SumLog = float64(x145)
 			}
 		case 2:
 			d.path = append(d.path, "minLog")
-			if x147, ok := d.float(val, "float64"); ok {
-				v.MinLog = float64(x147)
+			if x146, ok := d.float(val, "float64"); ok {
+				v.MinLog = float64(x146)
 			}
 		case 3:
 			d.path = append(d.path, "maxLog")
-			if x148, ok := d.float(val, "float64"); ok {
-				v.MaxLog = float64(x148)
+			if x147, ok := d.float(val, "float64"); ok {
+				v.MaxLog = float64(x147)
 			}
 		case 4:
 			d.path = append(d.path, "factor")
-			if x149, ok := d.float(val, "float64"); ok {
-				v.Factor = float64(x149)
+			if x148, ok := d.float(val, "float64"); ok {
+				v.Factor = float64(x148)
 			}
 		case 5:
 			d.path = append(d.path, "errorBound")
-			if x150, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x150)
+			if x149, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x149)
 			}
 		}
 		d.path = d.path[:n]
@@ -1319,18 +1306,18 @@ func (v *SessionConfig) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"maxTokenBudget", "maxPerInjection", "backoffMultiplier"}) {
 		case 0:
 			d.path = append(d.path, "maxTokenBudget")
-			if x151, ok := d.int(val, "int", 64); ok {
-				v.MaxTokenBudget = int(x151)
+			if x150, ok := d.int(val, "int", 64); ok {
+				v.MaxTokenBudget = int(x150)
 			}
 		case 1:
 			d.path = append(d.path, "maxPerInjection")
-			if x152, ok := d.int(val, "int", 64); ok {
-				v.MaxPerInjection = int(x152)
+			if x151, ok := d.int(val, "int", 64); ok {
+				v.MaxPerInjection = int(x151)
 			}
 		case 2:
 			d.path = append(d.path, "backoffMultiplier")
-			if x153, ok := d.int(val, "int", 64); ok {
-				v.BackoffMultiplier = int(x153)
+			if x152, ok := d.int(val, "int", 64); ok {
+				v.BackoffMultiplier = int(x152)
 			}
 		}
 		d.path = d.path[:n]
@@ -1353,23 +1340,23 @@ func (v *SessionState) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"prompt", "injections", "tokensUsed", "lastInjectionPrompt"}) {
 		case 0:
 			d.path = append(d.path, "prompt")
-			if x154, ok := d.int(val, "int", 64); ok {
-				v.Prompt = int(x154)
+			if x153, ok := d.int(val, "int", 64); ok {
+				v.Prompt = int(x153)
 			}
 		case 1:
 			d.path = append(d.path, "injections")
-			if x155, ok := d.int(val, "int", 64); ok {
-				v.Injections = int(x155)
+			if x154, ok := d.int(val, "int", 64); ok {
+				v.Injections = int(x154)
 			}
 		case 2:
 			d.path = append(d.path, "tokensUsed")
-			if x156, ok := d.int(val, "int", 64); ok {
-				v.TokensUsed = int(x156)
+			if x155, ok := d.int(val, "int", 64); ok {
+				v.TokensUsed = int(x155)
 			}
 		case 3:
 			d.path = append(d.path, "lastInjectionPrompt")
-			if x157, ok := d.int(val, "int", 64); ok {
-				v.LastInjectionPrompt = int(x157)
+			if x156, ok := d.int(val, "int", 64); ok {
+				v.LastInjectionPrompt = int(x156)
 			}
 		}
 		d.path = d.path[:n]

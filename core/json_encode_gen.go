@@ -458,6 +458,12 @@ func (v ChatAnswer) appendJSON(w *jsonio.Writer) {
 			w.Byte(']')
 		}
 	}
+	w.Raw(",\"shape\":")
+	v.Shape.appendJSON(w)
+	if v.System != 0 {
+		w.Raw(",\"system\":")
+		w.Int(int64(v.System))
+	}
 	if v.Model != "" {
 		w.Raw(",\"model\":")
 		w.String(string(v.Model))
@@ -778,6 +784,8 @@ func (v SectionBudget) appendJSON(w *jsonio.Writer) {
 
 func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 	s37 := w.ObjectStart()
+	w.Raw(",\"shape\":")
+	v.Shape.appendJSON(w)
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
 	w.Raw(",\"perMessage\":")
@@ -894,6 +902,10 @@ func (v Remedy) appendJSON(w *jsonio.Writer) {
 	w.Raw(",\"fits\":")
 	w.Bool(bool(v.Fits))
 	w.ObjectEnd(s43)
+}
+
+func (v Shape) appendJSON(w *jsonio.Writer) {
+	w.String(string(v))
 }
 
 func (v Chunk) appendJSON(w *jsonio.Writer) {
