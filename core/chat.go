@@ -1,13 +1,12 @@
 package core
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
 // ChatRequest is the part of an OpenAI chat completions request that costs
@@ -39,6 +38,9 @@ type ChatMessage struct {
 	ToolCalls    []ToolCall    `json:"tool_calls,omitempty"`
 	ToolCallID   string        `json:"tool_call_id,omitempty"`
 	FunctionCall *FunctionCall `json:"function_call,omitempty"`
+	// from is where a message translated from another shape came from
+	// (shape.go); nil for one read in OpenAI's shape.
+	from *origin
 }
 
 // ChatContent is a message's content: a string (Text), or an array of
@@ -93,10 +95,10 @@ type ChatTool struct {
 // Parameters is its JSON schema, kept as sent: the API renders properties in
 // the order the caller wrote them.
 type FunctionDef struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters,omitempty"`
-	Strict      *bool           `json:"strict,omitempty"`
+	Name        string  `json:"name"`
+	Description string  `json:"description,omitempty"`
+	Parameters  RawJSON `json:"parameters,omitempty"`
+	Strict      *bool   `json:"strict,omitempty"`
 }
 
 // ToolChoice is tool_choice: Mode "none", "auto", "required", or
@@ -256,33 +258,6 @@ var (
 	candidateCalls       = []ToolCallRules{callsLegacy, calls2024}
 	candidateUndescribed = []int{0, tools2024.Undescribed}
 )
-
-// CandidateRules returns the rules a request could be billed by when the
-// family's own are only fitted: rules with each combination of the
-// candidate reply priming, tool-call rule, parameter rendering and
-// undescribed-property adjustment. ChatCount.UpperBound is at least the
-// Total of each (TestChat_UpperBoundCoversCandidates).
-func CandidateRules(r ChatRules) []ChatRules {
-	var out []ChatRules
-	for _, m := range candidateMessages {
-		for _, calls := range candidateCalls {
-			for _, style := range []ParamStyle{ParamsIndented, ParamsFlat} {
-				for _, und := range candidateUndescribed {
-					v := r
-					if !r.Messages.Exact {
-						v.Messages.ReplyPriming = m.ReplyPriming
-					}
-					v.ToolCalls = calls
-					if !r.Tools.Exact || !r.Tools.NestedExact || r.Tools.Undescribed != 0 {
-						v.Tools.Params, v.Tools.Undescribed = style, und
-					}
-					out = append(out, v)
-				}
-			}
-		}
-	}
-	return out
-}
 
 // chatCounter carries one CountChat call's state.
 type chatCounter struct {
@@ -513,11 +488,10 @@ func (c *chatCounter) choice(req *ChatRequest) int {
 // compactJSON returns a JSON text without insignificant whitespace, keys in
 // their order; text that is not JSON is returned as it is.
 func compactJSON(s string) string {
-	var b bytes.Buffer
-	if json.Compact(&b, []byte(s)) != nil {
+	if jsonio.Check([]byte(s)) != nil {
 		return s
 	}
-	return b.String()
+	return string(jsonio.Compact(nil, []byte(s)))
 }
 
 var chatRoles = []string{"system", "developer", "user", "assistant", "tool", "function"}

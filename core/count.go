@@ -1,8 +1,6 @@
 package core
 
 import (
-	"encoding/json"
-	"fmt"
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/engine"
@@ -56,9 +54,9 @@ func (r *Registry) exactTarget(t Target) (*Encoding, Counted, error) {
 	if e, ok := tok.(*Encoding); ok {
 		return e, c, nil
 	}
-	if est, ok := tok.(*estimate); ok {
-		// Ids of the estimate's base encoding would not be the model's.
-		return nil, c, fieldErr("model", "%s has no public tokenizer (counts are estimates by %s); name an encoding for ids", engine.Clip(t.Model), est.base.Name())
+	if enc, _, _ := boundaries(tok, 0, 0); enc != nil {
+		// Ids of an estimate's base encoding would not be the model's.
+		return nil, c, fieldErr("model", "%s has no public tokenizer (counts are estimates by %s); name an encoding for ids", engine.Clip(t.Model), enc.Name())
 	}
 	return nil, c, fieldErr("encoding", "%s is a heuristic: it has no token ids", tok.Name())
 }
@@ -111,26 +109,7 @@ type DecodeRequest struct {
 // UnmarshalJSON refuses a null id: JSON.stringify writes an undefined array
 // element as null, which would otherwise decode as token 0.
 func (r *DecodeRequest) UnmarshalJSON(b []byte) error {
-	type plain DecodeRequest
-	var in struct {
-		plain
-		IDs []*int `json:"ids"`
-	}
-	if err := json.Unmarshal(b, &in); err != nil {
-		return err
-	}
-	*r = DecodeRequest(in.plain)
-	r.IDs = nil
-	if in.IDs != nil {
-		r.IDs = make([]int, len(in.IDs))
-	}
-	for i, id := range in.IDs {
-		if id == nil {
-			return fieldErr(fmt.Sprintf("ids[%d]", i), "must be a token id, not null")
-		}
-		r.IDs[i] = *id
-	}
-	return nil
+	return decodeWith(b, r)
 }
 
 // DecodeAnswer is the text. Valid is false when the ids end (or start)
@@ -229,7 +208,13 @@ func (r *Registry) Truncate(req TruncateRequest) (TruncateAnswer, error) {
 // ChatAnswer is a chat request's count, with the model it was counted for.
 type ChatAnswer struct {
 	ChatCount
-	Model string `json:"model,omitempty"`
+	// Shape is the shape the request was read in (see Shape); for any but
+	// OpenAI's, PerMessage follows the request's own messages and System
+	// is its top-level system prompt's tokens, so Messages = System + the
+	// sum of PerMessage.
+	Shape  Shape  `json:"shape"`
+	System int    `json:"system,omitempty"`
+	Model  string `json:"model,omitempty"`
 	Resolved
 }
 
@@ -244,7 +229,7 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 	if err != nil {
 		return ChatAnswer{}, err
 	}
-	return ChatAnswer{ChatCount: cc, Model: c.Model, Resolved: c.Resolved}, nil
+	return ChatAnswer{ChatCount: cc, Shape: ShapeOpenAI, Model: c.Model, Resolved: c.Resolved}, nil
 }
 
 // PlanCall is a plan request with what to count it with.
