@@ -12,7 +12,7 @@
 // TOKENFIT_LONG=1 puts workerd under 8 × 10,000 requests instead of 8 × 500.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ import { init } from '../src/node.js';
 import { body, check, contains, verdict, summary } from './hostile.mjs';
 import { load } from './load.mjs';
 import { bundleHostile, bundleVectors } from './vectors.mjs';
+import { serveWorkerd } from './serve-workerd.mjs';
 
 const js = fileURLToPath(new URL('../', import.meta.url));
 const build = fileURLToPath(new URL('../../build/wasm/', import.meta.url));
@@ -80,28 +81,7 @@ async function startWorkerd() {
   for (const f of ['shared.mjs', 'hostile.mjs', 'hostile-js.mjs']) cpSync(join(js, 'test', f), join(dir, 'test', f));
   writeFileSync(join(dir, 'vectors.json'), JSON.stringify(bundleVectors()));
   writeFileSync(join(dir, 'hostile.json'), JSON.stringify(hostile));
-  const p = spawn(bin('workerd'), ['serve', join(dir, 'config.capnp'), '--control-fd', '3'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
-  const stop = () => {
-    p.kill();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  let stderr = '';
-  p.stderr.on('data', (d) => { stderr += d; });
-  try {
-    const port = await new Promise((resolve, reject) => {
-      let buf = '';
-      p.stdio[3].on('data', (d) => {
-        buf += d;
-        const m = /"port":(\d+)/.exec(buf);
-        if (m) resolve(Number(m[1]));
-      });
-      p.on('exit', (code) => reject(new Error(`workerd exited (${code}): ${stderr}`)));
-    });
-    return { port, stop };
-  } catch (e) {
-    stop();
-    throw e;
-  }
+  return serveWorkerd(bin('workerd'), dir);
 }
 
 test('Cloudflare workerd: the module imported as a WebAssembly.Module', async (t) => {
