@@ -2,10 +2,8 @@ package host_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -15,6 +13,7 @@ import (
 	"github.com/tokenfit/tokenfit/host"
 	"github.com/tokenfit/tokenfit/host/internal/modbuild"
 	"github.com/tokenfit/tokenfit/internal/exportlist"
+	"github.com/tokenfit/tokenfit/internal/tokenvectors"
 )
 
 var (
@@ -57,36 +56,12 @@ func TestLean_Counts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close(ctx)
-	b, err := os.ReadFile("../testdata/vectors/tokens.json")
+	cases, err := tokenvectors.Load("../testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f struct {
-		Cases []struct {
-			Text   string
-			File   string
-			Repeat *struct {
-				Unit  string
-				Times int
-			}
-			Counts map[string]int
-		}
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range f.Cases {
+	for _, c := range cases {
 		text := c.Text
-		switch {
-		case c.File != "":
-			b, err := os.ReadFile(filepath.Join("../testdata", c.File))
-			if err != nil {
-				t.Fatal(err)
-			}
-			text = string(b)
-		case c.Repeat != nil:
-			text = strings.Repeat(c.Repeat.Unit, c.Repeat.Times)
-		}
 		for enc, want := range c.Counts {
 			if n, err := h.Count(ctx, enc, text); err != nil || n != want {
 				t.Errorf("%s: %.40q: %d, %v; tiktoken %d", enc, text, n, err, want)
