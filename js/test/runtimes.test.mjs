@@ -138,11 +138,13 @@ async function loadRequests() {
   const chats = vectors.chat.filter((v) => !v.knownMismatch).map((v) => json('/call/countChat', { ...v.request, model: v.resolvedModel || v.model },
     ok((a) => equal(a.total, v.prompt_tokens, 'total'))));
   const budgets = [
-    // testdata/vectors/budget.json and plan.json, as core and the host read them.
-    ...vectors.budgets.map((c) => json(`/call/${c.op}`, c.request, ok((a) => {
+    // testdata/vectors/budget.json, plan.json and shapes.json, as core and
+    // the host read them; an expected error answers 400.
+    ...vectors.budgets.map((c) => json(`/call/${c.op}`, c.request, (status, a) => {
+      if (status !== (c.expect.error ? 400 : 200)) return `${c.name}: status ${status}: ${JSON.stringify(a).slice(0, 300)}`;
       const why = contains(a, c.expect);
       return why && `${c.name}: ${why}`;
-    }))),
+    })),
     ...vectors.chat.slice(0, 40).map((v, i) => {
       const req = { model: 'gpt-4o', contextWindow: 300 + 25 * i, sections: { system: 'Be brief.', current: 'next?' }, history: v.request.messages };
       return json('/call/calculateBudget', req, same(local.calculateBudget(req)));
