@@ -3,43 +3,18 @@ package host_test
 import (
 	"context"
 	"errors"
-	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tokenfit/tokenfit/core"
 	"github.com/tokenfit/tokenfit/host"
-	"github.com/tokenfit/tokenfit/host/internal/modbuild"
 	"github.com/tokenfit/tokenfit/internal/exportlist"
 	"github.com/tokenfit/tokenfit/internal/tokenvectors"
 )
 
-var (
-	leanOnce  sync.Once
-	leanBytes []byte
-	leanErr   error
-)
-
-// leanModule builds (or reads, cached by content) the lean module once.
-func leanModule(t testing.TB) []byte {
-	t.Helper()
-	leanOnce.Do(func() {
-		p, err := modbuild.Build(context.Background(), modbuild.Lite, "")
-		if err == nil {
-			leanBytes, err = os.ReadFile(p)
-		}
-		leanErr = err
-	})
-	if leanErr == modbuild.ErrNoToolchain {
-		t.Skip("cannot build the lean module here:", leanErr)
-	}
-	if leanErr != nil {
-		t.Fatal(leanErr)
-	}
-	return leanBytes
-}
+// leanModule returns the bytes of the lean module.
+func leanModule(t testing.TB) []byte { return liteModule.get(t) }
 
 // leanConfig is config with the lean module.
 func leanConfig(t testing.TB) host.Config {
