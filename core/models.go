@@ -48,6 +48,7 @@ type Registry struct {
 	models     []Model
 	index      map[string]int // lower-case id or alias → models index
 	estimators map[string]Estimator
+	tokenizers map[string]Tokenizer // loaded by name (WithTokenizer); never written after it is shared
 }
 
 // Fallbacks for a model the registry does not know (seed: budget calculator).
@@ -107,7 +108,7 @@ func (r *Registry) With(data []byte) (*Registry, error) {
 }
 
 func (r *Registry) with(f registryFile) (*Registry, error) {
-	n := &Registry{estimators: map[string]Estimator{}}
+	n := &Registry{estimators: map[string]Estimator{}, tokenizers: r.tokenizers}
 	for k, v := range r.estimators {
 		n.estimators[k] = v
 	}
