@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
 // The API shows function definitions to the model as TypeScript-like text,
@@ -107,8 +109,7 @@ func (n *jnode) writeJSON(b *strings.Builder) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			q, _ := json.Marshal(k)
-			b.Write(q)
+			b.Write(jsonio.AppendString(nil, k, true))
 			b.WriteByte(':')
 			n.vals[i].writeJSON(b)
 		}
@@ -123,8 +124,7 @@ func (n *jnode) writeJSON(b *strings.Builder) {
 		}
 		b.WriteByte(']')
 	case 's':
-		q, _ := json.Marshal(n.str)
-		b.Write(q)
+		b.Write(jsonio.AppendString(nil, n.str, true))
 	default:
 		b.WriteString(n.text())
 	}
@@ -136,7 +136,7 @@ var errSchemaDepth = errors.New("nested too deeply")
 // to validate, then O(n·depth) to walk (depth ≤ maxSchemaDepth).
 func parseOrdered(data []byte) (*jnode, error) {
 	if !json.Valid(data) {
-		return nil, errBadJSON
+		return nil, jsonio.ErrSyntax
 	}
 	return parseNode(data, 0)
 }
@@ -147,12 +147,12 @@ func parseNode(b []byte, depth int) (*jnode, error) {
 	}
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
-		return nil, errBadJSON
+		return nil, jsonio.ErrSyntax
 	}
 	switch b[0] {
 	case '{':
 		n := &jnode{kind: 'o'}
-		err := walkObject(b, func(key string, val []byte) error {
+		err := jsonio.Object(b, func(key string, val []byte) error {
 			child, err := parseNode(val, depth+1)
 			if err == nil {
 				n.set(key, child)
@@ -162,7 +162,7 @@ func parseNode(b []byte, depth int) (*jnode, error) {
 		return n, err
 	case '[':
 		n := &jnode{kind: 'a'}
-		err := walkArray(b, func(val []byte) error {
+		err := jsonio.Array(b, func(val []byte) error {
 			child, err := parseNode(val, depth+1)
 			if err == nil {
 				n.vals = append(n.vals, child)
@@ -171,7 +171,7 @@ func parseNode(b []byte, depth int) (*jnode, error) {
 		})
 		return n, err
 	case '"':
-		s, err := unquote(b)
+		s, err := jsonio.Unquote(b)
 		return &jnode{kind: 's', str: s}, err
 	case 't', 'f':
 		return &jnode{kind: 'b', str: string(b)}, nil
@@ -218,7 +218,7 @@ func renderFunctions(defs []funcInput, style ParamStyle) (rendered, error) {
 			r.out.strict = true
 		}
 		var params *jnode
-		if len(d.def.Parameters) > 0 && !isNull(d.def.Parameters) {
+		if len(d.def.Parameters) > 0 && !jsonio.IsNull(d.def.Parameters) {
 			p, err := parseOrdered(d.def.Parameters)
 			if err != nil {
 				return rendered{}, fieldErr(d.path+".parameters", "%v", err)

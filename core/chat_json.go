@@ -3,12 +3,10 @@ package core
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
 // JSON decoding of chat requests. Each field is checked for its JSON type,
@@ -17,9 +15,9 @@ import (
 // matches them (encoding/json alone would also accept "Role" for "role").
 //
 // encoding/json validates the whole text before it calls an UnmarshalJSON
-// method; the methods then walk it with the small scanner at the end of
-// this file, which slices values instead of copying them and skips strings
-// with bytes.IndexByte. A 5 MB data URL is thus not re-scanned and copied
+// method; the methods then walk it with package jsonio's scanner, which
+// slices values instead of copying them and skips strings with
+// bytes.IndexByte. A 5 MB data URL is thus not re-scanned and copied
 // at each of the six levels above it (that cost 0.5 s with json.Unmarshal
 // per level). Decoding is O(n).
 
@@ -38,36 +36,9 @@ func joinPath(path, key string) string {
 
 func indexPath(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
 
-// jsonKind names the JSON type of a value for error messages.
-func jsonKind(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
-// isNull reports whether raw is JSON null or absent (empty).
-func isNull(raw json.RawMessage) bool {
-	t := bytes.TrimSpace(raw)
-	return len(t) == 0 || bytes.Equal(t, []byte("null"))
-}
-
 // decodeObject decodes raw as an object; null gives ok false.
 func decodeObject(raw json.RawMessage, path string) (o jsonObject, ok bool, err error) {
-	if isNull(raw) {
+	if jsonio.IsNull(raw) {
 		return jsonObject{}, false, nil
 	}
 	o.path = path
@@ -75,7 +46,7 @@ func decodeObject(raw json.RawMessage, path string) (o jsonObject, ok bool, err 
 		return o, false, typeErr(path, "an object", raw)
 	}
 	o.fields = map[string]json.RawMessage{}
-	err = walkObject(raw, func(key string, val []byte) error {
+	err = jsonio.Object(raw, func(key string, val []byte) error {
 		o.fields[key] = val
 		return nil
 	})
@@ -87,14 +58,14 @@ func decodeObject(raw json.RawMessage, path string) (o jsonObject, ok bool, err 
 
 // decodeArray decodes raw as an array; null gives nil.
 func decodeArray(raw json.RawMessage, path string) ([]json.RawMessage, error) {
-	if isNull(raw) {
+	if jsonio.IsNull(raw) {
 		return nil, nil
 	}
 	if bytes.TrimSpace(raw)[0] != '[' {
 		return nil, typeErr(path, "an array", raw)
 	}
 	elems := []json.RawMessage{}
-	err := walkArray(raw, func(val []byte) error {
+	err := jsonio.Array(raw, func(val []byte) error {
 		elems = append(elems, val)
 		return nil
 	})
@@ -106,9 +77,9 @@ func decodeArray(raw json.RawMessage, path string) ([]json.RawMessage, error) {
 
 func typeErr(path, want string, raw json.RawMessage) error {
 	if path == "" {
-		return fmt.Errorf("%w: want %s, got %s", ErrInvalidRequest, want, jsonKind(raw))
+		return fmt.Errorf("%w: want %s, got %s", ErrInvalidRequest, want, jsonio.Kind(raw))
 	}
-	return fieldErr(path, "want %s, got %s", want, jsonKind(raw))
+	return fieldErr(path, "want %s, got %s", want, jsonio.Kind(raw))
 }
 
 func requestJSONErr(path string, err error) error {
@@ -121,10 +92,10 @@ func requestJSONErr(path string, err error) error {
 // str reads an optional string field; absent and null leave dst alone.
 func (o jsonObject) str(key string, dst *string) error {
 	raw, ok := o.fields[key]
-	if !ok || isNull(raw) {
+	if !ok || jsonio.IsNull(raw) {
 		return nil
 	}
-	v, err := unquote(raw)
+	v, err := jsonio.Unquote(raw)
 	if err != nil {
 		return typeErr(joinPath(o.path, key), "a string", raw)
 	}
@@ -134,7 +105,7 @@ func (o jsonObject) str(key string, dst *string) error {
 
 // requiredStr reads a string field that must be present.
 func (o jsonObject) requiredStr(key string, dst *string) error {
-	if raw, ok := o.fields[key]; !ok || isNull(raw) {
+	if raw, ok := o.fields[key]; !ok || jsonio.IsNull(raw) {
 		return fieldErr(joinPath(o.path, key), "missing")
 	}
 	return o.str(key, dst)
@@ -143,7 +114,7 @@ func (o jsonObject) requiredStr(key string, dst *string) error {
 // size reads an optional non-negative integer field.
 func (o jsonObject) size(key string, dst *int) error {
 	raw, ok := o.fields[key]
-	if !ok || isNull(raw) {
+	if !ok || jsonio.IsNull(raw) {
 		return nil
 	}
 	var n int
@@ -205,13 +176,13 @@ func (r *ChatRequest) decode(raw json.RawMessage, path string) error {
 			return err
 		}
 	}
-	if raw, ok := o.fields["tool_choice"]; ok && !isNull(raw) {
+	if raw, ok := o.fields["tool_choice"]; ok && !jsonio.IsNull(raw) {
 		r.ToolChoice = new(ToolChoice)
 		if err := r.ToolChoice.decode(raw, joinPath(path, "tool_choice")); err != nil {
 			return err
 		}
 	}
-	if raw, ok := o.fields["function_call"]; ok && !isNull(raw) {
+	if raw, ok := o.fields["function_call"]; ok && !jsonio.IsNull(raw) {
 		r.FunctionCall = new(FunctionCallChoice)
 		if err := r.FunctionCall.decode(raw, joinPath(path, "function_call")); err != nil {
 			return err
@@ -257,7 +228,7 @@ func (m *ChatMessage) decode(raw json.RawMessage, path string) error {
 			return err
 		}
 	}
-	if raw, ok := o.fields["function_call"]; ok && !isNull(raw) {
+	if raw, ok := o.fields["function_call"]; ok && !jsonio.IsNull(raw) {
 		m.FunctionCall = new(FunctionCall)
 		if err := m.FunctionCall.decode(raw, joinPath(path, "function_call")); err != nil {
 			return err
@@ -271,14 +242,14 @@ func (c *ChatContent) UnmarshalJSON(b []byte) error { return c.decode(b, "") }
 
 func (c *ChatContent) decode(raw json.RawMessage, path string) error {
 	*c = ChatContent{}
-	if isNull(raw) {
+	if jsonio.IsNull(raw) {
 		return nil
 	}
 	t := bytes.TrimSpace(raw)
 	switch t[0] {
 	case '"':
 		var err error
-		if c.Text, err = unquote(t); err != nil {
+		if c.Text, err = jsonio.Unquote(t); err != nil {
 			return requestJSONErr(path, err)
 		}
 		return nil
@@ -327,7 +298,7 @@ func (p *ContentPart) decode(raw json.RawMessage, path string) error {
 		return o.requiredStr("text", &p.Text)
 	case "image_url":
 		img, ok := o.fields["image_url"]
-		if !ok || isNull(img) {
+		if !ok || jsonio.IsNull(img) {
 			return fieldErr(joinPath(path, "image_url"), "missing")
 		}
 		p.ImageURL = new(ImageURL)
@@ -344,7 +315,7 @@ func (u *ImageURL) decode(raw json.RawMessage, path string) error {
 	*u = ImageURL{}
 	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '"' {
 		var err error
-		if u.URL, err = unquote(t); err != nil {
+		if u.URL, err = jsonio.Unquote(t); err != nil {
 			return requestJSONErr(path, err)
 		}
 		return nil
@@ -387,7 +358,7 @@ func (t *ToolCall) decode(raw json.RawMessage, path string) error {
 		return err
 	}
 	fn, ok := o.fields["function"]
-	if !ok || isNull(fn) {
+	if !ok || jsonio.IsNull(fn) {
 		return fieldErr(joinPath(path, "function"), "missing")
 	}
 	return t.Function.decode(fn, joinPath(path, "function"))
@@ -408,9 +379,9 @@ func (f *FunctionCall) decode(raw json.RawMessage, path string) error {
 	if err := o.str("name", &f.Name); err != nil {
 		return err
 	}
-	if raw, ok := o.fields["arguments"]; ok && !isNull(raw) {
+	if raw, ok := o.fields["arguments"]; ok && !jsonio.IsNull(raw) {
 		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] != '"' {
-			return fieldErr(joinPath(path, "arguments"), "want a string holding JSON, got %s", jsonKind(raw))
+			return fieldErr(joinPath(path, "arguments"), "want a string holding JSON, got %s", jsonio.Kind(raw))
 		}
 	}
 	return o.str("arguments", &f.Arguments)
@@ -435,7 +406,7 @@ func (t *ChatTool) decode(raw json.RawMessage, path string) error {
 		return fieldErr(joinPath(path, "type"), "unknown tool type %q (want \"function\")", engine.Clip(t.Type))
 	}
 	fn, ok := o.fields["function"]
-	if !ok || isNull(fn) {
+	if !ok || jsonio.IsNull(fn) {
 		return fieldErr(joinPath(path, "function"), "missing")
 	}
 	return t.Function.decode(fn, joinPath(path, "function"))
@@ -463,13 +434,13 @@ func (f *FunctionDef) decode(raw json.RawMessage, path string) error {
 	if err := o.str("description", &f.Description); err != nil {
 		return err
 	}
-	if p, ok := o.fields["parameters"]; ok && !isNull(p) {
+	if p, ok := o.fields["parameters"]; ok && !jsonio.IsNull(p) {
 		if bytes.TrimSpace(p)[0] != '{' {
 			return typeErr(joinPath(path, "parameters"), "an object (a JSON schema)", p)
 		}
 		f.Parameters = bytes.Clone(bytes.TrimSpace(p))
 	}
-	if s, ok := o.fields["strict"]; ok && !isNull(s) {
+	if s, ok := o.fields["strict"]; ok && !jsonio.IsNull(s) {
 		var v bool
 		if err := json.Unmarshal(s, &v); err != nil {
 			return typeErr(joinPath(path, "strict"), "a boolean", s)
@@ -487,7 +458,7 @@ func (t *ToolChoice) decode(raw json.RawMessage, path string) error {
 	*t = ToolChoice{}
 	if s := bytes.TrimSpace(raw); len(s) > 0 && s[0] == '"' {
 		var err error
-		if t.Mode, err = unquote(s); err != nil {
+		if t.Mode, err = jsonio.Unquote(s); err != nil {
 			return requestJSONErr(path, err)
 		}
 		switch t.Mode {
@@ -542,7 +513,7 @@ func (f *FunctionCallChoice) decode(raw json.RawMessage, path string) error {
 	*f = FunctionCallChoice{}
 	if s := bytes.TrimSpace(raw); len(s) > 0 && s[0] == '"' {
 		var err error
-		if f.Mode, err = unquote(s); err != nil {
+		if f.Mode, err = jsonio.Unquote(s); err != nil {
 			return requestJSONErr(path, err)
 		}
 		switch f.Mode {
@@ -570,181 +541,4 @@ func (f FunctionCallChoice) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		Name string `json:"name"`
 	}{f.Name})
-}
-
-// The scanner. It expects valid JSON (encoding/json checks the text before
-// calling UnmarshalJSON); on anything else it returns errBadJSON or stops
-// early, and it never reads out of bounds.
-
-var errBadJSON = errors.New("invalid JSON")
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// stringEnd returns the index just past the string that starts at b[i].
-func stringEnd(b []byte, i int) (int, error) {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return 0, errBadJSON
-		}
-		j += k
-		escapes := 0
-		for p := j - 1; p > i && b[p] == '\\'; p-- {
-			escapes++
-		}
-		if escapes%2 == 0 {
-			return j + 1, nil
-		}
-		j++
-	}
-}
-
-// valueEnd returns the index just past the value that starts at b[i].
-func valueEnd(b []byte, i int) (int, error) {
-	if i >= len(b) {
-		return 0, errBadJSON
-	}
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); {
-			switch b[j] {
-			case '"':
-				e, err := stringEnd(b, j)
-				if err != nil {
-					return 0, err
-				}
-				j = e
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1, nil
-				}
-			}
-			j++
-		}
-		return 0, errBadJSON
-	}
-	j := i
-	for j < len(b) && !strings.ContainsRune(",}] \t\n\r", rune(b[j])) {
-		j++
-	}
-	if j == i {
-		return 0, errBadJSON
-	}
-	return j, nil
-}
-
-// walkObject calls fn with each key and raw value of an object, in order.
-func walkObject(b []byte, fn func(key string, val []byte) error) error {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return errBadJSON
-	}
-	if i = skipSpace(b, i+1); i < len(b) && b[i] == '}' {
-		return nil
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return errBadJSON
-		}
-		e, err := stringEnd(b, i)
-		if err != nil {
-			return err
-		}
-		key, err := unquote(b[i:e])
-		if err != nil {
-			return err
-		}
-		if i = skipSpace(b, e); i >= len(b) || b[i] != ':' {
-			return errBadJSON
-		}
-		i = skipSpace(b, i+1)
-		if e, err = valueEnd(b, i); err != nil {
-			return err
-		}
-		if err := fn(key, b[i:e]); err != nil {
-			return err
-		}
-		if i = skipSpace(b, e); i >= len(b) {
-			return errBadJSON
-		}
-		switch b[i] {
-		case '}':
-			return nil
-		case ',':
-			i = skipSpace(b, i+1)
-		default:
-			return errBadJSON
-		}
-	}
-}
-
-// walkArray calls fn with each raw element of an array, in order.
-func walkArray(b []byte, fn func(val []byte) error) error {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '[' {
-		return errBadJSON
-	}
-	if i = skipSpace(b, i+1); i < len(b) && b[i] == ']' {
-		return nil
-	}
-	for {
-		e, err := valueEnd(b, i)
-		if err != nil {
-			return err
-		}
-		if err := fn(b[i:e]); err != nil {
-			return err
-		}
-		if i = skipSpace(b, e); i >= len(b) {
-			return errBadJSON
-		}
-		switch b[i] {
-		case ']':
-			return nil
-		case ',':
-			i = skipSpace(b, i+1)
-		default:
-			return errBadJSON
-		}
-	}
-}
-
-// unquote decodes a JSON string. Strings without escapes that are valid
-// UTF-8 are taken as they are; the rest go through encoding/json, which
-// also replaces invalid UTF-8 with U+FFFD.
-func unquote(raw []byte) (string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return "", errBadJSON
-	}
-	body := raw[1 : len(raw)-1]
-	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) && !hasControl(body) {
-		return string(body), nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", errBadJSON
-	}
-	return s, nil
-}
-
-func hasControl(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 {
-			return true
-		}
-	}
-	return false
 }

@@ -967,9 +967,16 @@ editor.addEventListener('submit', (e) => {
   $(`#plan-items tr[data-id="${CSS.escape(it.id)}"] button.edit`).focus();
   refreshPlanSoon();
 });
-$('#cancel-behavior').addEventListener('click', () => {
+function cancelEdit() {
   editor.hidden = true;
   (editing ? $(`#plan-items tr[data-id="${CSS.escape(editing.id)}"] button.edit`) : $('#add-behavior'))?.focus();
+}
+$('#cancel-behavior').addEventListener('click', cancelEdit);
+editor.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape') {
+    e.preventDefault();
+    cancelEdit();
+  }
 });
 $('#add-behavior').addEventListener('click', () => editBehavior(null));
 

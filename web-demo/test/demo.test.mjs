@@ -614,6 +614,78 @@ test('the plan shows planInjection: tiers and why, demotions, the compiled text'
   await page.click('#sample-behaviors');
 });
 
+test('the plan editor by keyboard alone: add, edit, Escape to cancel, remove; the focus follows', async () => {
+  await page.focus('#sample-behaviors');
+  await page.keyboard.press('Enter');
+  await page.fill('#plan-budget', '120');
+  const items = structuredClone(samples.behaviors);
+  await checkPlan({ model: 'gpt-4o', budget: 120, items });
+  const focused = () => page.evaluate(() => document.activeElement.id || document.activeElement.className);
+  const row = (id) => `#plan-items tr[data-id="${id}"]`;
+
+  // Add: Enter on the button opens the editor with the focus on the name;
+  // Tab walks the fields in order; Enter in a field saves.
+  await page.focus('#add-behavior');
+  await page.keyboard.press('Enter');
+  assert.equal(await focused(), 'b-name');
+  await page.keyboard.type('keyboard-only');
+  for (const [field, text] of [['b-kind', null], ['b-activation', '0.9'], ['b-tags', 'a11y, #ui'],
+    ['b-content', 'Every control answers to the keyboard.'], ['b-summary', 'Keyboard first.']]) {
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), field, 'the editor\'s tab order');
+    if (text === null) continue;
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(text);
+  }
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#behavior-form', { state: 'hidden' });
+  assert.equal(await page.evaluate(() => document.activeElement.closest('tr')?.dataset.id), 'keyboard-only', 'the focus is on the new row');
+  assert.equal(await focused(), 'edit');
+  items.push({ id: 'keyboard-only', name: 'keyboard-only', kind: 'directive', tags: ['a11y', 'ui'], activation: 0.9,
+    content: 'Every control answers to the keyboard.', summary: 'Keyboard first.' });
+  await checkPlan({ model: 'gpt-4o', budget: 120, items });
+
+  // Edit, then Escape: nothing changes and the focus returns to the row.
+  await page.keyboard.press('Enter');
+  assert.equal(await focused(), 'b-name');
+  assert.equal(await page.inputValue('#b-name'), 'keyboard-only');
+  await page.keyboard.type(' renamed');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#behavior-form', { state: 'hidden' });
+  assert.equal(await page.evaluate(() => document.activeElement.closest('tr')?.dataset.id), 'keyboard-only');
+  assert.equal(await page.textContent(`${row('keyboard-only')} .name`), 'keyboard-only');
+
+  // Remove: Tab to the row's Remove, Enter; the focus stays in the table.
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'remove');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(row('keyboard-only'), { state: 'detached' });
+  assert.equal(await focused(), 'edit', 'the focus moves to the next row');
+  items.pop();
+  await checkPlan({ model: 'gpt-4o', budget: 120, items });
+});
+
+test('JSON views: request and answer labelled, shown on demand, copied whole', async () => {
+  const disclose = 'button.disclose[aria-controls="plan-json"]';
+  await page.locator(disclose).first().scrollIntoViewIfNeeded();
+  await page.click(disclose);
+  assert.equal(await page.getAttribute(disclose, 'aria-expanded'), 'true');
+  for (const id of ['plan-request', 'plan-answer']) {
+    const label = await page.$eval(`#${id}`, (e) => document.getElementById(e.getAttribute('aria-labelledby'))?.textContent);
+    assert.equal(label, id.endsWith('request') ? 'Request' : 'Answer');
+  }
+  const { request, answer: shown } = await page.evaluate(() => window.tokenfitDemo.plan);
+  assert.deepEqual(JSON.parse(await page.textContent('#plan-request')), request);
+  assert.deepEqual(JSON.parse(await page.textContent('#plan-answer')), shown);
+  await page.click('button.copy[data-copy="plan-request"]');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.deepEqual(JSON.parse(copied), request);
+  assert.deepEqual(answer('plan', JSON.parse(copied)), shown, 'the copied request gives the shown answer from the CLI');
+  await page.screenshot({ path: join(results, '13-json.png') });
+  await page.click(disclose);
+  assert.equal(await page.isHidden('#plan-json'), true);
+});
+
 async function checkPlan(req) {
   const want = answer('plan', req);
   const got = await waitFor('plan', req);

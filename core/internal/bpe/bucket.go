@@ -2,6 +2,8 @@ package bpe
 
 import (
 	"slices"
+
+	"github.com/tokenfit/tokenfit/core/internal/minheap"
 )
 
 // The merge for long pieces. The heap merge in merge.go is O(n log n); on
@@ -78,7 +80,7 @@ func (v *Vocab) splitBuckets(p string, m *bucketMerge) bool {
 	}()
 	queue := func(r uint32, pos int32) {
 		if m.head[r] < 0 {
-			m.ranks = push(m.ranks, uint64(r))
+			m.ranks = minheap.Push(m.ranks, uint64(r))
 			m.touched = append(m.touched, r)
 		}
 		m.entries = append(m.entries, entry{pos, m.head[r]})
@@ -118,7 +120,7 @@ func (v *Vocab) splitBuckets(p string, m *bucketMerge) bool {
 	}
 	for len(m.ranks) > 0 && ordered {
 		var top uint64
-		top, m.ranks = pop(m.ranks)
+		top, m.ranks = minheap.Pop(m.ranks)
 		current = uint32(top)
 		m.work = m.work[:0]
 		for e := m.head[current]; e >= 0; e = m.entries[e].link {

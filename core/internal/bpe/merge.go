@@ -1,6 +1,10 @@
 package bpe
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/tokenfit/tokenfit/core/internal/minheap"
+)
 
 // Byte-pair merging: starting from single bytes, repeatedly join the adjacent
 // pair whose joined bytes have the lowest rank, the leftmost on a tie, until
@@ -82,7 +86,7 @@ func (v *Vocab) splitBig(p string, m *bigMerge) {
 			}
 		}
 	}
-	heapify(m.heap)
+	minheap.Init(m.heap)
 	// end returns the end of the pair that starts at token i, or -1.
 	end := func(i int32) int32 {
 		j := m.next[i]
@@ -96,13 +100,13 @@ func (v *Vocab) splitBig(p string, m *bigMerge) {
 		if e := end(i); e >= 0 && int(e-i) <= v.maxLen {
 			if r := v.rank(p[i:e]); r != noRank {
 				m.pair[i] = r
-				m.heap = push(m.heap, uint64(r)<<32|uint64(i))
+				m.heap = minheap.Push(m.heap, uint64(r)<<32|uint64(i))
 			}
 		}
 	}
 	for len(m.heap) > 0 {
 		var top uint64
-		top, m.heap = pop(m.heap)
+		top, m.heap = minheap.Pop(m.heap)
 		i, r := int32(uint32(top)), uint32(top>>32)
 		if m.pair[i] != r {
 			continue // stale: the token at i changed since this was queued
@@ -126,50 +130,4 @@ func grow[T any](s []T, n int) []T {
 		return make([]T, n)
 	}
 	return s[:n]
-}
-
-func heapify(h []uint64) {
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		down(h, i)
-	}
-}
-
-func push(h []uint64, x uint64) []uint64 {
-	h = append(h, x)
-	for i := len(h) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if h[parent] <= h[i] {
-			break
-		}
-		h[parent], h[i] = h[i], h[parent]
-		i = parent
-	}
-	return h
-}
-
-func pop(h []uint64) (uint64, []uint64) {
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	down(h, 0)
-	return top, h
-}
-
-func down(h []uint64, i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		c := l
-		if r := l + 1; r < len(h) && h[r] < h[l] {
-			c = r
-		}
-		if h[i] <= h[c] {
-			return
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
-	}
 }

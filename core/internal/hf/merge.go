@@ -3,6 +3,8 @@ package hf
 import (
 	"sync"
 	"unicode/utf8"
+
+	"github.com/tokenfit/tokenfit/core/internal/minheap"
 )
 
 // Byte-pair merging by merge rank: from single bytes, repeatedly merge the
@@ -53,11 +55,8 @@ func (w *merger) merge(m *Model, p string, dst []uint32) []uint32 {
 		w.rerank(m, i, n)
 	}
 	for len(w.heap) > 0 {
-		top := w.heap[0]
-		last := len(w.heap) - 1
-		w.heap[0] = w.heap[last]
-		w.heap = w.heap[:last]
-		down(w.heap, 0)
+		var top uint64
+		top, w.heap = minheap.Pop(w.heap)
 		i, r := int32(uint32(top)), uint32(top>>32)
 		if w.rank[i] != r {
 			continue // stale: the token at i or its neighbour changed
@@ -96,33 +95,7 @@ func (w *merger) rerank(m *Model, i int32, n int) {
 	if v, ok := m.merges[uint64(w.id[i])<<32|uint64(w.id[j])]; ok {
 		r := uint32(v >> 32)
 		w.rank[i] = r
-		w.heap = append(w.heap, uint64(r)<<32|uint64(i))
-		for k := len(w.heap) - 1; k > 0; {
-			parent := (k - 1) / 2
-			if w.heap[parent] <= w.heap[k] {
-				break
-			}
-			w.heap[parent], w.heap[k] = w.heap[k], w.heap[parent]
-			k = parent
-		}
-	}
-}
-
-func down(h []uint64, i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		c := l
-		if r := l + 1; r < len(h) && h[r] < h[l] {
-			c = r
-		}
-		if h[i] <= h[c] {
-			return
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
+		w.heap = minheap.Push(w.heap, uint64(r)<<32|uint64(i))
 	}
 }
 
