@@ -147,20 +147,24 @@ func init() {
 	}
 }
 
-// countChat decodes an OpenAI chat request, which may carry tokenfit's
-// calibration beside OpenAI's fields.
+// countChat decodes a chat request in any shape (see Shape), which may
+// carry tokenfit's calibration beside the provider's fields.
 func (a *API) countChat(b []byte) (any, error) {
-	var req ChatRequest
-	if err := decodeJSON(b, &req); err != nil {
-		return nil, err
-	}
 	var extra struct {
 		Calibration *Calibration `json:"calibration"`
 	}
 	if err := decodeJSON(b, &extra); err != nil {
 		return nil, err
 	}
-	return a.Registry().CountChat(req, extra.Calibration)
+	s, err := readChat(b)
+	if err != nil {
+		return nil, err
+	}
+	ans, err := a.Registry().CountChat(s.req, extra.Calibration)
+	if err != nil {
+		return nil, s.refield(err, "messages")
+	}
+	return s.fold(ans), nil
 }
 
 func (a *API) registerModels(b []byte) (any, error) {

@@ -171,11 +171,12 @@ type BudgetRequest struct {
 	Sections      Sections       `json:"sections"`
 	// Directive is counted in full, never truncated (seed: budget calculator).
 	Directive string `json:"directive,omitempty"`
-	// History is the conversation so far, as OpenAI chat messages; only it
-	// is ever pruned. Tools are the request's tool definitions, a fixed cost.
-	History History    `json:"history,omitempty"`
-	Tools   []ChatTool `json:"tools,omitempty"`
-	Limits  Limits     `json:"limits"`
+	// History is the conversation so far, as chat messages in any shape
+	// (see History); only it is ever pruned. Tools are the request's tool
+	// definitions, in any shape, a fixed cost.
+	History History `json:"history,omitempty"`
+	Tools   Tools   `json:"tools,omitempty"`
+	Limits  Limits  `json:"limits"`
 	// KeepFrom is the keepFrom of the previous turn's answer: messages
 	// before it were dropped then and stay dropped.
 	KeepFrom int     `json:"keepFrom,omitempty"`
@@ -202,6 +203,9 @@ type SectionBudget struct {
 
 // HistoryBudget says which history messages stay.
 type HistoryBudget struct {
+	// Shape is the shape the history was read in (see History); the
+	// indices below are its messages'.
+	Shape Shape `json:"shape"`
 	// Tokens of the history as given (from the request's keepFrom), with
 	// per-message overhead and reply priming.
 	Tokens     int   `json:"tokens"`
@@ -333,8 +337,8 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	}
 
 	// The history: count it, prune it, propose what to summarize.
-	if req.KeepFrom < 0 || req.KeepFrom > len(req.History) {
-		return b, fieldErr("keepFrom", "must be from 0 to the number of history messages (%d)", len(req.History))
+	if req.KeepFrom < 0 || req.KeepFrom > req.History.Len() {
+		return b, fieldErr("keepFrom", "must be from 0 to the number of history messages (%d)", req.History.Len())
 	}
 	items, priming, tools, err := historyItems(tok, m.ID, req.History, req.Tools)
 	if err != nil {
@@ -344,6 +348,7 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	b.FixedTokens += tools
 	b.HistoryBudget = b.InputBudget - b.FixedTokens
 	h := &b.History
+	h.Shape = req.History.Shape()
 	h.PerMessage = make([]int, len(items))
 	for i, it := range items {
 		h.PerMessage[i] = it.tokens

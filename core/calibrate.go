@@ -144,21 +144,12 @@ func (m ModelCalibration) check(field string) error {
 // priorBound is a tokenizer's own error bound: 0 when exact.
 func priorBound(tok Tokenizer) float64 {
 	switch t := tok.(type) {
-	case *estimate:
-		return t.bound
-	case *calibrated:
+	case *scaled:
 		return t.bound
 	case *heuristic:
 		return heuristicErrorBound
 	}
 	return 0
-}
-
-// calibrated scales a tokenizer by a learned factor and bounds it.
-type calibrated struct {
-	base   Tokenizer
-	factor float64
-	bound  float64
 }
 
 // withCalibration returns tok calibrated for model when the state has pairs
@@ -175,21 +166,5 @@ func withCalibration(tok Tokenizer, model string, c *Calibration) (Tokenizer, er
 		return nil, err
 	}
 	m.derive(priorBound(tok))
-	return &calibrated{base: tok, factor: m.Factor, bound: m.ErrorBound}, nil
-}
-
-func (c *calibrated) Name() string { return c.base.Name() + "+calibrated" }
-func (c *calibrated) Exact() bool  { return false }
-
-func (c *calibrated) Count(text string) int {
-	return int(math.Ceil(float64(c.base.Count(text)) * c.factor))
-}
-
-func (c *calibrated) Upper(count int) int {
-	return int(math.Ceil(float64(count) * (1 + c.bound)))
-}
-
-func (c *calibrated) Truncate(text string, maxTokens int, keep Side) (string, int) {
-	part, _ := c.base.Truncate(text, int(float64(maxTokens)/c.factor), keep)
-	return part, c.Count(part)
+	return &scaled{name: tok.Name() + "+calibrated", base: tok, factor: m.Factor, bound: m.ErrorBound}, nil
 }

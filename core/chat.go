@@ -39,6 +39,9 @@ type ChatMessage struct {
 	ToolCalls    []ToolCall    `json:"tool_calls,omitempty"`
 	ToolCallID   string        `json:"tool_call_id,omitempty"`
 	FunctionCall *FunctionCall `json:"function_call,omitempty"`
+	// from is where a message translated from another shape came from
+	// (shape.go); nil for one read in OpenAI's shape.
+	from *origin
 }
 
 // ChatContent is a message's content: a string (Text), or an array of
@@ -256,33 +259,6 @@ var (
 	candidateCalls       = []ToolCallRules{callsLegacy, calls2024}
 	candidateUndescribed = []int{0, tools2024.Undescribed}
 )
-
-// CandidateRules returns the rules a request could be billed by when the
-// family's own are only fitted: rules with each combination of the
-// candidate reply priming, tool-call rule, parameter rendering and
-// undescribed-property adjustment. ChatCount.UpperBound is at least the
-// Total of each (TestChat_UpperBoundCoversCandidates).
-func CandidateRules(r ChatRules) []ChatRules {
-	var out []ChatRules
-	for _, m := range candidateMessages {
-		for _, calls := range candidateCalls {
-			for _, style := range []ParamStyle{ParamsIndented, ParamsFlat} {
-				for _, und := range candidateUndescribed {
-					v := r
-					if !r.Messages.Exact {
-						v.Messages.ReplyPriming = m.ReplyPriming
-					}
-					v.ToolCalls = calls
-					if !r.Tools.Exact || !r.Tools.NestedExact || r.Tools.Undescribed != 0 {
-						v.Tools.Params, v.Tools.Undescribed = style, und
-					}
-					out = append(out, v)
-				}
-			}
-		}
-	}
-	return out
-}
 
 // chatCounter carries one CountChat call's state.
 type chatCounter struct {

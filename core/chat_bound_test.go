@@ -110,7 +110,7 @@ func TestChat_UpperBoundCoversCandidates(t *testing.T) {
 			if got.UpperBound > got.Total {
 				raised++
 			}
-			for _, v := range CandidateRules(rules) {
+			for _, v := range candidateRules(rules) {
 				alt, err := CountChat(enc, req, v)
 				if err != nil {
 					t.Fatal(err)
@@ -146,4 +146,31 @@ func TestChat_UpperBoundCoversTheAPI(t *testing.T) {
 			t.Errorf("%s (%s): upper bound %d below the %d billed (total %d, exact %v)", v.Name, v.model(), got.UpperBound, v.PromptTokens, got.Total, got.Exact)
 		}
 	}
+}
+
+// candidateRules returns the rules a request could be billed by when the
+// family's own are only fitted: rules with each combination of the
+// candidate reply priming, tool-call rule, parameter rendering and
+// undescribed-property adjustment. ChatCount.UpperBound is at least the
+// Total of each (TestChat_UpperBoundCoversCandidates).
+func candidateRules(r ChatRules) []ChatRules {
+	var out []ChatRules
+	for _, m := range candidateMessages {
+		for _, calls := range candidateCalls {
+			for _, style := range []ParamStyle{ParamsIndented, ParamsFlat} {
+				for _, und := range candidateUndescribed {
+					v := r
+					if !r.Messages.Exact {
+						v.Messages.ReplyPriming = m.ReplyPriming
+					}
+					v.ToolCalls = calls
+					if !r.Tools.Exact || !r.Tools.NestedExact || r.Tools.Undescribed != 0 {
+						v.Tools.Params, v.Tools.Undescribed = style, und
+					}
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out
 }

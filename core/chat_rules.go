@@ -10,31 +10,31 @@ import "strings"
 type ChatRules struct {
 	// Family names the row of the rules table, such as "gpt-4o", or
 	// "default" when the model was not recognised.
-	Family    string        `json:"family"`
-	Messages  MessageRules  `json:"messages"`
-	Tools     ToolRules     `json:"tools"`
-	ToolCalls ToolCallRules `json:"toolCalls"`
-	Images    ImageRules    `json:"images"`
+	Family    string
+	Messages  MessageRules
+	Tools     ToolRules
+	ToolCalls ToolCallRules
+	Images    ImageRules
 }
 
 // MessageRules price the messages themselves.
 type MessageRules struct {
 	// PerMessage frames every message (3; 4 on gpt-3.5-turbo-0301).
-	PerMessage int `json:"perMessage"`
+	PerMessage int
 	// PerName is added to a message's name tokens (1; −1 on
 	// gpt-3.5-turbo-0301, where the name takes the role's place).
-	PerName int `json:"perName"`
+	PerName int
 	// ReplyPriming is added once per request for the assistant reply's
 	// header (3; 2 fits the o-series).
-	ReplyPriming int `json:"replyPriming"`
+	ReplyPriming int
 	// FunctionMessage is added to a legacy role "function" message (−2).
-	FunctionMessage int `json:"functionMessage"`
+	FunctionMessage int
 	// FunctionCall is added for an assistant message's legacy
 	// function_call, on top of its name and arguments (3).
-	FunctionCall int `json:"functionCall"`
+	FunctionCall int
 	// Exact reports that these constants reproduce API counts for this
 	// family; when false every count made with them is an estimate.
-	Exact bool `json:"exact"`
+	Exact bool
 }
 
 // ParamStyle is how nested objects in function parameters are rendered.
@@ -54,31 +54,31 @@ const (
 // the tool_choice or function_call option.
 type ToolRules struct {
 	// Definitions is added to the tokens of the rendered definitions (9).
-	Definitions int `json:"definitions"`
+	Definitions int
 	// SystemMessage is added when the request has a system message, whose
 	// first one then also gets a trailing newline (−4): the definitions
 	// join that message instead of opening their own.
-	SystemMessage int `json:"systemMessage"`
+	SystemMessage int
 	// Params selects the rendering of nested objects.
-	Params ParamStyle `json:"params"`
+	Params ParamStyle
 	// Undescribed is added per property that has no description and is not
 	// a string enum (−1 on gpt-4-turbo; fitted, mechanism unknown).
-	Undescribed int `json:"undescribed"`
+	Undescribed int
 	// FunctionCallNone and FunctionCallNamed price function_call "none"
 	// (1) and {"name": N} (4 plus N's tokens); "auto" costs nothing.
-	FunctionCallNone  int `json:"functionCallNone"`
-	FunctionCallNamed int `json:"functionCallNamed"`
+	FunctionCallNone  int
+	FunctionCallNamed int
 	// ToolChoiceNone, ToolChoiceRequired and ToolChoiceNamed price
 	// tool_choice "none" (1), "required" (not measured) and a named
 	// function (7 plus the name's tokens); "auto" costs nothing.
-	ToolChoiceNone     int `json:"toolChoiceNone"`
-	ToolChoiceRequired int `json:"toolChoiceRequired"`
-	ToolChoiceNamed    int `json:"toolChoiceNamed"`
+	ToolChoiceNone     int
+	ToolChoiceRequired int
+	ToolChoiceNamed    int
 	// Exact reports that flat definitions (no nested objects), the system
 	// adjustment and the choice options reproduce API counts.
-	Exact bool `json:"exact"`
+	Exact bool
 	// NestedExact reports the same for nested object parameters.
-	NestedExact bool `json:"nestedExact"`
+	NestedExact bool
 }
 
 // ToolCallRules price assistant tool_calls and role "tool" messages. No
@@ -89,16 +89,16 @@ type ToolCallRules struct {
 	// sent) and a tool message like a role "function" message named after
 	// the function it answers: the 2023 snapshots, which predate tools.
 	// The fields below then do not apply.
-	Legacy bool `json:"legacy"`
+	Legacy bool
 	// PerCall is added per call to its name and compacted arguments.
-	PerCall int `json:"perCall"`
+	PerCall int
 	// WithContent is added when the calling message also has content.
-	WithContent int `json:"withContent"`
+	WithContent int
 	// Parallel is added once to a message with two or more calls.
-	Parallel int `json:"parallel"`
+	Parallel int
 	// Result prices a tool message instead of PerMessage and its role:
 	// Result plus the answered function's name plus the content.
-	Result int `json:"result"`
+	Result int
 }
 
 // ImageKind is how a family bills images.
@@ -117,16 +117,16 @@ const (
 
 // ImageRules price image_url content parts.
 type ImageRules struct {
-	Kind ImageKind `json:"kind"`
+	Kind ImageKind
 	// Base and Tile price tiles: Base per image, Tile per 512-pixel tile.
-	Base int `json:"base,omitempty"`
-	Tile int `json:"tile,omitempty"`
+	Base int
+	Tile int
 	// Multiplier, PatchCap and PatchExtra price patches: at most PatchCap
 	// 32-pixel patches, times Multiplier rounded up, plus PatchExtra (1 on
 	// Chat Completions).
-	Multiplier float64 `json:"multiplier,omitempty"`
-	PatchCap   int     `json:"patchCap,omitempty"`
-	PatchExtra int     `json:"patchExtra,omitempty"`
+	Multiplier float64
+	PatchCap   int
+	PatchExtra int
 }
 
 // Where the table departs from testdata/chat-rules.md, and why:

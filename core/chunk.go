@@ -143,10 +143,7 @@ func boundaries(tok Tokenizer, maxTokens, overlap int) (idTokenizer, int, int) {
 	switch t := tok.(type) {
 	case idTokenizer:
 		return t, maxTokens, overlap
-	case *estimate:
-		scale := t.ratio * (1 + t.bound)
-		return t.base, max(1, int(float64(maxTokens)/scale)), int(float64(overlap) / scale)
-	case *calibrated:
+	case *scaled:
 		enc, room, ov := boundaries(t.base, maxTokens, overlap)
 		scale := t.factor * (1 + t.bound)
 		return enc, max(1, int(float64(room)/scale)), int(float64(ov) / scale)

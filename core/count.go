@@ -70,9 +70,9 @@ func (r *Registry) exactTarget(t Target) (idTokenizer, Counted, error) {
 	if e, ok := tok.(idTokenizer); ok {
 		return e, c, nil
 	}
-	if est, ok := tok.(*estimate); ok {
-		// Ids of the estimate's base encoding would not be the model's.
-		return nil, c, fieldErr("model", "%s has no public tokenizer (counts are estimates by %s); name an encoding for ids", engine.Clip(t.Model), est.base.Name())
+	if enc, _, _ := boundaries(tok, 0, 0); enc != nil {
+		// Ids of an estimate's base encoding would not be the model's.
+		return nil, c, fieldErr("model", "%s has no public tokenizer (counts are estimates by %s); name an encoding for ids", engine.Clip(t.Model), enc.Name())
 	}
 	return nil, c, fieldErr("encoding", "%s is a heuristic: it has no token ids", tok.Name())
 }
@@ -243,7 +243,13 @@ func (r *Registry) Truncate(req TruncateRequest) (TruncateAnswer, error) {
 // ChatAnswer is a chat request's count, with the model it was counted for.
 type ChatAnswer struct {
 	ChatCount
-	Model string `json:"model,omitempty"`
+	// Shape is the shape the request was read in (see Shape); for any but
+	// OpenAI's, PerMessage follows the request's own messages and System
+	// is its top-level system prompt's tokens, so Messages = System + the
+	// sum of PerMessage.
+	Shape  Shape  `json:"shape"`
+	System int    `json:"system,omitempty"`
+	Model  string `json:"model,omitempty"`
 	Resolved
 }
 
@@ -258,7 +264,7 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 	if err != nil {
 		return ChatAnswer{}, err
 	}
-	return ChatAnswer{ChatCount: cc, Model: c.Model, Resolved: c.Resolved}, nil
+	return ChatAnswer{ChatCount: cc, Shape: ShapeOpenAI, Model: c.Model, Resolved: c.Resolved}, nil
 }
 
 // PlanCall is a plan request with what to count it with.

@@ -4,12 +4,18 @@ import "github.com/tokenfit/tokenfit/core/engine"
 
 // Counting is package engine's: core names its types so that one import
 // serves a program that counts, budgets and plans. (engine stands alone for
-// programs that only count, such as the lean WebAssembly module.)
+// programs that only count, such as the lean WebAssembly module.) Encoding,
+// LiveCounter, StreamCounter and HFTokenizer are defined on engine's types,
+// not aliases, so that go doc lists their methods, which forward to
+// engine's (encoding_methods.go, generated); converting between the two is
+// free.
 
-// Encoding is an exact tokenizer for one OpenAI encoding; see
-// engine.Encoding. Its methods are documented there (go doc lists no
-// methods of an alias: run go doc ./core/engine Encoding).
-type Encoding = engine.Encoding
+//go:generate go run gen_methods.go
+
+// Encoding is an exact tokenizer for one OpenAI encoding: its counts equal
+// the official tiktoken's encode_ordinary, so special-token text such as
+// <|endoftext|> counts as ordinary text. It is safe for concurrent use.
+type Encoding engine.Encoding
 
 // Side says which end of a text Truncate keeps.
 type Side = engine.Side
@@ -19,9 +25,15 @@ const (
 	KeepEnd   = engine.KeepEnd   // keep the end, drop the beginning
 )
 
-// LiveCounter keeps a text's exact count under edits; see
-// engine.LiveCounter.
-type LiveCounter = engine.LiveCounter
+// LiveCounter keeps the exact token count of a text while it is edited, for
+// a composer that shows the count on every keystroke; see
+// engine.LiveCounter. Not safe for concurrent use.
+type LiveCounter engine.LiveCounter
+
+// StreamCounter counts a text that arrives in parts (a file or a pipe too
+// big to hold), written as to an io.Writer; its count equals Count of the
+// whole text. See engine.StreamCounter. Not safe for concurrent use.
+type StreamCounter engine.StreamCounter
 
 // Units says how a LiveCounter's offsets count.
 type Units = engine.Units
@@ -39,10 +51,16 @@ const DefaultEncoding = "o200k_base"
 func ValidUTF8(text string) string { return engine.ValidUTF8(text) }
 
 // GetEncoding returns an encoding by name; see engine.Get.
-func GetEncoding(name string) (*Encoding, error) { return engine.Get(name) }
+func GetEncoding(name string) (*Encoding, error) {
+	e, err := engine.Get(name)
+	return (*Encoding)(e), err
+}
 
 // LoadEncoding loads a vocabulary table given at run time; see engine.Load.
-func LoadEncoding(data []byte) (*Encoding, error) { return engine.Load(data) }
+func LoadEncoding(data []byte) (*Encoding, error) {
+	e, err := engine.Load(data)
+	return (*Encoding)(e), err
+}
 
 // EncodingNames lists the encodings tokenfit knows, whether loaded or not.
 func EncodingNames() []string { return engine.Names() }

@@ -16,14 +16,15 @@ import (
 // HFTokenizer is an exact tokenizer loaded from a Hugging Face
 // tokenizer.json; see engine.HFTokenizer. It is a Tokenizer, so budgets and
 // plans take it as they take an Encoding.
-type HFTokenizer = engine.HFTokenizer
+type HFTokenizer engine.HFTokenizer
 
 var _ idTokenizer = (*HFTokenizer)(nil)
 
 // LoadTokenizer reads a Hugging Face tokenizer.json or its compact table;
 // see engine.LoadTokenizer.
 func LoadTokenizer(name string, data []byte) (*HFTokenizer, error) {
-	return engine.LoadTokenizer(name, data)
+	t, err := engine.LoadTokenizer(name, data)
+	return (*HFTokenizer)(t), err
 }
 
 // WithTokenizer returns a copy of the registry in which requests naming

@@ -8,21 +8,65 @@ import (
 
 // History is a conversation as OpenAI chat messages. Decoding it names a bad
 // field by its path in the budget request, such as "history[3].content".
+// JSON in Anthropic's, Gemini's or the AI SDK's shape (see Shape) is read
+// too, as its OpenAI translation, whose messages remember the message
+// they came from: the budget counts, keeps and drops the original ones.
 type History []ChatMessage
 
-// UnmarshalJSON decodes an array of chat messages. Cost: O(n).
+// UnmarshalJSON decodes an array of chat messages in any shape. Cost: O(n).
 func (h *History) UnmarshalJSON(b []byte) error {
-	raws, err := decodeArray(b, "history")
+	s, err := readHistory(b)
 	if err != nil {
 		return err
 	}
-	*h = make(History, len(raws))
-	for i, raw := range raws {
-		if err := (*h)[i].decode(raw, indexPath("history", i)); err != nil {
-			return err
+	*h = s.req.Messages
+	if s.from != nil {
+		for i := range *h {
+			(*h)[i].from = &origin{shape: s.shape, index: s.from[i]}
 		}
 	}
 	return nil
+}
+
+// Shape is the shape the history was read in.
+func (h History) Shape() Shape {
+	if len(h) > 0 && h[0].from != nil {
+		return h[0].from.shape
+	}
+	return ShapeOpenAI
+}
+
+// Len is the number of messages as the history was given: for a
+// translated one, the original messages.
+func (h History) Len() int {
+	if len(h) > 0 && h[len(h)-1].from != nil {
+		return h[len(h)-1].from.index + 1
+	}
+	return len(h)
+}
+
+// fold merges the items of a translated history into one per original
+// message: their tokens add up, any pinned piece pins the message, and
+// the atoms a message spans become one.
+func (h History) fold(items []histItem) []histItem {
+	if len(h) == 0 || h[0].from == nil {
+		return items
+	}
+	out := make([]histItem, h.Len())
+	atom, last := -1, -1
+	for i, it := range items {
+		o := h[i].from.index
+		if i == 0 || h[i-1].from.index != o { // the message's first piece
+			if it.atom != last {
+				atom++
+			}
+			out[o].atom = atom
+		}
+		out[o].tokens += it.tokens
+		out[o].pinned = out[o].pinned || it.pinned
+		last = it.atom
+	}
+	return out
 }
 
 var _ json.Unmarshaler = (*History)(nil)
@@ -40,6 +84,13 @@ func historyItems(tok Tokenizer, model string, msgs History, tools []ChatTool) (
 	if err != nil {
 		var fe *FieldError
 		if errors.As(err, &fe) && strings.HasPrefix(fe.Field, "messages") {
+			if len(msgs) > 0 && msgs[0].from != nil {
+				s := &shapedChat{from: make([]int, len(msgs))}
+				for i := range msgs {
+					s.from[i] = msgs[i].from.index
+				}
+				return nil, 0, 0, s.refield(fe, "history")
+			}
 			return nil, 0, 0, &FieldError{Field: "history" + strings.TrimPrefix(fe.Field, "messages"), Reason: fe.Reason}
 		}
 		return nil, 0, 0, err
@@ -64,6 +115,7 @@ func historyItems(tok Tokenizer, model string, msgs History, tools []ChatTool) (
 			atom:   atom,
 		}
 	}
+	items = msgs.fold(items)
 	priming := 0
 	if len(msgs) > 0 {
 		priming = tok.Upper(cc.Priming)

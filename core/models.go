@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -373,7 +372,7 @@ func (r *Registry) tokenizer(m Model) (Tokenizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &estimate{name: "estimate:" + m.Estimator, base: base, ratio: e.Ratio, bound: e.ErrorBound}, nil
+	return &scaled{name: "estimate:" + m.Estimator, base: base, factor: e.Ratio, bound: e.ErrorBound}, nil
 }
 
 // ResponseReserve is the output a budget keeps free for this model when the
@@ -437,28 +436,4 @@ func (p ReservePolicy) reserve(m Model) int {
 
 func (p ReservePolicy) safety(window int) int {
 	return int(float64(window) * p.SafetyRatio)
-}
-
-// estimate counts a model whose tokenizer is not public.
-type estimate struct {
-	name  string
-	base  *Encoding
-	ratio float64
-	bound float64
-}
-
-func (e *estimate) Name() string { return e.name }
-func (e *estimate) Exact() bool  { return false }
-
-func (e *estimate) Count(text string) int {
-	return int(math.Ceil(float64(e.base.Count(text)) * e.ratio))
-}
-
-func (e *estimate) Upper(count int) int {
-	return int(math.Ceil(float64(count) * (1 + e.bound)))
-}
-
-func (e *estimate) Truncate(text string, maxTokens int, keep Side) (string, int) {
-	part, _ := e.base.Truncate(text, int(float64(maxTokens)/e.ratio), keep)
-	return part, e.Count(part)
 }

@@ -1,5 +1,7 @@
 package core
 
+import "math"
+
 // Tokenizer counts the tokens of text for a model: exactly (an *Encoding) or
 // by an estimate for models whose tokenizer is not public. Budgets and plans
 // take a Tokenizer, so they work the same for both; where an estimate could
@@ -21,3 +23,30 @@ type Tokenizer interface {
 }
 
 var _ Tokenizer = (*Encoding)(nil)
+
+// scaled is base's count times factor, rounded up, with an error bound: an
+// estimate for a model whose tokenizer is not public (an exact encoding
+// times the registry's ratio, models.go), or any tokenizer calibrated by
+// reported usage (a learned factor, calibrate.go), an estimate included.
+type scaled struct {
+	name   string
+	base   Tokenizer
+	factor float64
+	bound  float64
+}
+
+func (s *scaled) Name() string { return s.name }
+func (s *scaled) Exact() bool  { return false }
+
+func (s *scaled) Count(text string) int {
+	return int(math.Ceil(float64(s.base.Count(text)) * s.factor))
+}
+
+func (s *scaled) Upper(count int) int {
+	return int(math.Ceil(float64(count) * (1 + s.bound)))
+}
+
+func (s *scaled) Truncate(text string, maxTokens int, keep Side) (string, int) {
+	part, _ := s.base.Truncate(text, int(float64(maxTokens)/s.factor), keep)
+	return part, s.Count(part)
+}

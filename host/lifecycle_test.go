@@ -107,7 +107,7 @@ func TestHost_Typed(t *testing.T) {
 func TestHost_SharedVectors(t *testing.T) {
 	ctx := context.Background()
 	h := sharedHost(t)
-	for _, file := range []string{"budget", "plan"} {
+	for _, file := range []string{"budget", "plan", "shapes"} {
 		cases, err := hostile.Vectors(file)
 		if err != nil {
 			t.Fatal(err)

@@ -160,9 +160,6 @@ func addLocked(data, index []byte, verify, own bool) (*Encoding, error) {
 // Name returns the encoding's name, such as "o200k_base".
 func (e *Encoding) Name() string { return e.enc.Name }
 
-// VocabSize returns one past the highest token id, special tokens included.
-func (e *Encoding) VocabSize() int { return e.enc.Size() }
-
 // Exact reports true: an encoding counts what the provider counts.
 func (e *Encoding) Exact() bool { return true }
 

@@ -83,7 +83,8 @@ var Bases = []Base{
 		"keepFrom": 0, "lowWater": 0.75, "alerts": {"warning": 0.7, "critical": 0.9}, "summarizeTarget": 0.5, "keepRecent": 4}`,
 		Required: []string{"sections.knowledge.tokens", "history[0].role", "history[1].role", "tools[0].type", "tools[0].function", "tools[0].function.name"},
 		Accept: []string{"sections.system=array", "sections.procedure=string", "sections.knowledge=string", "sections.knowledge=array",
-			"sections.episodes=array", "sections.current=array", "history[0].content=array", "history[1].content=array"},
+			"sections.episodes=array", "sections.current=array", "history[0].content=array", "history[1].content=array",
+			"tools=object"}, // the AI SDK's tools, keyed by name
 		Free: []string{"tools[0].function.parameters"}},
 	{Op: "calculateBudget", Request: `{"model": "claude-sonnet-4-5", "encoding": "o200k_base", "calibration": ` + calibration + `, "sections": {"system": "x"}}`,
 		Required: []string{"calibration.models.claude-sonnet-4-5.sumLog", "calibration.models.claude-sonnet-4-5.maxLog"},

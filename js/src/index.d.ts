@@ -279,8 +279,48 @@ export interface ChatCount {
   notes?: string[];
 }
 
+/**
+ * The shape a chat request was read in: OpenAI's, Anthropic's Messages,
+ * Gemini's generateContent or the Vercel AI SDK's ModelMessage[] (see the
+ * README, "Request shapes"). Detected from the request unless it names one.
+ */
+export type Shape = 'openai' | 'anthropic' | 'gemini' | 'aisdk';
+
+/** A Gemini generateContent request, with tokenfit's `model` beside it (Gemini names the model in the URL). */
+export interface GeminiRequest {
+  model?: string;
+  contents: { role?: 'user' | 'model'; parts: Record<string, unknown>[] }[];
+  systemInstruction?: string | { parts: { text?: string }[] };
+  tools?: Record<string, unknown>[];
+  toolConfig?: { functionCallingConfig?: { mode?: string; allowedFunctionNames?: string[] } };
+  calibration?: Calibration;
+  [field: string]: unknown;
+}
+
+/** The Vercel AI SDK's generateText input: ModelMessage[] with system, tools (keyed by name, JSON Schema) and toolChoice. */
+export interface AISDKRequest {
+  model?: string;
+  system?: string;
+  messages: { role: 'system' | 'user' | 'assistant' | 'tool'; content: string | Record<string, unknown>[] }[];
+  tools?: Record<string, { description?: string; inputSchema?: unknown }>;
+  toolChoice?: 'auto' | 'none' | 'required' | { type: 'tool'; toolName: string };
+  calibration?: Calibration;
+  [field: string]: unknown;
+}
+
+/** A chat request in any shape countChat reads; `shape` names it when its fields alone do not. */
+export type AnyChatRequest = (ChatRequest | AnthropicRequest | GeminiRequest | AISDKRequest) & { shape?: Shape };
+
 /** countChat's answer: the count, and the model it was counted for. */
 export interface ChatAnswer extends ChatCount, Resolved {
+  /**
+   * The shape the request was read in. For any but `openai` the count is
+   * the OpenAI translation's, an estimate (`exact: false`, a note says
+   * so): `perMessage` follows the request's own messages and `system` is
+   * its top-level system prompt, so `messages` = `system` + their sum.
+   */
+  shape: Shape;
+  system?: number;
   model?: string;
 }
 
@@ -333,9 +373,13 @@ export interface BudgetRequest {
   sections?: Sections;
   /** Counted in full, never truncated. */
   directive?: string;
-  /** The conversation so far; only it is ever pruned. */
-  history?: ChatMessage[];
-  tools?: ChatTool[];
+  /**
+   * The conversation so far, in any shape (OpenAI, Anthropic or AI SDK
+   * messages, or Gemini contents); only it is ever pruned.
+   */
+  history?: ChatMessage[] | AnthropicRequest['messages'] | GeminiRequest['contents'] | AISDKRequest['messages'];
+  /** Tool definitions in any shape (an AI SDK tool set is an object keyed by name). */
+  tools?: ChatTool[] | AnthropicTool[] | Record<string, unknown>[] | AISDKRequest['tools'];
   limits?: Limits;
   /** The previous turn's history.keepFrom: messages before it stay dropped. */
   keepFrom?: number;
@@ -357,6 +401,8 @@ export interface SectionBudget {
 }
 
 export interface HistoryBudget {
+  /** The shape the history was read in; the indices below are its own messages'. */
+  shape: Shape;
   /** Tokens of the history as given, with per-message overhead and reply priming. */
   tokens: number;
   perMessage: number[];
@@ -669,7 +715,7 @@ export interface Tokenfit {
   countTokens(text: string, target?: Target): number;
 
   /** What a chat request costs, as the API bills `prompt_tokens` (tools included). Cost: O(n). Full module. */
-  countChat(request: ChatRequest): ChatAnswer;
+  countChat(request: AnyChatRequest): ChatAnswer;
 
   /** A model-aware context budget with reserves, caps, history pruning, alerts and a summarization trigger. Full module. */
   calculateBudget(request: BudgetRequest): Budget;
@@ -931,7 +977,7 @@ export function providerCounter(options: ProviderCounterOptions): ProviderCounte
 /** {@link Tokenfit.countTokens} of the instance {@link init} binds. */
 export function countTokens(text: string, target?: Target): number;
 /** {@link Tokenfit.countChat} of the instance {@link init} binds. */
-export function countChat(request: ChatRequest): ChatAnswer;
+export function countChat(request: AnyChatRequest): ChatAnswer;
 /** {@link Tokenfit.calculateBudget} of the instance {@link init} binds. */
 export function calculateBudget(request: BudgetRequest): Budget;
 /** {@link Tokenfit.planInjection} of the instance {@link init} binds. */

@@ -1,27 +1,75 @@
 // The provider counter: exact counts for models without a public tokenizer
 // from the provider's own count endpoint (Anthropic's
-// POST /v1/messages/count_tokens), through a fetch the caller supplies, with
-// a timeout and a fallback to tokenfit's local estimate that says which one
-// answered. Opt-in and never on the hot path: nothing here runs, and no
-// request is made, unless a caller makes a counter and awaits its countChat.
-// Types and documentation in index.d.ts; the reasons in RATIONALE.md.
+// POST /v1/messages/count_tokens, Gemini's models/{model}:countTokens),
+// through a fetch the caller supplies, with a timeout and a fallback to
+// tokenfit's local estimate that says which one answered. The estimate is
+// core's countChat of the request in the provider's own shape (core
+// translates it; see core/shape.go). Opt-in and never on the hot path:
+// nothing here runs, and no request is made, unless a caller makes a
+// counter and awaits its countChat. Types and documentation in index.d.ts;
+// the reasons in RATIONALE.md.
 
 import { TokenfitError } from './errors.js';
 import { badArg, toJSON } from './args.js';
 import { countChat as firstInstanceCountChat } from './tokenfit.js';
 
-const ENDPOINT = '/v1/messages/count_tokens';
 const MAX_TIMEOUT = 0x7fffffff; // setTimeout's largest delay
 
-// The body fields count_tokens takes (Anthropic's API reference, and the
-// beta's mcp_servers and context_management). messages.create's others —
-// max_tokens, temperature, stream, metadata… — are refused by the endpoint
-// ("Extra inputs are not permitted"), so a request made for messages.create
-// can be passed as it is.
-const FIELDS = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'output_config', 'cache_control',
-  'mcp_servers', 'context_management'];
-
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+// pick copies the fields of req that are set.
+function pick(req, fields) {
+  const out = {};
+  for (const k of fields) if (req[k] !== undefined) out[k] = req[k];
+  return out;
+}
+
+// What differs between the providers: where the count is asked, with which
+// headers and body, and where the answer holds the count and the error's
+// type. Everything else (checks, timeout, fallback, redaction) is shared.
+const PROVIDERS = {
+  anthropic: {
+    baseURL: 'https://api.anthropic.com',
+    endpoint: (base) => `${base}/v1/messages/count_tokens`,
+    // The body fields count_tokens takes (Anthropic's API reference, and the
+    // beta's mcp_servers and context_management). messages.create's others —
+    // max_tokens, temperature, stream, metadata… — are refused by the
+    // endpoint ("Extra inputs are not permitted"), so a request made for
+    // messages.create can be passed as it is.
+    body: (req) => pick(req, ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'output_config',
+      'cache_control', 'mcp_servers', 'context_management']),
+    headers: (key, o) => ({ 'x-api-key': key, 'anthropic-version': o.anthropicVersion }),
+    list: 'messages',
+    count: 'input_tokens',
+    // {"type": "error", "error": {"type": "rate_limit_error", "message": "…"}}
+    errorType: (err) => err.type,
+  },
+  gemini: {
+    baseURL: 'https://generativelanguage.googleapis.com',
+    // One URL per model: the model is part of the path.
+    endpoint: (base, model) => `${base}/v1beta/models/${model}:countTokens`,
+    // countTokens takes the whole generateContent request (system
+    // instruction and tools included) under generateContentRequest, which
+    // names its model.
+    body: (req) => ({
+      generateContentRequest: {
+        model: `models/${geminiModel(req.model)}`,
+        ...pick(req, ['contents', 'systemInstruction', 'system_instruction', 'tools', 'toolConfig', 'tool_config',
+          'cachedContent', 'cached_content', 'generationConfig', 'generation_config']),
+      },
+    }),
+    headers: (key) => ({ 'x-goog-api-key': key }),
+    list: 'contents',
+    count: 'totalTokens',
+    // {"error": {"code": 429, "message": "…", "status": "RESOURCE_EXHAUSTED"}}
+    errorType: (err) => err.status,
+  },
+};
+
+// A Gemini model name as the URL path takes it: "models/" dropped, and only
+// the characters model names use, so that the path cannot be bent.
+const GEMINI_MODEL = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const geminiModel = (m) => m.replace(/^models\//, '');
 
 // What HTTP allows in a header's name (a token) and value (tab, visible
 // characters, obs-text; no CR, LF, NUL or other control character). fetch
@@ -53,8 +101,11 @@ function redactor(secrets) {
 export function providerCounter(options) {
   const fn = 'providerCounter';
   if (!isObject(options)) throw badArg(fn, 'the options must be an object', options);
+  const { provider = 'anthropic' } = options;
+  if (!Object.hasOwn(PROVIDERS, provider)) throw badArg(fn, `provider must be one of ${Object.keys(PROVIDERS).join(', ')}`, provider, 'provider');
+  const p = PROVIDERS[provider];
   const {
-    fetch: fetchFn, apiKey, baseURL = 'https://api.anthropic.com', timeoutMs = 5000,
+    fetch: fetchFn, apiKey, baseURL = p.baseURL, timeoutMs = 5000,
     anthropicVersion = '2023-06-01', headers = {}, tf,
   } = options;
   if (typeof fetchFn !== 'function') {
@@ -89,9 +140,11 @@ export function providerCounter(options) {
     }
     throw new TokenfitError('invalid_argument', `tokenfit: ${fn}: baseURL must be an absolute http or https URL without user-info, a query or a fragment, got ${got}`, 'baseURL');
   }
-  // The endpoint is fixed here, once: the key goes to this URL and nowhere
-  // else (redirects are not followed: see ask).
-  const endpoint = base.origin + base.pathname.replace(/\/+$/, '') + ENDPOINT;
+  // The endpoint is fixed here, once (for Gemini, but for the model): the
+  // key goes to this URL and nowhere else (redirects are not followed: see
+  // ask).
+  const root = base.origin + base.pathname.replace(/\/+$/, '');
+  const endpoint = p.endpoint(root, '{model}');
   if (!isObject(headers)) throw badArg(fn, 'headers must be an object of strings', headers, 'headers');
   const sent = {};
   const secrets = [apiKey];
@@ -108,7 +161,7 @@ export function providerCounter(options) {
     if (SECRET_HEADER.test(k)) secrets.push(v, ...v.split(/\s+/).filter((w) => w.length >= 8));
     sent[k.toLowerCase()] = v;
   }
-  Object.assign(sent, { 'x-api-key': apiKey, 'anthropic-version': anthropicVersion, 'content-type': 'application/json' });
+  Object.assign(sent, { ...p.headers(apiKey, { anthropicVersion }), 'content-type': 'application/json' });
   const redact = redactor(secrets);
   if (tf !== undefined && !(tf !== null && typeof tf.countChat === 'function')) {
     throw badArg(fn, 'tf must be a tokenfit instance (from init() or createWorker())', tf, 'tf');
@@ -117,12 +170,15 @@ export function providerCounter(options) {
 
   async function countChat(request) {
     const fn = 'providerCounter.countChat';
-    if (!isObject(request)) throw badArg(fn, 'the request must be an object in the shape of Anthropic\'s Messages API', request);
+    const shapeName = provider === 'gemini' ? 'Gemini\'s generateContent API' : 'Anthropic\'s Messages API';
+    if (!isObject(request)) throw badArg(fn, `the request must be an object in the shape of ${shapeName}`, request);
     if (typeof request.model !== 'string' || request.model === '') throw badArg(fn, 'model must be a non-empty string', request.model, 'model');
-    if (!Array.isArray(request.messages)) throw badArg(fn, 'messages must be an array', request.messages, 'messages');
-    const body = {};
-    for (const k of FIELDS) if (request[k] !== undefined) body[k] = request[k];
-    const json = toJSON(fn, body); // what JSON cannot hold is invalid_argument, as for every call
+    if (provider === 'gemini' && !GEMINI_MODEL.test(geminiModel(request.model))) {
+      throw badArg(fn, 'model must be a Gemini model name (letters, digits, ".", "_" and "-", optionally after "models/")', request.model, 'model');
+    }
+    if (!Array.isArray(request[p.list])) throw badArg(fn, `${p.list} must be an array`, request[p.list], p.list);
+    const json = toJSON(fn, p.body(request)); // what JSON cannot hold is invalid_argument, as for every call
+    const url = p.endpoint(root, geminiModel(request.model));
     // The local estimate comes first: it checks the request before anything
     // is sent, it is the answer should the provider fail, and, uncalibrated,
     // beside the provider's count it is a pair for tf.calibrate. A fraction
@@ -130,18 +186,19 @@ export function providerCounter(options) {
     let local;
     let scaled; // the answer should the provider fail: calibrated when the request carries a calibration
     try {
-      const chat = toChat(request);
-      local = await estimate(chat);
-      scaled = request.calibration == null ? local : await estimate({ ...chat, calibration: request.calibration });
+      const { calibration, ...plain } = request;
+      const shaped = { ...plain, shape: provider };
+      local = await estimate(shaped);
+      scaled = calibration == null ? local : await estimate({ ...shaped, calibration });
     } catch (e) {
       // A request core refuses is the caller's to fix (its field paths are
-      // the translation's); anything else (no instance yet, the lean
+      // the request's own); anything else (no instance yet, the lean
       // module) passes unchanged.
       if (!(e instanceof TokenfitError) || e.code !== 'invalid_request') throw e;
-      throw new TokenfitError(e.code, `tokenfit: ${fn}: the local estimate refused the request as translated to OpenAI's shape: ${e.message}`);
+      throw new TokenfitError(e.code, `tokenfit: ${fn}: the local estimate refused the request: ${e.message}`, e.field);
     }
     const model = request.model;
-    const reason = await ask(fetchFn, endpoint, sent, json, timeoutMs, redact);
+    const reason = await ask(fetchFn, url, sent, json, timeoutMs, redact, p);
     if (typeof reason === 'number') {
       return { tokens: reason, upperBound: reason, exact: true, source: 'provider', model, estimate: local.total };
     }
@@ -151,11 +208,12 @@ export function providerCounter(options) {
   return Object.freeze({ endpoint, countChat });
 }
 
-// ask posts the request once and returns input_tokens, or why there is no
-// count: { code, message, status?, type? }, with every secret redacted. It never throws, and it settles
-// within timeoutMs even when the fetch given ignores the abort signal.
-// No retries: a fallback now is worth more than a count later.
-async function ask(fetchFn, endpoint, headers, body, timeoutMs, redact) {
+// ask posts the request once and returns the provider's count, or why
+// there is no count: { code, message, status?, type? }, with every secret
+// redacted. It never throws, and it settles within timeoutMs even when the
+// fetch given ignores the abort signal. No retries: a fallback now is worth
+// more than a count later.
+async function ask(fetchFn, endpoint, headers, body, timeoutMs, redact, p) {
   const controller = new AbortController();
   let timer;
   const timeout = new Promise((resolve) => {
@@ -196,9 +254,8 @@ async function ask(fetchFn, endpoint, headers, body, timeoutMs, redact) {
       answer = undefined;
     }
     if (res.status < 200 || res.status > 299) {
-      // Anthropic's errors: {"type": "error", "error": {"type": "rate_limit_error", "message": "…"}}.
       const err = isObject(answer) && isObject(answer.error) ? answer.error : {};
-      const type = typeof err.type === 'string' ? err.type : undefined;
+      const type = typeof p.errorType(err) === 'string' ? p.errorType(err) : undefined;
       const said = typeof err.message === 'string' ? err.message : '';
       const reason = { code: 'http', status: res.status, message: `HTTP ${res.status}${type ? ` ${type}` : ''}${said ? `: ${said.slice(0, 500)}` : ''}` };
       if (type) reason.type = type;
@@ -207,9 +264,9 @@ async function ask(fetchFn, endpoint, headers, body, timeoutMs, redact) {
     if (!isObject(answer)) {
       return { code: 'malformed', status: res.status, message: `the answer is not a JSON object: ${JSON.stringify(text.slice(0, 80))}` };
     }
-    const n = answer.input_tokens;
+    const n = answer[p.count];
     if (!Number.isSafeInteger(n) || n < 0) {
-      return { code: 'malformed', status: res.status, message: `input_tokens must be an integer ≥ 0, got ${JSON.stringify(n) ?? 'nothing'}` };
+      return { code: 'malformed', status: res.status, message: `${p.count} must be an integer ≥ 0, got ${JSON.stringify(n) ?? 'nothing'}` };
     }
     return n;
   })().catch((e) => ({ code: 'malformed', message: `the fetch function's answer failed: ${causeOf(e)}` }));
@@ -232,103 +289,4 @@ function causeOf(e) {
   const m = e && e.message ? e.message : String(e);
   const c = e && e.cause && (e.cause.code || e.cause.message);
   return c && !m.includes(c) ? `${m} (${c})` : m;
-}
-
-// ---- the local estimate ----------------------------------------------------
-
-// toChat translates an Anthropic Messages request into the OpenAI chat
-// request core counts, for the estimate: system becomes a system message,
-// tool_use blocks tool_calls, each tool_result a tool message, images
-// image_url parts, tools functions with input_schema as parameters, and
-// tool_choice any → required, tool → the function. Blocks it does not know
-// (documents, server tool results…) count as their JSON text, which errs
-// high. Claude's own per-message and image costs are not public; the
-// estimate's upperBound carries the estimator's error bound.
-function toChat(req) {
-  const messages = [];
-  const system = textOf(req.system);
-  if (system !== '') messages.push({ role: 'system', content: system });
-  for (const m of req.messages) {
-    if (!isObject(m) || !Array.isArray(m.content)) {
-      messages.push(isObject(m) ? { role: m.role, content: m.content } : m);
-      continue;
-    }
-    const parts = [];
-    const calls = [];
-    const images = []; // of tool results: they follow as a user message
-    for (const b of m.content) {
-      const type = isObject(b) ? b.type : undefined;
-      if (type === 'tool_use' || type === 'server_tool_use') {
-        calls.push({ id: String(b.id ?? ''), type: 'function', function: { name: String(b.name ?? ''), arguments: JSON.stringify(b.input ?? {}) } });
-      } else if (type === 'tool_result') {
-        const inner = Array.isArray(b.content) ? b.content : [];
-        for (const c of inner) if (isObject(c) && c.type === 'image') images.push(part(c));
-        const text = textOf(Array.isArray(b.content) ? inner.filter((c) => !(isObject(c) && c.type === 'image')) : b.content);
-        messages.push({ role: 'tool', tool_call_id: String(b.tool_use_id ?? ''), content: text });
-      } else {
-        parts.push(part(b));
-      }
-    }
-    if (images.length) messages.push({ role: 'user', content: images });
-    if (parts.length || calls.length || m.content.length === 0) {
-      const msg = { role: m.role, content: parts };
-      if (calls.length) msg.tool_calls = calls;
-      messages.push(msg);
-    }
-  }
-  const chat = { model: req.model, messages };
-  if (Array.isArray(req.tools) && req.tools.length) chat.tools = req.tools.map(tool);
-  const choice = toolChoice(req.tool_choice);
-  if (choice !== undefined && chat.tools) chat.tool_choice = choice;
-  return chat;
-}
-
-// part is one content block as an OpenAI content part.
-function part(b) {
-  if (isObject(b) && b.type === 'text') return { type: 'text', text: b.text };
-  if (isObject(b) && b.type === 'image' && isObject(b.source)) {
-    const s = b.source;
-    let url = '';
-    if (s.type === 'base64') url = `data:${s.media_type};base64,${s.data}`;
-    else if (typeof s.url === 'string') url = s.url;
-    else if (typeof s.file_id === 'string') url = `file:${s.file_id}`;
-    // An unknown source: core counts the image at its largest cost.
-    return { type: 'image_url', image_url: { url: url || 'about:blank' } };
-  }
-  if (isObject(b) && b.type === 'thinking' && typeof b.thinking === 'string') return { type: 'text', text: b.thinking };
-  return { type: 'text', text: JSON.stringify(b) ?? '' };
-}
-
-// textOf is a system prompt's or a tool result's content as text.
-function textOf(v) {
-  if (v === undefined || v === null) return '';
-  if (typeof v === 'string') return v;
-  if (Array.isArray(v)) return v.map((b) => (isObject(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : JSON.stringify(b))).join('\n');
-  return JSON.stringify(v);
-}
-
-function tool(t) {
-  if (isObject(t) && t.input_schema !== undefined) {
-    const f = { name: t.name, parameters: t.input_schema };
-    if (t.description !== undefined) f.description = t.description;
-    return { type: 'function', function: f };
-  }
-  // A server tool (web search, bash, text editor…): its definition as text.
-  const name = isObject(t) ? String(t.name ?? t.type ?? 'tool') : 'tool';
-  return { type: 'function', function: { name, description: JSON.stringify(t) } };
-}
-
-function toolChoice(c) {
-  if (!isObject(c)) return undefined;
-  switch (c.type) {
-    case 'auto':
-    case 'none':
-      return c.type;
-    case 'any':
-      return 'required';
-    case 'tool':
-      return { type: 'function', function: { name: String(c.name ?? '') } };
-    default:
-      return undefined;
-  }
 }

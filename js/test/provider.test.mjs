@@ -470,3 +470,83 @@ test('never called unless configured: counting, chat counts and budgets make no 
     globalThis.fetch = real;
   }
 });
+
+// ---- Gemini ------------------------------------------------------------------------
+
+// A Gemini generateContent request (tokenfit's model beside it) and what
+// its countTokens endpoint is sent, through a fetch that plays the API.
+const gemini = {
+  model: 'gemini-2.5-pro',
+  systemInstruction: { parts: [{ text: 'You are a weather assistant.' }] },
+  contents: [
+    { role: 'user', parts: [{ text: 'What is the weather in Paris?' }] },
+    { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] },
+    { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { temperature: 18 } } }] },
+  ],
+  tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'The current weather in a city.', parameters: request.tools[0].input_schema }] }],
+  generationConfig: { temperature: 0.2 },
+};
+
+function geminiFetch(answer, status = 200) {
+  const calls = [];
+  const f = async (url, init_) => {
+    calls.push({ url, init: init_ });
+    return typeof answer === 'function' ? answer(url, init_) : new Response(JSON.stringify(answer), { status });
+  };
+  return { f, calls };
+}
+
+test('gemini: countTokens is asked with the whole generateContent request, the key in x-goog-api-key; its totalTokens is the count', async () => {
+  const { f, calls } = geminiFetch({ totalTokens: 31, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 31 }] });
+  const c = providerCounter({ provider: 'gemini', fetch: f, apiKey: 'AIza-test', tf });
+  assert.equal(c.endpoint, 'https://generativelanguage.googleapis.com/v1beta/models/{model}:countTokens');
+  const local = tf.countChat(gemini);
+  assert.equal(local.shape, 'gemini');
+  const got = await c.countChat(gemini);
+  assert.deepEqual(got, { tokens: 31, upperBound: 31, exact: true, source: 'provider', model: 'gemini-2.5-pro', estimate: local.total });
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0].url, 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:countTokens');
+  assert.deepEqual(calls[0].init.headers, { 'x-goog-api-key': 'AIza-test', 'content-type': 'application/json' });
+  assert.equal(calls[0].init.redirect, 'manual');
+  const { model: _m, ...fields } = gemini;
+  assert.deepEqual(JSON.parse(calls[0].init.body), { generateContentRequest: { model: 'models/gemini-2.5-pro', ...fields } });
+  // "models/" is the API's own prefix: the same URL.
+  await c.countChat({ ...gemini, model: 'models/gemini-2.5-pro' });
+  assert.equal(calls[1].url, calls[0].url);
+});
+
+test('gemini: errors, nonsense and silence fall back to the estimate with the reason, and the key is redacted', async () => {
+  const KEY_G = 'AIza-secret-0123456789';
+  const local = tf.countChat(gemini);
+  for (const [answer, status, want] of [
+    [{ error: { code: 429, message: 'Resource has been exhausted', status: 'RESOURCE_EXHAUSTED' } }, 429, { code: 'http', status: 429, type: 'RESOURCE_EXHAUSTED' }],
+    [{ error: { code: 400, message: `API key not valid: ${KEY_G}`, status: 'INVALID_ARGUMENT' } }, 400, { code: 'http', status: 400, type: 'INVALID_ARGUMENT' }],
+    [{ totalTokens: '31' }, 200, { code: 'malformed', status: 200 }],
+    [{ input_tokens: 31 }, 200, { code: 'malformed', status: 200 }],
+  ]) {
+    const { f } = geminiFetch(answer, status);
+    const got = await providerCounter({ provider: 'gemini', fetch: f, apiKey: KEY_G, tf }).countChat(gemini);
+    assert.equal(got.source, 'estimate');
+    assert.equal(got.tokens, local.total);
+    assert.ok(got.upperBound > got.tokens, 'an estimate for Gemini carries its error bound');
+    const { message, ...reason } = got.fallbackReason;
+    assert.deepEqual(reason, want);
+    assert.ok(!message.includes(KEY_G), message);
+  }
+  const never = () => new Promise(() => {});
+  const t0 = performance.now();
+  const slow = await providerCounter({ provider: 'gemini', fetch: never, apiKey: KEY_G, tf, timeoutMs: 50 }).countChat(gemini);
+  assert.equal(slow.fallbackReason.code, 'timeout');
+  assert.ok(performance.now() - t0 < 5000);
+});
+
+test('gemini: a model name that would bend the URL, or a request without contents, is refused before anything is sent', async () => {
+  const { f, calls } = geminiFetch({ totalTokens: 1 });
+  const c = providerCounter({ provider: 'gemini', fetch: f, apiKey: 'AIza-test', tf });
+  for (const model of ['../v1/files', 'gemini-2.5-pro?key=x', 'gemini/../x', '']) {
+    await assert.rejects(c.countChat({ ...gemini, model }), (e) => e instanceof TokenfitError && e.code === 'invalid_argument' && e.field === 'model');
+  }
+  await assert.rejects(c.countChat({ model: 'gemini-2.5-pro', messages: [] }), (e) => e.code === 'invalid_argument' && e.field === 'contents');
+  assert.throws(() => providerCounter({ provider: 'openai', fetch: f, apiKey: 'k' }), (e) => e.code === 'invalid_argument' && e.field === 'provider');
+  assert.equal(calls.length, 0);
+});

@@ -5,7 +5,7 @@
 //
 // vectors: { tokens: testdata/vectors/tokens.json with every case's text
 // filled in, chat: testdata/vectors/chat_api_verified.json, budgets: the
-// cases of budget.json and plan.json }, as bundleVectors (vectors.mjs)
+// cases of budget.json, plan.json and shapes.json }, as bundleVectors (vectors.mjs)
 // makes it.
 
 import { contains } from './hostile.mjs';
@@ -76,17 +76,20 @@ export function checkChatVectors(tf, vectors) {
 export function checkBudgetVectors(tf, vectors) {
   const failures = [];
   for (const c of vectors.budgets) {
-    let answer;
-    try {
-      answer = tf.call(c.op, c.request);
-    } catch (e) {
-      answer = { error: { code: e.code, message: e.message } };
-    }
-    const why = contains(answer, c.expect);
+    const why = contains(answerOf(() => tf.call(c.op, c.request)), c.expect);
     if (why) failures.push(`${c.name}: ${why}`);
   }
   if (vectors.budgets.length < 8) failures.push(`only ${vectors.budgets.length} budget and plan vectors`);
   return failures;
+}
+
+/** answerOf returns fn's answer, or its TokenfitError as the error answer core gives. */
+export function answerOf(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    return { error: { code: e.code, message: e.message, ...(e.field === undefined ? {} : { field: e.field }) } };
+  }
 }
 
 function expectError(failures, what, code, fn) {

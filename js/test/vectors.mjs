@@ -14,7 +14,7 @@ export function bundleVectors() {
   const chat = JSON.parse(readFileSync(new URL('vectors/chat_api_verified.json', root), 'utf8'));
   // Budget and plan requests with what their answers must hold (core and
   // the host run the same files).
-  const budgets = ['budget', 'plan'].flatMap((f) => JSON.parse(readFileSync(new URL(`vectors/${f}.json`, root), 'utf8')).cases);
+  const budgets = ['budget', 'plan', 'shapes'].flatMap((f) => JSON.parse(readFileSync(new URL(`vectors/${f}.json`, root), 'utf8')).cases);
   return { tokens, chat, budgets };
 }
 

@@ -204,15 +204,6 @@ func (v *Vocab) Token(rank int) (tok string, ok bool) {
 	return tok, ok
 }
 
-// Size returns one past the highest rank, special tokens included.
-func (v *Vocab) Size() int {
-	n := len(v.off) - 1
-	for r := range v.specials {
-		n = max(n, int(r)+1)
-	}
-	return n
-}
-
 // hash mixes the bytes of s into 64 bits. It uses only 64-bit multiplies,
 // which WebAssembly has natively.
 func hash(s string) uint64 {

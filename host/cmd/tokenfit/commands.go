@@ -163,23 +163,35 @@ func countCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		if *jsonl {
 			return c.countLines(files, count)
 		}
+		stream, err := c.streamEncoding(t, hf)
+		if err != nil {
+			return err
+		}
+		// One input: stdin, or a file. Files are counted one by one: each is
+		// a text of its own.
+		one := func(r io.Reader, name string) (int, error) {
+			if stream != nil {
+				return countStream(r, name, stream)
+			}
+			b, err := readAll(r, name, maxInput)
+			if err != nil {
+				return 0, err
+			}
+			return count(string(b))
+		}
 		total := 0
 		if len(files) == 0 {
-			b, err := readAll(c.stdin, "stdin", maxInput)
-			if err != nil {
-				return err
-			}
-			if total, err = count(string(b)); err != nil {
+			if total, err = one(c.stdin, "stdin"); err != nil {
 				return err
 			}
 		}
-		// Files are counted one by one: each is a text of its own.
-		for _, f := range files {
-			b, err := readFile(f, maxInput)
+		for _, name := range files {
+			f, err := os.Open(name)
 			if err != nil {
 				return err
 			}
-			n, err := count(string(b))
+			n, err := one(f, name)
+			f.Close()
 			if err != nil {
 				return err
 			}
@@ -188,6 +200,28 @@ func countCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		_, err = fmt.Fprintln(c.stdout, total)
 		return err
 	}
+}
+
+// streamEncoding returns the encoding that counts natively as the text is
+// read (an exact one: named, the default, or a model's), or nil when the
+// count needs the whole text (the wasm runtime, a heuristic, an estimate,
+// a tokenizer.json).
+func (c *cli) streamEncoding(t *target, hf *core.HFTokenizer) (*core.Encoding, error) {
+	rt, ok := c.rt.(native)
+	switch {
+	case !ok || hf != nil:
+		return nil, nil
+	case t.fast() != "":
+		return core.GetEncoding(t.fast())
+	case t.model != "":
+		res, err := rt.api.Registry().Resolve(t.model)
+		if err != nil {
+			return nil, err
+		}
+		e, _ := res.Tokenizer.(*core.Encoding)
+		return e, nil
+	}
+	return nil, nil
 }
 
 // countLines counts {"text": …} lines.
@@ -208,7 +242,7 @@ func (c *cli) countLines(files []string, count func(string) (int, error)) error 
 	w := bufio.NewWriter(c.stdout)
 	defer w.Flush()
 	for i, r := range readers {
-		sc := bufio.NewScanner(r)
+		sc := bufio.NewScanner(flushFirst{r, w})
 		sc.Buffer(make([]byte, 64<<10), maxInput)
 		for line := 1; sc.Scan(); line++ {
 			if len(bytes.TrimSpace(sc.Bytes())) == 0 {
@@ -234,6 +268,22 @@ func (c *cli) countLines(files []string, count func(string) (int, error)) error 
 		}
 	}
 	return w.Flush()
+}
+
+// flushFirst flushes w before each read of r: the answers to the lines
+// read so far go out before tokenfit waits for more (a pipe that writes a
+// line and waits for its answer), while a file is still written in large
+// blocks.
+type flushFirst struct {
+	r io.Reader
+	w *bufio.Writer
+}
+
+func (f flushFirst) Read(p []byte) (int, error) {
+	if err := f.w.Flush(); err != nil {
+		return 0, err
+	}
+	return f.r.Read(p)
 }
 
 func encodeCmd(fs *flag.FlagSet) func(*cli, []string) error {

@@ -10,13 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-)
 
-// Token budgets for plan, when nothing else sets one (seed: tiered
-// injection).
-const (
-	DefaultTokenBudget   = 2000
-	DefaultDynamicBudget = 500
+	"github.com/tokenfit/tokenfit/core"
 )
 
 // Environment variables and the config file that set plan's budget.
@@ -59,9 +54,9 @@ func tokenBudget(flagValue int, flagSet, dynamic bool) (int, error) {
 		}
 		return flagValue, nil
 	}
-	env, def := EnvTokenBudget, DefaultTokenBudget
+	env, def := EnvTokenBudget, core.DefaultTokenBudget
 	if dynamic {
-		env, def = EnvTokenBudgetDynamic, DefaultDynamicBudget
+		env, def = EnvTokenBudgetDynamic, core.DynamicContextTokenBudget
 	}
 	if s := os.Getenv(env); s != "" {
 		n, err := strconv.Atoi(s)
@@ -100,8 +95,8 @@ func tokenBudget(flagValue int, flagSet, dynamic bool) (int, error) {
 }
 
 func planCmd(fs *flag.FlagSet) func(*cli, []string) error {
-	budget := fs.Int("token-budget", 0, fmt.Sprintf("token budget (overrides the request, $%s and the config file; default %d)", EnvTokenBudget, DefaultTokenBudget))
-	dynamic := fs.Bool("dynamic", false, fmt.Sprintf("use the dynamic-context budget ($%s, token_budget.dynamic_context; default %d)", EnvTokenBudgetDynamic, DefaultDynamicBudget))
+	budget := fs.Int("token-budget", 0, fmt.Sprintf("token budget (overrides the request, $%s and the config file; default %d)", EnvTokenBudget, core.DefaultTokenBudget))
+	dynamic := fs.Bool("dynamic", false, fmt.Sprintf("use the dynamic-context budget ($%s, token_budget.dynamic_context; default %d)", EnvTokenBudgetDynamic, core.DynamicContextTokenBudget))
 	return func(c *cli, args []string) error {
 		flagSet := false
 		fs.Visit(func(f *flag.Flag) { flagSet = flagSet || f.Name == "token-budget" })

@@ -1,0 +1,315 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
+)
+
+// The Vercel AI SDK's ModelMessage[] (with generateText's system, tools and
+// toolChoice around it), translated to OpenAI's shape (see shape.go):
+// text and reasoning parts as text, image parts (and image files) as
+// image_url parts, tool-call parts as tool calls, each tool-result part a
+// tool message (output text or JSON, its media a user message after it),
+// tools keyed by name as functions with inputSchema (or v4's parameters) as
+// their parameters, and toolChoice as tool_choice. Other parts count as
+// their JSON text. Cost: O(n) in the size of the JSON.
+
+func (s *shapedChat) readAISDK(o jsonObject) error {
+	if err := o.str("model", &s.req.Model); err != nil {
+		return err
+	}
+	for _, key := range []string{"system", "instructions"} {
+		var text string
+		if err := o.str(key, &text); err != nil {
+			return err
+		}
+		if text != "" {
+			s.add(ChatMessage{Role: "system", Content: ChatContent{Text: text}}, -1)
+		}
+	}
+	msgs, err := decodeArray(o.fields["messages"], "messages")
+	if err != nil {
+		return err
+	}
+	if err := s.aisdkMessages(msgs, "messages"); err != nil {
+		return err
+	}
+	if raw, ok := o.fields["tools"]; ok && !jsonio.IsNull(raw) {
+		if err := s.aisdkTools(raw, "tools"); err != nil {
+			return err
+		}
+	}
+	raw, ok := o.fields["toolChoice"]
+	if !ok || jsonio.IsNull(raw) || len(s.req.Tools) == 0 {
+		return nil
+	}
+	if jsonio.Kind(raw) == "a string" {
+		mode, _ := jsonio.Unquote(raw)
+		switch mode {
+		case "auto", "none", "required":
+			s.req.ToolChoice = &ToolChoice{Mode: mode}
+			return nil
+		}
+		return fieldErr("toolChoice", "unknown choice %q (want auto, none, required or a tool)", engine.Clip(mode))
+	}
+	c, ok, err := decodeObject(raw, "toolChoice")
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return typeErr("toolChoice", "a string or an object", raw)
+	}
+	ch := &ToolChoice{Mode: "function"}
+	if err := c.requiredStr("toolName", &ch.Name); err != nil {
+		return err
+	}
+	s.req.ToolChoice = ch
+	return nil
+}
+
+// aisdkMessages translates the messages of list (at path).
+func (s *shapedChat) aisdkMessages(list []json.RawMessage, path string) error {
+	for i, raw := range list {
+		mp := indexPath(path, i)
+		o, ok, err := decodeObject(raw, mp)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return typeErr(mp, "an object", raw)
+		}
+		var role string
+		if err := o.requiredStr("role", &role); err != nil {
+			return err
+		}
+		content := o.fields["content"]
+		if jsonio.IsNull(content) || jsonio.Kind(content) == "a string" {
+			m := ChatMessage{Role: role}
+			if err := m.Content.decode(content, joinPath(mp, "content")); err != nil {
+				return err
+			}
+			s.add(m, i)
+			continue
+		}
+		parts, err := decodeArray(content, joinPath(mp, "content"))
+		if err != nil {
+			return err
+		}
+		msg := ChatMessage{Role: role, Content: ChatContent{Parts: []ContentPart{}}}
+		if role == "tool" {
+			msg.Role = "user" // what a tool message holds besides its results
+		}
+		var media []ContentPart // of tool results: they follow as a user message
+		for j, p := range parts {
+			pp := indexPath(joinPath(mp, "content"), j)
+			po, typ, err := block(p, pp)
+			if err != nil {
+				return err
+			}
+			switch typ {
+			case "tool-call":
+				call := ToolCall{Type: "function", Function: FunctionCall{Arguments: "{}"}}
+				if err := po.str("toolCallId", &call.ID); err != nil {
+					return err
+				}
+				if err := po.requiredStr("toolName", &call.Function.Name); err != nil {
+					return err
+				}
+				if in, _ := field(po, "input", "args"); !jsonio.IsNull(in) {
+					call.Function.Arguments = jsonText(in)
+				}
+				msg.ToolCalls = append(msg.ToolCalls, call)
+			case "tool-result":
+				tool := ChatMessage{Role: "tool"}
+				if err := po.requiredStr("toolCallId", &tool.ToolCallID); err != nil {
+					return err
+				}
+				if err := po.str("toolName", &tool.Name); err != nil {
+					return err
+				}
+				out, key := field(po, "output", "result")
+				text, imgs, err := s.aisdkOutput(out, key)
+				if err != nil {
+					return err
+				}
+				tool.Content.Text = text
+				media = append(media, imgs...)
+				s.add(tool, i)
+			default:
+				part, err := s.aisdkPart(po, typ, p, pp)
+				if err != nil {
+					return err
+				}
+				msg.Content.Parts = append(msg.Content.Parts, part)
+			}
+		}
+		if len(media) > 0 {
+			s.add(ChatMessage{Role: "user", Content: ChatContent{Parts: media}}, i)
+		}
+		if len(msg.Content.Parts) > 0 || len(msg.ToolCalls) > 0 || len(parts) == 0 {
+			s.add(msg, i)
+		}
+	}
+	return nil
+}
+
+// aisdkPart is one part as an OpenAI content part.
+func (s *shapedChat) aisdkPart(o jsonObject, typ string, raw json.RawMessage, path string) (ContentPart, error) {
+	switch typ {
+	case "text", "reasoning":
+		p := ContentPart{Type: "text"}
+		return p, o.requiredStr("text", &p.Text)
+	case "image":
+		media, _ := field(o, "mediaType", "mimeType")
+		return s.aisdkImage(o.fields["image"], media), nil
+	case "file":
+		media, _ := field(o, "mediaType", "mimeType")
+		var mt string
+		if !jsonio.IsNull(media) {
+			mt, _ = jsonio.Unquote(media)
+		}
+		if strings.HasPrefix(mt, "image/") {
+			return s.aisdkImage(o.fields["data"], media), nil
+		}
+		s.note("a file part other than an image: counted as its JSON text, not as the provider bills it")
+	}
+	return ContentPart{Type: "text", Text: jsonText(raw)}, nil
+}
+
+// aisdkImage is an image's data (a URL, a data URL or base64) as an
+// image_url part; bytes serialised as an object cannot be read, and count
+// at an image's largest cost.
+func (s *shapedChat) aisdkImage(data, media json.RawMessage) ContentPart {
+	v, err := jsonio.Unquote(data)
+	if err != nil || v == "" {
+		s.note("an image given as bytes (not a URL or base64 text): counted at the largest cost an image can have")
+		return imagePart("about:blank")
+	}
+	for _, scheme := range []string{"data:", "http:", "https:"} {
+		if strings.HasPrefix(v, scheme) {
+			return imagePart(v)
+		}
+	}
+	mt := "image/png"
+	if !jsonio.IsNull(media) {
+		if m, err := jsonio.Unquote(media); err == nil && m != "" {
+			mt = m
+		}
+	}
+	return imagePart("data:" + mt + ";base64," + v)
+}
+
+// aisdkOutput is a tool result's output as text, with its media apart:
+// {type: text|error-text, value} gives the text, json|error-json the value's
+// JSON text, content its text parts and media; v4's result is its JSON text.
+func (s *shapedChat) aisdkOutput(raw json.RawMessage, path string) (string, []ContentPart, error) {
+	if jsonio.IsNull(raw) {
+		return "", nil, nil
+	}
+	if strings.HasSuffix(path, ".result") || jsonio.Kind(raw) != "an object" {
+		if t, err := jsonio.Unquote(raw); err == nil {
+			return t, nil, nil
+		}
+		return jsonText(raw), nil, nil
+	}
+	o, _, err := decodeObject(raw, path)
+	if err != nil {
+		return "", nil, err
+	}
+	var typ string
+	if err := o.requiredStr("type", &typ); err != nil {
+		return "", nil, err
+	}
+	value := o.fields["value"]
+	switch typ {
+	case "text", "error-text":
+		var t string
+		return t, nil, o.str("value", &t)
+	case "json", "error-json":
+		return jsonText(value), nil, nil
+	case "content":
+		items, err := decodeArray(value, joinPath(path, "value"))
+		if err != nil {
+			return "", nil, err
+		}
+		var texts []string
+		var media []ContentPart
+		for j, it := range items {
+			ip := indexPath(joinPath(path, "value"), j)
+			io, ityp, err := block(it, ip)
+			if err != nil {
+				return "", nil, err
+			}
+			switch ityp {
+			case "text":
+				var t string
+				if err := io.requiredStr("text", &t); err != nil {
+					return "", nil, err
+				}
+				texts = append(texts, t)
+			case "media", "image-data", "image-url":
+				mt, _ := field(io, "mediaType", "mimeType")
+				data, _ := field(io, "data", "url")
+				media = append(media, s.aisdkImage(data, mt))
+			default:
+				texts = append(texts, jsonText(it))
+			}
+		}
+		return strings.Join(texts, "\n"), media, nil
+	}
+	return jsonText(raw), nil, nil
+}
+
+// aisdkTools translates generateText's tools, an object keyed by name.
+func (s *shapedChat) aisdkTools(raw json.RawMessage, path string) error {
+	if jsonio.Kind(raw) != "an object" {
+		return typeErr(path, "an object keyed by tool name", raw)
+	}
+	return jsonio.Object(raw, func(name string, v []byte) error {
+		tp := joinPath(path, name)
+		t, ok, err := decodeObject(v, tp)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return typeErr(tp, "an object", v)
+		}
+		f := FunctionDef{Name: name}
+		if err := t.str("description", &f.Description); err != nil {
+			return err
+		}
+		schema, _ := field(t, "inputSchema", "parameters")
+		if !jsonio.IsNull(schema) {
+			if inner, ok := aisdkSchema(schema); ok {
+				f.Parameters = json.RawMessage(jsonText(inner))
+			} else {
+				s.note("a tool schema that is not JSON Schema (a Zod schema serialised?): only the tool's name and description are counted")
+			}
+		} else if _, ok := t.fields["type"]; ok {
+			f.Description = jsonText(v) // a provider-defined tool
+		}
+		s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: f})
+		return nil
+	})
+}
+
+// aisdkSchema returns the JSON Schema of an AI SDK tool schema: the value
+// of jsonSchema() ({"jsonSchema": …}), or a plain JSON Schema object.
+func aisdkSchema(schema json.RawMessage) (json.RawMessage, bool) {
+	o, ok, err := decodeObject(schema, "")
+	if err != nil || !ok {
+		return nil, false
+	}
+	if inner, ok := o.fields["jsonSchema"]; ok && jsonio.Kind(inner) == "an object" {
+		return inner, true
+	}
+	for _, k := range []string{"type", "properties", "anyOf", "oneOf", "$ref"} {
+		if _, ok := o.fields[k]; ok {
+			return schema, true
+		}
+	}
+	return nil, false
+}

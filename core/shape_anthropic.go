@@ -1,0 +1,369 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
+)
+
+// Anthropic's Messages request, translated to OpenAI's shape (see
+// shape.go): system (a string or text blocks) becomes a system message,
+// tool_use blocks tool_calls, each tool_result a tool message (its images a
+// user message after it), images image_url parts, text documents their
+// text, thinking its text, tools functions with input_schema as their
+// parameters, and tool_choice any → required, tool → the function. Other
+// blocks count as their JSON text. Cost: O(n) in the size of the JSON.
+
+func (s *shapedChat) readAnthropic(o jsonObject) error {
+	if err := o.str("model", &s.req.Model); err != nil {
+		return err
+	}
+	if raw, ok := o.fields["system"]; ok && !jsonio.IsNull(raw) {
+		text, err := s.anthropicText(raw, "system")
+		if err != nil {
+			return err
+		}
+		if text != "" {
+			s.add(ChatMessage{Role: "system", Content: ChatContent{Text: text}}, -1)
+		}
+	}
+	msgs, err := decodeArray(o.fields["messages"], "messages")
+	if err != nil {
+		return err
+	}
+	if err := s.anthropicMessages(msgs, "messages"); err != nil {
+		return err
+	}
+	tools, err := decodeArray(o.fields["tools"], "tools")
+	if err != nil {
+		return err
+	}
+	for i, t := range tools {
+		tool, err := anthropicTool(t, indexPath("tools", i))
+		if err != nil {
+			return err
+		}
+		s.req.Tools = append(s.req.Tools, tool)
+	}
+	if raw, ok := o.fields["tool_choice"]; ok && !jsonio.IsNull(raw) && len(s.req.Tools) > 0 {
+		c, ok, err := decodeObject(raw, "tool_choice")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return typeErr("tool_choice", "an object", raw)
+		}
+		var typ string
+		if err := c.requiredStr("type", &typ); err != nil {
+			return err
+		}
+		switch typ {
+		case "auto", "none":
+			s.req.ToolChoice = &ToolChoice{Mode: typ}
+		case "any":
+			s.req.ToolChoice = &ToolChoice{Mode: "required"}
+		case "tool":
+			ch := &ToolChoice{Mode: "function"}
+			if err := c.requiredStr("name", &ch.Name); err != nil {
+				return err
+			}
+			s.req.ToolChoice = ch
+		default:
+			return fieldErr("tool_choice.type", "unknown tool_choice type %q (want auto, any, tool or none)", engine.Clip(typ))
+		}
+	}
+	return nil
+}
+
+// anthropicMessages translates the messages of list (at path).
+func (s *shapedChat) anthropicMessages(list []json.RawMessage, path string) error {
+	for i, raw := range list {
+		mp := indexPath(path, i)
+		o, ok, err := decodeObject(raw, mp)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return typeErr(mp, "an object", raw)
+		}
+		var role string
+		if err := o.requiredStr("role", &role); err != nil {
+			return err
+		}
+		content := o.fields["content"]
+		if jsonio.IsNull(content) || jsonio.Kind(content) == "a string" {
+			var m ChatMessage
+			m.Role = role
+			if err := m.Content.decode(content, joinPath(mp, "content")); err != nil {
+				return err
+			}
+			s.add(m, i)
+			continue
+		}
+		blocks, err := decodeArray(content, joinPath(mp, "content"))
+		if err != nil {
+			return err
+		}
+		msg := ChatMessage{Role: role, Content: ChatContent{Parts: []ContentPart{}}}
+		var images []ContentPart // of tool results: they follow as a user message
+		for j, b := range blocks {
+			bp := indexPath(joinPath(mp, "content"), j)
+			bo, typ, err := block(b, bp)
+			if err != nil {
+				return err
+			}
+			switch typ {
+			case "tool_use", "server_tool_use", "mcp_tool_use":
+				call := ToolCall{Type: "function", Function: FunctionCall{Arguments: "{}"}}
+				if err := bo.str("id", &call.ID); err != nil {
+					return err
+				}
+				if err := bo.requiredStr("name", &call.Function.Name); err != nil {
+					return err
+				}
+				if in, ok := bo.fields["input"]; ok && !jsonio.IsNull(in) {
+					call.Function.Arguments = jsonText(in)
+				}
+				msg.ToolCalls = append(msg.ToolCalls, call)
+			case "tool_result":
+				tool := ChatMessage{Role: "tool"}
+				if err := bo.requiredStr("tool_use_id", &tool.ToolCallID); err != nil {
+					return err
+				}
+				text, imgs, err := s.anthropicResult(bo.fields["content"], joinPath(bp, "content"))
+				if err != nil {
+					return err
+				}
+				tool.Content.Text = text
+				images = append(images, imgs...)
+				s.add(tool, i)
+			default:
+				p, err := s.anthropicPart(bo, typ, b, bp)
+				if err != nil {
+					return err
+				}
+				msg.Content.Parts = append(msg.Content.Parts, p)
+			}
+		}
+		if len(images) > 0 {
+			s.add(ChatMessage{Role: "user", Content: ChatContent{Parts: images}}, i)
+		}
+		if len(msg.Content.Parts) > 0 || len(msg.ToolCalls) > 0 || len(blocks) == 0 {
+			s.add(msg, i)
+		}
+	}
+	return nil
+}
+
+// block decodes a content block and its type.
+func block(raw json.RawMessage, path string) (jsonObject, string, error) {
+	o, ok, err := decodeObject(raw, path)
+	if err != nil {
+		return o, "", err
+	}
+	if !ok {
+		return o, "", typeErr(path, "an object", raw)
+	}
+	var typ string
+	err = o.requiredStr("type", &typ)
+	return o, typ, err
+}
+
+// anthropicPart is one content block as an OpenAI content part.
+func (s *shapedChat) anthropicPart(o jsonObject, typ string, raw json.RawMessage, path string) (ContentPart, error) {
+	switch typ {
+	case "text":
+		p := ContentPart{Type: "text"}
+		return p, o.requiredStr("text", &p.Text)
+	case "thinking":
+		p := ContentPart{Type: "text"}
+		return p, o.str("thinking", &p.Text)
+	case "image":
+		src, ok, err := decodeObject(o.fields["source"], joinPath(path, "source"))
+		if err != nil {
+			return ContentPart{}, err
+		}
+		if !ok {
+			return ContentPart{}, fieldErr(joinPath(path, "source"), "missing")
+		}
+		return imagePart(s.anthropicURL(src)), nil
+	case "document":
+		if text, ok, err := s.documentText(o, path); ok || err != nil {
+			return ContentPart{Type: "text", Text: text}, err
+		}
+	}
+	return ContentPart{Type: "text", Text: jsonText(raw)}, nil
+}
+
+// anthropicURL is an image source as a URL core reads: base64 data as a
+// data URL, else its url; a file id or an unknown source gives a URL whose
+// image core counts at its largest cost.
+func (s *shapedChat) anthropicURL(src jsonObject) string {
+	var typ, media, data, url string
+	_ = src.str("type", &typ)
+	_ = src.str("media_type", &media)
+	_ = src.str("data", &data)
+	_ = src.str("url", &url)
+	switch {
+	case typ == "base64":
+		return "data:" + media + ";base64," + data
+	case url != "":
+		return url
+	}
+	s.note("an image by file id or an unknown source: counted at the largest cost an image can have")
+	return "about:blank"
+}
+
+func imagePart(url string) ContentPart {
+	return ContentPart{Type: "image_url", ImageURL: &ImageURL{URL: url}}
+}
+
+// documentText is a document block's text when it has one (a text or a
+// content source), with its title and context; ok is false for a PDF,
+// a URL or a file, which count as their JSON text.
+func (s *shapedChat) documentText(o jsonObject, path string) (string, bool, error) {
+	src, ok, err := decodeObject(o.fields["source"], joinPath(path, "source"))
+	if err != nil || !ok {
+		return "", false, err
+	}
+	var typ string
+	_ = src.str("type", &typ)
+	var body string
+	switch typ {
+	case "text":
+		if err := src.str("data", &body); err != nil {
+			return "", false, err
+		}
+	case "content":
+		if body, err = s.anthropicText(src.fields["content"], joinPath(path, "source.content")); err != nil {
+			return "", false, err
+		}
+	default:
+		s.note("a PDF, URL or file document: counted as its JSON text, not as the pages the provider bills")
+		return "", false, nil
+	}
+	var title, context string
+	_ = o.str("title", &title)
+	_ = o.str("context", &context)
+	return joinNonEmpty(title, context, body), true, nil
+}
+
+// anthropicText is a system prompt's or a document's content as text: a
+// string, or blocks whose text joins with newlines (other blocks as their
+// JSON text).
+func (s *shapedChat) anthropicText(raw json.RawMessage, path string) (string, error) {
+	if jsonio.Kind(raw) == "a string" {
+		t, err := jsonio.Unquote(raw)
+		if err != nil {
+			return "", requestJSONErr(path, err)
+		}
+		return t, nil
+	}
+	blocks, err := decodeArray(raw, path)
+	if err != nil {
+		return "", err
+	}
+	texts := make([]string, 0, len(blocks))
+	for j, b := range blocks {
+		bo, typ, err := block(b, indexPath(path, j))
+		if err != nil {
+			return "", err
+		}
+		var t string
+		if typ == "text" {
+			err = bo.requiredStr("text", &t)
+		} else {
+			t = jsonText(b)
+		}
+		if err != nil {
+			return "", err
+		}
+		texts = append(texts, t)
+	}
+	return strings.Join(texts, "\n"), nil
+}
+
+// anthropicResult is a tool result's content: its text, and its images
+// apart.
+func (s *shapedChat) anthropicResult(raw json.RawMessage, path string) (string, []ContentPart, error) {
+	if jsonio.IsNull(raw) || jsonio.Kind(raw) == "a string" {
+		t, err := s.anthropicText(raw, path)
+		if jsonio.IsNull(raw) {
+			t, err = "", nil
+		}
+		return t, nil, err
+	}
+	blocks, err := decodeArray(raw, path)
+	if err != nil {
+		return "", nil, err
+	}
+	var texts []string
+	var images []ContentPart
+	for j, b := range blocks {
+		bp := indexPath(path, j)
+		bo, typ, err := block(b, bp)
+		if err != nil {
+			return "", nil, err
+		}
+		p, err := s.anthropicPart(bo, typ, b, bp)
+		if err != nil {
+			return "", nil, err
+		}
+		if p.Type == "image_url" {
+			images = append(images, p)
+		} else {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n"), images, nil
+}
+
+// anthropicTool is a tool definition as an OpenAI function: a custom tool
+// with input_schema as its parameters, a server tool (web search, bash…)
+// with its definition as the description.
+func anthropicTool(raw json.RawMessage, path string) (ChatTool, error) {
+	o, ok, err := decodeObject(raw, path)
+	if err != nil {
+		return ChatTool{}, err
+	}
+	if !ok {
+		return ChatTool{}, typeErr(path, "an object", raw)
+	}
+	t := ChatTool{Type: "function"}
+	f := &t.Function
+	if schema, ok := o.fields["input_schema"]; ok && !jsonio.IsNull(schema) {
+		if err := o.requiredStr("name", &f.Name); err != nil {
+			return t, err
+		}
+		if f.Name == "" {
+			return t, fieldErr(joinPath(path, "name"), "missing")
+		}
+		if err := o.str("description", &f.Description); err != nil {
+			return t, err
+		}
+		if jsonio.Kind(schema) != "an object" {
+			return t, typeErr(joinPath(path, "input_schema"), "an object (a JSON schema)", schema)
+		}
+		f.Parameters = json.RawMessage(jsonText(schema))
+		return t, nil
+	}
+	_ = o.str("type", &f.Name)
+	_ = o.str("name", &f.Name)
+	if f.Name == "" {
+		f.Name = "tool"
+	}
+	f.Description = jsonText(raw)
+	return t, nil
+}
+
+func joinNonEmpty(parts ...string) string {
+	out := parts[:0:0]
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,364 @@
+package core
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
+)
+
+// Gemini's generateContent request, translated to OpenAI's shape (see
+// shape.go). Gemini names the model in the URL, so tokenfit reads its own
+// "model" beside contents. Each content's role ("user", "model" →
+// assistant) and parts: text as text, inline images as data URLs,
+// functionCall as a tool call, functionResponse as a tool message answering
+// the earliest open call of that name; systemInstruction becomes a system
+// message, functionDeclarations functions, and toolConfig's
+// functionCallingConfig the tool choice (ANY → required, or the function
+// when it allows one). Other parts count as their JSON text. The REST API
+// takes field names in lowerCamelCase or snake_case; both are read.
+// Cost: O(n) in the size of the JSON.
+
+func (s *shapedChat) readGemini(o jsonObject) error {
+	if err := o.str("model", &s.req.Model); err != nil {
+		return err
+	}
+	if raw, key := field(o, "systemInstruction", "system_instruction"); !jsonio.IsNull(raw) {
+		text, err := s.geminiSystem(raw, key)
+		if err != nil {
+			return err
+		}
+		if text != "" {
+			s.add(ChatMessage{Role: "system", Content: ChatContent{Text: text}}, -1)
+		}
+	}
+	contents, err := decodeArray(o.fields["contents"], "contents")
+	if err != nil {
+		return err
+	}
+	if err := s.geminiContents(contents, "contents"); err != nil {
+		return err
+	}
+	tools, err := decodeArray(o.fields["tools"], "tools")
+	if err != nil {
+		return err
+	}
+	for i, t := range tools {
+		if err := s.geminiTool(t, indexPath("tools", i)); err != nil {
+			return err
+		}
+	}
+	raw, key := field(o, "toolConfig", "tool_config")
+	if jsonio.IsNull(raw) || len(s.req.Tools) == 0 {
+		return nil
+	}
+	tc, _, err := decodeObject(raw, key)
+	if err != nil {
+		return err
+	}
+	raw, fkey := field(tc, "functionCallingConfig", "function_calling_config")
+	fc, ok, err := decodeObject(raw, joinPath(key, fkey))
+	if err != nil || !ok {
+		return err
+	}
+	var mode string
+	if err := fc.str("mode", &mode); err != nil {
+		return err
+	}
+	var allowed []json.RawMessage
+	if raw, akey := field(fc, "allowedFunctionNames", "allowed_function_names"); !jsonio.IsNull(raw) {
+		if allowed, err = decodeArray(raw, joinPath(joinPath(key, fkey), akey)); err != nil {
+			return err
+		}
+	}
+	switch strings.ToUpper(mode) {
+	case "", "MODE_UNSPECIFIED", "AUTO":
+	case "NONE":
+		s.req.ToolChoice = &ToolChoice{Mode: "none"}
+	case "ANY", "VALIDATED":
+		s.req.ToolChoice = &ToolChoice{Mode: "required"}
+		if len(allowed) == 1 {
+			name, err := jsonio.Unquote(allowed[0])
+			if err != nil {
+				return typeErr(joinPath(joinPath(key, fkey), "allowedFunctionNames[0]"), "a string", allowed[0])
+			}
+			s.req.ToolChoice = &ToolChoice{Mode: "function", Name: name}
+		}
+	default:
+		return fieldErr(joinPath(joinPath(key, fkey), "mode"), "unknown mode %q (want AUTO, ANY, VALIDATED or NONE)", engine.Clip(mode))
+	}
+	return nil
+}
+
+// field returns the value of the first of names the object has, and its
+// path.
+func field(o jsonObject, names ...string) (json.RawMessage, string) {
+	for _, n := range names {
+		if raw, ok := o.fields[n]; ok {
+			return raw, joinPath(o.path, n)
+		}
+	}
+	return nil, joinPath(o.path, names[0])
+}
+
+// geminiSystem is systemInstruction's text: a Content's text parts joined
+// with newlines, or a string as the SDKs take it.
+func (s *shapedChat) geminiSystem(raw json.RawMessage, path string) (string, error) {
+	if jsonio.Kind(raw) == "a string" {
+		t, err := jsonio.Unquote(raw)
+		if err != nil {
+			return "", requestJSONErr(path, err)
+		}
+		return t, nil
+	}
+	o, ok, err := decodeObject(raw, path)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", typeErr(path, "an object", raw)
+	}
+	parts, err := decodeArray(o.fields["parts"], joinPath(path, "parts"))
+	if err != nil {
+		return "", err
+	}
+	texts := make([]string, 0, len(parts))
+	for j, p := range parts {
+		po, ok, err := decodeObject(p, indexPath(joinPath(path, "parts"), j))
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			continue
+		}
+		t := jsonText(p)
+		if _, has := po.fields["text"]; has {
+			if err := po.str("text", &t); err != nil {
+				return "", err
+			}
+		}
+		texts = append(texts, t)
+	}
+	return strings.Join(texts, "\n"), nil
+}
+
+// geminiContents translates the contents of list (at path).
+func (s *shapedChat) geminiContents(list []json.RawMessage, path string) error {
+	open := map[string][]string{} // function name → ids of its calls awaiting a response
+	for i, raw := range list {
+		cp := indexPath(path, i)
+		o, ok, err := decodeObject(raw, cp)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return typeErr(cp, "an object", raw)
+		}
+		role := "user"
+		if err := o.str("role", &role); err != nil {
+			return err
+		}
+		switch role {
+		case "model":
+			role = "assistant"
+		case "user", "function", "":
+			role = "user"
+		default:
+			return fieldErr(joinPath(cp, "role"), "unknown role %q (want user or model)", engine.Clip(role))
+		}
+		parts, err := decodeArray(o.fields["parts"], joinPath(cp, "parts"))
+		if err != nil {
+			return err
+		}
+		msg := ChatMessage{Role: role, Content: ChatContent{Parts: []ContentPart{}}}
+		for j, p := range parts {
+			pp := indexPath(joinPath(cp, "parts"), j)
+			po, ok, err := decodeObject(p, pp)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return typeErr(pp, "an object", p)
+			}
+			if raw, key := field(po, "functionCall", "function_call"); !jsonio.IsNull(raw) {
+				call, err := s.geminiCall(raw, key)
+				if err != nil {
+					return err
+				}
+				open[call.Function.Name] = append(open[call.Function.Name], call.ID)
+				msg.ToolCalls = append(msg.ToolCalls, call)
+				continue
+			}
+			if raw, key := field(po, "functionResponse", "function_response"); !jsonio.IsNull(raw) {
+				tool, err := geminiResponse(raw, key, open)
+				if err != nil {
+					return err
+				}
+				s.add(tool, i)
+				continue
+			}
+			part, err := s.geminiPart(po, p)
+			if err != nil {
+				return err
+			}
+			msg.Content.Parts = append(msg.Content.Parts, part)
+		}
+		if len(msg.Content.Parts) > 0 || len(msg.ToolCalls) > 0 || len(parts) == 0 {
+			s.add(msg, i)
+		}
+	}
+	return nil
+}
+
+func (s *shapedChat) geminiCall(raw json.RawMessage, path string) (ToolCall, error) {
+	o, ok, err := decodeObject(raw, path)
+	if err != nil {
+		return ToolCall{}, err
+	}
+	if !ok {
+		return ToolCall{}, typeErr(path, "an object", raw)
+	}
+	call := ToolCall{Type: "function", Function: FunctionCall{Arguments: "{}"}}
+	if err := o.requiredStr("name", &call.Function.Name); err != nil {
+		return call, err
+	}
+	if err := o.str("id", &call.ID); err != nil {
+		return call, err
+	}
+	if call.ID == "" {
+		call.ID = s.callID()
+	}
+	if args, ok := o.fields["args"]; ok && !jsonio.IsNull(args) {
+		call.Function.Arguments = jsonText(args)
+	}
+	return call, nil
+}
+
+// geminiResponse is a functionResponse as a tool message; it answers the
+// call with its id, else the earliest open call of its name.
+func geminiResponse(raw json.RawMessage, path string, open map[string][]string) (ChatMessage, error) {
+	o, ok, err := decodeObject(raw, path)
+	if err != nil {
+		return ChatMessage{}, err
+	}
+	if !ok {
+		return ChatMessage{}, typeErr(path, "an object", raw)
+	}
+	m := ChatMessage{Role: "tool"}
+	if err := o.requiredStr("name", &m.Name); err != nil {
+		return m, err
+	}
+	if err := o.str("id", &m.ToolCallID); err != nil {
+		return m, err
+	}
+	if ids := open[m.Name]; m.ToolCallID == "" && len(ids) > 0 {
+		m.ToolCallID, open[m.Name] = ids[0], ids[1:]
+	}
+	if resp, ok := o.fields["response"]; ok && !jsonio.IsNull(resp) {
+		m.Content.Text = jsonText(resp)
+	}
+	return m, nil
+}
+
+// geminiPart is one part as an OpenAI content part.
+func (s *shapedChat) geminiPart(o jsonObject, raw json.RawMessage) (ContentPart, error) {
+	if _, ok := o.fields["text"]; ok {
+		p := ContentPart{Type: "text"}
+		return p, o.str("text", &p.Text)
+	}
+	if blob, key := field(o, "inlineData", "inline_data"); !jsonio.IsNull(blob) {
+		b, ok, err := decodeObject(blob, key)
+		if err != nil || !ok {
+			return ContentPart{}, err
+		}
+		var mime, data string
+		mraw, _ := field(b, "mimeType", "mime_type")
+		if !jsonio.IsNull(mraw) {
+			mime, _ = jsonio.Unquote(mraw)
+		}
+		_ = b.str("data", &data)
+		if strings.HasPrefix(mime, "image/") {
+			return imagePart("data:" + mime + ";base64," + data), nil
+		}
+		s.note("inline data other than an image (audio, video, PDF…): counted as its JSON text, not as the provider bills it")
+	}
+	if file, key := field(o, "fileData", "file_data"); !jsonio.IsNull(file) {
+		f, ok, err := decodeObject(file, key)
+		if err != nil || !ok {
+			return ContentPart{}, err
+		}
+		var mime, uri string
+		if raw, _ := field(f, "mimeType", "mime_type"); !jsonio.IsNull(raw) {
+			mime, _ = jsonio.Unquote(raw)
+		}
+		if raw, _ := field(f, "fileUri", "file_uri"); !jsonio.IsNull(raw) {
+			uri, _ = jsonio.Unquote(raw)
+		}
+		if strings.HasPrefix(mime, "image/") && uri != "" {
+			return imagePart(uri), nil
+		}
+		s.note("a file by URI: its content cannot be read here, and only its reference is counted")
+	}
+	return ContentPart{Type: "text", Text: jsonText(raw)}, nil
+}
+
+// geminiTool translates one tools entry: each functionDeclaration a
+// function (parameters, else parametersJsonSchema), any other tool (Google
+// Search, code execution…) a function described by its JSON text.
+func (s *shapedChat) geminiTool(raw json.RawMessage, path string) error {
+	o, ok, err := decodeObject(raw, path)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return typeErr(path, "an object", raw)
+	}
+	decls, key := field(o, "functionDeclarations", "function_declarations")
+	if jsonio.IsNull(decls) {
+		name := ""
+		_ = jsonio.Object(raw, func(k string, _ []byte) error {
+			if name == "" {
+				name = k
+			}
+			return nil
+		})
+		if name == "" {
+			name = "tool"
+		}
+		s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: FunctionDef{Name: name, Description: jsonText(raw)}})
+		return nil
+	}
+	list, err := decodeArray(decls, key)
+	if err != nil {
+		return err
+	}
+	for j, d := range list {
+		dp := indexPath(key, j)
+		do, ok, err := decodeObject(d, dp)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return typeErr(dp, "an object", d)
+		}
+		f := FunctionDef{}
+		if err := do.requiredStr("name", &f.Name); err != nil {
+			return err
+		}
+		if f.Name == "" {
+			return fieldErr(joinPath(dp, "name"), "missing")
+		}
+		if err := do.str("description", &f.Description); err != nil {
+			return err
+		}
+		if schema, skey := field(do, "parameters", "parametersJsonSchema", "parameters_json_schema"); !jsonio.IsNull(schema) {
+			if jsonio.Kind(schema) != "an object" {
+				return typeErr(skey, "an object (a schema)", schema)
+			}
+			f.Parameters = json.RawMessage(jsonText(schema))
+		}
+		s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: f})
+	}
+	return nil
+}
