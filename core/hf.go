@@ -6,7 +6,6 @@
 package core
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 
@@ -53,22 +52,6 @@ func checkTokenizerName(name string) error {
 		return fieldErr("name", "%q is a built-in encoding's name: load the tokenizer under another", engine.Clip(name))
 	}
 	return nil
-}
-
-// LoadTokenizerRequest loads a Hugging Face tokenizer under Name, from one
-// of: Tokenizer, the tokenizer.json as a JSON object, or Data, the bytes of
-// a tokenizer.json or of its compact table (tokenfit convert), base64 in
-// JSON. Afterwards every operation takes Name as its encoding.
-type LoadTokenizerRequest struct {
-	Name      string          `json:"name"`
-	Tokenizer json.RawMessage `json:"tokenizer,omitempty"`
-	Data      []byte          `json:"data,omitempty"`
-}
-
-// TokenizerInfo describes a loaded tokenizer.
-type TokenizerInfo struct {
-	Name      string `json:"name"`
-	VocabSize int    `json:"vocabSize"`
 }
 
 // loadTokenizer answers loadTokenizer. A file that is not a tokenizer
