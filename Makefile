@@ -9,6 +9,7 @@
 #   make check   formatting, vet, tidy and core purity
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
+#   make test-wasmtime  the wasip1 module in wasmtime (host/wasmtimetest, its own go.mod)
 #   make test-js     the npm package in Node, Deno, Bun, workerd and Chromium
 #   make test-bundlers  a web app built with the packed package by each bundler, in Chromium
 #   make test-race   the wazero host under -race at full size (16 x 10,000 calls)
@@ -23,7 +24,7 @@ PORT ?= 8080
 
 .PHONY: hf-deps bench-hf
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
-.PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-race test-race-short wazero
+.PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node bench-js bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
 
@@ -125,7 +126,7 @@ demo: demo-build
 test-demo: demo-build
 	cd web-demo && $(NODE) --test test/
 
-test: js-deps hf-deps check test-go test-race-short test-wasm test-js test-bundlers test-demo
+test: js-deps hf-deps check test-go test-race-short test-wasm test-wasmtime test-js test-bundlers test-demo
 
 # The default 10-minute timeout per package is too tight for the oracle
 # tests (every code point through the official tiktoken) on a busy 2-core
@@ -243,6 +244,13 @@ cli: wasm
 # wazero (GOOS=wasip1), with the runners Go ships in $(GOROOT)/lib/wasm.
 # The differential tests against tiktoken skip there (they start Node).
 test-wasm: test-wasm-js test-wasm-wasip1
+
+# The wasip1 module in wasmtime (host/wasmtimetest, a module of its own:
+# wasmtime-go's native library is ~200 MB, downloaded once into the Go
+# module cache, and needs cgo). The shared vectors and every 5th hostile
+# case; ~30 s after the first build of the bindings (~1 min).
+test-wasmtime: wasm
+	cd host/wasmtimetest && $(GO) mod tidy -diff && $(GO) vet . && CGO_ENABLED=1 $(GO) test -count=1 -timeout 10m .
 
 test-wasm-js:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(GOROOT_WASM)/go_js_wasm_exec" ./core/...

@@ -2,13 +2,13 @@ package core
 
 import (
 	"errors"
-
 	"fmt"
-	"github.com/tokenfit/tokenfit/core/engine"
 	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 // Version is tokenfit's version, reported by the "version" operation.
@@ -60,7 +60,13 @@ func ErrorJSON(err error) []byte {
 	case errors.As(err, &ee):
 		body.Field, body.Encoding = ee.Field, ee.Encoding
 	}
-	b, _ := marshal(ErrorAnswer{body})
+	return ErrorAnswer{body}.JSON()
+}
+
+// JSON encodes the answer, for hosts that answer with codes of their own.
+// O(len(message)).
+func (e ErrorAnswer) JSON() []byte {
+	b, _ := marshal(e)
 	return b
 }
 
@@ -110,10 +116,13 @@ func OperationNames() []string {
 type handler func(a *API, request []byte) (any, error)
 
 // decode returns a handler that decodes the request into Req and calls f.
-func decode[Req any](f func(a *API, req Req) (any, error)) handler {
+func decode[Req any, P interface {
+	*Req
+	decodable
+}](f func(a *API, req Req) (any, error)) handler {
 	return func(a *API, b []byte) (any, error) {
 		var req Req
-		if err := decodeJSON(b, &req); err != nil {
+		if err := decodeJSON(b, P(&req)); err != nil {
 			return nil, err
 		}
 		return f(a, req)
@@ -150,9 +159,7 @@ func init() {
 // countChat decodes a chat request in any shape (see Shape), which may
 // carry tokenfit's calibration beside the provider's fields.
 func (a *API) countChat(b []byte) (any, error) {
-	var extra struct {
-		Calibration *Calibration `json:"calibration"`
-	}
+	var extra chatExtra
 	if err := decodeJSON(b, &extra); err != nil {
 		return nil, err
 	}
@@ -165,6 +172,11 @@ func (a *API) countChat(b []byte) (any, error) {
 		return nil, s.refield(err, "messages")
 	}
 	return s.fold(ans), nil
+}
+
+// chatExtra is what a countChat request carries beside OpenAI's fields.
+type chatExtra struct {
+	Calibration *Calibration `json:"calibration"`
 }
 
 func (a *API) registerModels(b []byte) (any, error) {

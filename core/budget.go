@@ -2,11 +2,13 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
 // One budget calculator for both seed formulas.
@@ -55,7 +57,10 @@ type Section struct {
 }
 
 // parseSection reads a string, an array of strings, or {"tokens": N}.
-func parseSection(field string, b json.RawMessage) (Section, error) {
+// The text is valid JSON (decodeJSON checked it). A list's null element
+// is an empty text, and the count may be a number or a string holding one,
+// as encoding/json decoded them. O(len(b)).
+func parseSection(field string, b []byte) (Section, error) {
 	bad := fieldErr(field, `expected a string, a list of strings or {"tokens": N}`)
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 || string(b) == "null" {
@@ -63,25 +68,56 @@ func parseSection(field string, b json.RawMessage) (Section, error) {
 	}
 	switch b[0] {
 	case '"':
-		var t string
-		if json.Unmarshal(b, &t) != nil {
+		t, err := jsonio.Unquote(b)
+		if err != nil {
 			return Section{}, bad
 		}
 		return Section{Texts: []string{t}}, nil
 	case '[':
-		var ts []string
-		if json.Unmarshal(b, &ts) != nil {
+		ts := []string{}
+		err := jsonio.Array(b, func(val []byte) error {
+			t := ""
+			if !jsonio.IsNull(val) {
+				var err error
+				if t, err = jsonio.Unquote(val); err != nil {
+					return err
+				}
+			}
+			ts = append(ts, t)
+			return nil
+		})
+		if err != nil {
 			return Section{}, bad
 		}
 		return Section{Texts: ts, isList: true}, nil
 	case '{':
-		var o struct {
-			Tokens *json.Number `json:"tokens"`
-		}
-		if json.Unmarshal(b, &o) != nil || o.Tokens == nil {
+		var tokens *string
+		err := jsonio.Object(b, func(key string, val []byte) error {
+			if !strings.EqualFold(key, "tokens") {
+				return nil
+			}
+			switch val[0] {
+			case 'n':
+				tokens = nil
+				return nil
+			case '"':
+				s, err := jsonio.Unquote(val)
+				if err != nil || !isNumber(s) {
+					return jsonio.ErrSyntax
+				}
+				tokens = &s
+				return nil
+			}
+			if s := string(val); isNumber(s) {
+				tokens = &s
+				return nil
+			}
+			return jsonio.ErrSyntax
+		})
+		if err != nil || tokens == nil {
 			return Section{}, bad
 		}
-		n, err := o.Tokens.Int64()
+		n, err := strconv.ParseInt(*tokens, 10, 64)
 		if err != nil || n < 0 || n > math.MaxInt32 {
 			return Section{}, fieldErr(field+".tokens", "must be a whole number from 0 to %d", math.MaxInt32)
 		}
@@ -92,17 +128,7 @@ func parseSection(field string, b json.RawMessage) (Section, error) {
 }
 
 // MarshalJSON writes the section back in the shape it came in.
-func (s Section) MarshalJSON() ([]byte, error) {
-	switch {
-	case s.Tokens != nil:
-		return json.Marshal(map[string]int{"tokens": *s.Tokens})
-	case s.isList:
-		return json.Marshal(s.Texts)
-	case len(s.Texts) == 1:
-		return json.Marshal(s.Texts[0])
-	}
-	return []byte("null"), nil
-}
+func (s Section) MarshalJSON() ([]byte, error) { return marshalOwn(s) }
 
 // Sections are the parts of a prompt that are never pruned.
 type Sections struct {
@@ -120,10 +146,28 @@ func (s *Sections) byName() []*Section {
 	return []*Section{&s.System, &s.Procedure, &s.Knowledge, &s.Episodes, &s.Current}
 }
 
+// isNumber reports whether s is one JSON number and nothing else.
+func isNumber(s string) bool {
+	return s != "" && (s[0] == '-' || '0' <= s[0] && s[0] <= '9') && '0' <= s[len(s)-1] && s[len(s)-1] <= '9' &&
+		jsonio.Check([]byte(s)) == nil
+}
+
 // UnmarshalJSON reads each section, naming the one at fault in an error.
+// O(len(b)).
 func (s *Sections) UnmarshalJSON(b []byte) error {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
+	if jsonio.Check(b) != nil {
+		return fieldErr("sections", "expected an object")
+	}
+	var raw map[string][]byte
+	b = bytes.TrimSpace(b)
+	switch b[0] {
+	case 'n':
+	case '{':
+		raw = map[string][]byte{}
+		if jsonio.Object(b, func(key string, val []byte) error { raw[key] = val; return nil }) != nil {
+			return fieldErr("sections", "expected an object")
+		}
+	default:
 		return fieldErr("sections", "expected an object")
 	}
 	// In sorted order, so that the same request always names the same

@@ -1,13 +1,12 @@
 package core
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
 // ChatRequest is the part of an OpenAI chat completions request that costs
@@ -96,10 +95,10 @@ type ChatTool struct {
 // Parameters is its JSON schema, kept as sent: the API renders properties in
 // the order the caller wrote them.
 type FunctionDef struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters,omitempty"`
-	Strict      *bool           `json:"strict,omitempty"`
+	Name        string  `json:"name"`
+	Description string  `json:"description,omitempty"`
+	Parameters  RawJSON `json:"parameters,omitempty"`
+	Strict      *bool   `json:"strict,omitempty"`
 }
 
 // ToolChoice is tool_choice: Mode "none", "auto", "required", or
@@ -489,11 +488,10 @@ func (c *chatCounter) choice(req *ChatRequest) int {
 // compactJSON returns a JSON text without insignificant whitespace, keys in
 // their order; text that is not JSON is returned as it is.
 func compactJSON(s string) string {
-	var b bytes.Buffer
-	if json.Compact(&b, []byte(s)) != nil {
+	if jsonio.Check([]byte(s)) != nil {
 		return s
 	}
-	return b.String()
+	return string(jsonio.Compact(nil, []byte(s)))
 }
 
 var chatRoles = []string{"system", "developer", "user", "assistant", "tool", "function"}

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"slices"
 	"sort"
@@ -135,7 +134,7 @@ var errSchemaDepth = errors.New("nested too deeply")
 // parseOrdered parses one JSON value keeping object key order. Cost: O(n)
 // to validate, then O(n·depth) to walk (depth ≤ maxSchemaDepth).
 func parseOrdered(data []byte) (*jnode, error) {
-	if !json.Valid(data) {
+	if jsonio.Check(data) != nil {
 		return nil, jsonio.ErrSyntax
 	}
 	return parseNode(data, 0)

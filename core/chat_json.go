@@ -2,8 +2,8 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
@@ -24,7 +24,7 @@ import (
 // jsonObject is one decoded JSON object with the path that leads to it.
 type jsonObject struct {
 	path   string
-	fields map[string]json.RawMessage
+	fields map[string][]byte
 }
 
 func joinPath(path, key string) string {
@@ -37,7 +37,7 @@ func joinPath(path, key string) string {
 func indexPath(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
 
 // decodeObject decodes raw as an object; null gives ok false.
-func decodeObject(raw json.RawMessage, path string) (o jsonObject, ok bool, err error) {
+func decodeObject(raw []byte, path string) (o jsonObject, ok bool, err error) {
 	if jsonio.IsNull(raw) {
 		return jsonObject{}, false, nil
 	}
@@ -45,7 +45,7 @@ func decodeObject(raw json.RawMessage, path string) (o jsonObject, ok bool, err 
 	if bytes.TrimSpace(raw)[0] != '{' {
 		return o, false, typeErr(path, "an object", raw)
 	}
-	o.fields = map[string]json.RawMessage{}
+	o.fields = map[string][]byte{}
 	err = jsonio.Object(raw, func(key string, val []byte) error {
 		o.fields[key] = val
 		return nil
@@ -57,14 +57,14 @@ func decodeObject(raw json.RawMessage, path string) (o jsonObject, ok bool, err 
 }
 
 // decodeArray decodes raw as an array; null gives nil.
-func decodeArray(raw json.RawMessage, path string) ([]json.RawMessage, error) {
+func decodeArray(raw []byte, path string) ([][]byte, error) {
 	if jsonio.IsNull(raw) {
 		return nil, nil
 	}
 	if bytes.TrimSpace(raw)[0] != '[' {
 		return nil, typeErr(path, "an array", raw)
 	}
-	elems := []json.RawMessage{}
+	elems := [][]byte{}
 	err := jsonio.Array(raw, func(val []byte) error {
 		elems = append(elems, val)
 		return nil
@@ -75,7 +75,7 @@ func decodeArray(raw json.RawMessage, path string) ([]json.RawMessage, error) {
 	return elems, nil
 }
 
-func typeErr(path, want string, raw json.RawMessage) error {
+func typeErr(path, want string, raw []byte) error {
 	if path == "" {
 		return fmt.Errorf("%w: want %s, got %s", ErrInvalidRequest, want, jsonio.Kind(raw))
 	}
@@ -117,8 +117,8 @@ func (o jsonObject) size(key string, dst *int) error {
 	if !ok || jsonio.IsNull(raw) {
 		return nil
 	}
-	var n int
-	if err := json.Unmarshal(raw, &n); err != nil || n < 0 {
+	n, err := strconv.Atoi(string(bytes.TrimSpace(raw)))
+	if err != nil || n < 0 {
 		return fieldErr(joinPath(o.path, key), "want a non-negative integer, got %s", engine.Clip(string(bytes.TrimSpace(raw))))
 	}
 	*dst = n
@@ -128,7 +128,7 @@ func (o jsonObject) size(key string, dst *int) error {
 // UnmarshalJSON decodes a chat request; see ChatRequest. Cost: O(n).
 func (r *ChatRequest) UnmarshalJSON(b []byte) error { return r.decode(b, "") }
 
-func (r *ChatRequest) decode(raw json.RawMessage, path string) error {
+func (r *ChatRequest) decode(raw []byte, path string) error {
 	*r = ChatRequest{}
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
@@ -195,7 +195,7 @@ func (r *ChatRequest) decode(raw json.RawMessage, path string) error {
 // Cost: O(n).
 func (m *ChatMessage) UnmarshalJSON(b []byte) error { return m.decode(b, "") }
 
-func (m *ChatMessage) decode(raw json.RawMessage, path string) error {
+func (m *ChatMessage) decode(raw []byte, path string) error {
 	*m = ChatMessage{}
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
@@ -240,7 +240,7 @@ func (m *ChatMessage) decode(raw json.RawMessage, path string) error {
 // UnmarshalJSON decodes a string, null or an array of parts. Cost: O(n).
 func (c *ChatContent) UnmarshalJSON(b []byte) error { return c.decode(b, "") }
 
-func (c *ChatContent) decode(raw json.RawMessage, path string) error {
+func (c *ChatContent) decode(raw []byte, path string) error {
 	*c = ChatContent{}
 	if jsonio.IsNull(raw) {
 		return nil
@@ -271,17 +271,12 @@ func (c *ChatContent) decode(raw json.RawMessage, path string) error {
 
 // MarshalJSON encodes Parts as an array when non-nil, else Text.
 // Cost: O(n).
-func (c ChatContent) MarshalJSON() ([]byte, error) {
-	if c.Parts != nil {
-		return json.Marshal(c.Parts)
-	}
-	return json.Marshal(c.Text)
-}
+func (c ChatContent) MarshalJSON() ([]byte, error) { return marshalOwn(c) }
 
 // UnmarshalJSON decodes one content part. Cost: O(n).
 func (p *ContentPart) UnmarshalJSON(b []byte) error { return p.decode(b, "") }
 
-func (p *ContentPart) decode(raw json.RawMessage, path string) error {
+func (p *ContentPart) decode(raw []byte, path string) error {
 	*p = ContentPart{}
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
@@ -311,7 +306,7 @@ func (p *ContentPart) decode(raw json.RawMessage, path string) error {
 // early clients sent it. Cost: O(n).
 func (u *ImageURL) UnmarshalJSON(b []byte) error { return u.decode(b, "") }
 
-func (u *ImageURL) decode(raw json.RawMessage, path string) error {
+func (u *ImageURL) decode(raw []byte, path string) error {
 	*u = ImageURL{}
 	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '"' {
 		var err error
@@ -342,7 +337,7 @@ func (u *ImageURL) decode(raw json.RawMessage, path string) error {
 // UnmarshalJSON decodes one tool call. Cost: O(n).
 func (t *ToolCall) UnmarshalJSON(b []byte) error { return t.decode(b, "") }
 
-func (t *ToolCall) decode(raw json.RawMessage, path string) error {
+func (t *ToolCall) decode(raw []byte, path string) error {
 	*t = ToolCall{}
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
@@ -367,7 +362,7 @@ func (t *ToolCall) decode(raw json.RawMessage, path string) error {
 // UnmarshalJSON decodes {"name":…,"arguments":…}. Cost: O(n).
 func (f *FunctionCall) UnmarshalJSON(b []byte) error { return f.decode(b, "") }
 
-func (f *FunctionCall) decode(raw json.RawMessage, path string) error {
+func (f *FunctionCall) decode(raw []byte, path string) error {
 	*f = FunctionCall{}
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
@@ -390,7 +385,7 @@ func (f *FunctionCall) decode(raw json.RawMessage, path string) error {
 // UnmarshalJSON decodes one tools entry. Cost: O(n).
 func (t *ChatTool) UnmarshalJSON(b []byte) error { return t.decode(b, "") }
 
-func (t *ChatTool) decode(raw json.RawMessage, path string) error {
+func (t *ChatTool) decode(raw []byte, path string) error {
 	*t = ChatTool{}
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
@@ -416,7 +411,7 @@ func (t *ChatTool) decode(raw json.RawMessage, path string) error {
 // Cost: O(n).
 func (f *FunctionDef) UnmarshalJSON(b []byte) error { return f.decode(b, "") }
 
-func (f *FunctionDef) decode(raw json.RawMessage, path string) error {
+func (f *FunctionDef) decode(raw []byte, path string) error {
 	*f = FunctionDef{}
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
@@ -441,11 +436,12 @@ func (f *FunctionDef) decode(raw json.RawMessage, path string) error {
 		f.Parameters = bytes.Clone(bytes.TrimSpace(p))
 	}
 	if s, ok := o.fields["strict"]; ok && !jsonio.IsNull(s) {
-		var v bool
-		if err := json.Unmarshal(s, &v); err != nil {
+		v := string(bytes.TrimSpace(s))
+		if v != "true" && v != "false" {
 			return typeErr(joinPath(path, "strict"), "a boolean", s)
 		}
-		f.Strict = &v
+		strict := v == "true"
+		f.Strict = &strict
 	}
 	return nil
 }
@@ -454,7 +450,7 @@ func (f *FunctionDef) decode(raw json.RawMessage, path string) error {
 // {"type":"function","function":{"name":…}}. Cost: O(n).
 func (t *ToolChoice) UnmarshalJSON(b []byte) error { return t.decode(b, "") }
 
-func (t *ToolChoice) decode(raw json.RawMessage, path string) error {
+func (t *ToolChoice) decode(raw []byte, path string) error {
 	*t = ToolChoice{}
 	if s := bytes.TrimSpace(raw); len(s) > 0 && s[0] == '"' {
 		var err error
@@ -493,23 +489,12 @@ func (t *ToolChoice) decode(raw json.RawMessage, path string) error {
 }
 
 // MarshalJSON encodes the choice as OpenAI spells it. Cost: O(1).
-func (t ToolChoice) MarshalJSON() ([]byte, error) {
-	if t.Mode != "function" {
-		return json.Marshal(t.Mode)
-	}
-	type fn struct {
-		Name string `json:"name"`
-	}
-	return json.Marshal(struct {
-		Type     string `json:"type"`
-		Function fn     `json:"function"`
-	}{"function", fn{t.Name}})
-}
+func (t ToolChoice) MarshalJSON() ([]byte, error) { return marshalOwn(t) }
 
 // UnmarshalJSON decodes "none", "auto" or {"name":…}. Cost: O(n).
 func (f *FunctionCallChoice) UnmarshalJSON(b []byte) error { return f.decode(b, "") }
 
-func (f *FunctionCallChoice) decode(raw json.RawMessage, path string) error {
+func (f *FunctionCallChoice) decode(raw []byte, path string) error {
 	*f = FunctionCallChoice{}
 	if s := bytes.TrimSpace(raw); len(s) > 0 && s[0] == '"' {
 		var err error
@@ -534,11 +519,4 @@ func (f *FunctionCallChoice) decode(raw json.RawMessage, path string) error {
 }
 
 // MarshalJSON encodes the choice as OpenAI spells it. Cost: O(1).
-func (f FunctionCallChoice) MarshalJSON() ([]byte, error) {
-	if f.Mode != "function" {
-		return json.Marshal(f.Mode)
-	}
-	return json.Marshal(struct {
-		Name string `json:"name"`
-	}{f.Name})
-}
+func (f FunctionCallChoice) MarshalJSON() ([]byte, error) { return marshalOwn(f) }

@@ -144,7 +144,7 @@ func TestCountChat_Breakdown(t *testing.T) {
 			{Role: "tool", ToolCallID: "c1", Content: ChatContent{Text: "18C"}},
 		},
 		Tools: []ChatTool{{Type: "function", Function: FunctionDef{Name: "weather", Description: "Get the weather",
-			Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City"}},"required":["city"]}`)}}},
+			Parameters: RawJSON(`{"type":"object","properties":{"city":{"type":"string","description":"City"}},"required":["city"]}`)}}},
 		ToolChoice: &ToolChoice{Mode: "function", Name: "weather"},
 	}
 	rules := ChatRulesFor("gpt-4o")
@@ -303,7 +303,7 @@ func TestChatRulesFor(t *testing.T) {
 // bookTable is chat-rules.md §4.2's example, with keys out of alphabetical
 // order so that order preservation shows.
 var bookTable = []funcInput{
-	{&FunctionDef{Name: "book_table", Description: "Reserve a table at a restaurant", Parameters: json.RawMessage(`{
+	{&FunctionDef{Name: "book_table", Description: "Reserve a table at a restaurant", Parameters: RawJSON(`{
 		"type": "object",
 		"properties": {
 			"restaurant": {"type": "string", "description": "Name of the restaurant"},
@@ -403,7 +403,7 @@ func TestRenderFunctions_Types(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			params := `{"type":"object","properties":{"x":` + tc.schema + `},"required":["x"]}`
-			r, err := renderFunctions([]funcInput{{&FunctionDef{Name: "f", Parameters: json.RawMessage(params)}, "functions[0]"}}, ParamsFlat)
+			r, err := renderFunctions([]funcInput{{&FunctionDef{Name: "f", Parameters: RawJSON(params)}, "functions[0]"}}, ParamsFlat)
 			if err != nil {
 				t.Fatal(err)
 			}

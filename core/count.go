@@ -1,8 +1,6 @@
 package core
 
 import (
-	"encoding/json"
-	"fmt"
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/engine"
@@ -125,26 +123,7 @@ type DecodeRequest struct {
 // UnmarshalJSON refuses a null id: JSON.stringify writes an undefined array
 // element as null, which would otherwise decode as token 0.
 func (r *DecodeRequest) UnmarshalJSON(b []byte) error {
-	type plain DecodeRequest
-	var in struct {
-		plain
-		IDs []*int `json:"ids"`
-	}
-	if err := json.Unmarshal(b, &in); err != nil {
-		return err
-	}
-	*r = DecodeRequest(in.plain)
-	r.IDs = nil
-	if in.IDs != nil {
-		r.IDs = make([]int, len(in.IDs))
-	}
-	for i, id := range in.IDs {
-		if id == nil {
-			return fieldErr(fmt.Sprintf("ids[%d]", i), "must be a token id, not null")
-		}
-		r.IDs[i] = *id
-	}
-	return nil
+	return decodeWith(b, r)
 }
 
 // DecodeAnswer is the text. Valid is false when the ids end (or start)

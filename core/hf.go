@@ -61,12 +61,16 @@ func (a *API) loadTokenizer(req LoadTokenizerRequest) (any, error) {
 	if err := checkTokenizerName(req.Name); err != nil {
 		return nil, err
 	}
-	if (req.Tokenizer == nil) == (req.Data == nil) {
+	tok := req.Tokenizer
+	if string(tok) == "null" {
+		tok = nil // null is absence
+	}
+	if (tok == nil) == (req.Data == nil) {
 		return nil, fieldErr("tokenizer", "give the tokenizer.json as tokenizer (a JSON object) or data (base64 of the file or its table), one of them")
 	}
-	data := req.Data
-	if data == nil {
-		data = req.Tokenizer
+	data := []byte(req.Data)
+	if tok != nil {
+		data = tok
 	}
 	t, err := LoadTokenizer(req.Name, data)
 	if err != nil {

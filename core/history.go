@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 )
@@ -68,8 +67,6 @@ func (h History) fold(items []histItem) []histItem {
 	}
 	return out
 }
-
-var _ json.Unmarshaler = (*History)(nil)
 
 // historyItems counts each history message as the chat API bills it and
 // groups tool calls with their results for pruning. It returns the items,

@@ -1,56 +1,138 @@
 package core
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
+	"strconv"
+
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
-// decodeJSON decodes one JSON value into v. Unknown fields are ignored (a
-// chat request carries many that cost no tokens); syntax and type errors
-// become FieldErrors wrapping ErrInvalidRequest, naming the field, and so
-// does data after the value. It decodes in place: a json.Decoder would copy
-// the whole request into a buffer of its own first, which for a 100 MB
-// request in the WebAssembly module grew its memory by 200 MB more, for
-// good. No request type holds an interface, so numbers need no UseNumber.
-func decodeJSON(data []byte, v any) error {
-	if err := json.Unmarshal(data, v); err != nil {
-		return jsonErr(err)
-	}
-	return nil
-}
+//go:generate go run ../internal/cmd/genjson
 
-func jsonErr(err error) error {
-	var fe *FieldError
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &fe):
-		return fe
-	case errors.As(err, &se):
-		return fieldErr("(body)", "invalid JSON at byte %d: %v", se.Offset, se)
-	case errors.As(err, &te):
-		field := te.Field
-		if field == "" {
-			field = "(body)"
-		}
-		return fieldErr(field, "expected %s, got JSON %s", te.Type, te.Value)
-	case errors.Is(err, ErrInvalidRequest):
-		return err
-	}
-	return fieldErr("(body)", "%v", err)
-}
-
-// marshal encodes an answer. Answers are plain data, so this cannot fail for
-// them; a failure is an internal error. Prompt text keeps its < > & as they
-// are: answers are not HTML.
+// marshal encodes an answer with the generated appendJSON methods
+// (json_gen.go: no reflection, so the WebAssembly modules link no
+// encoding/json; see RATIONALE.md). The bytes are encoding/json's with
+// SetEscapeHTML(false): prompt text keeps its < > & as they are, answers are
+// not HTML. Answers are plain data, so this fails only on a value JSON
+// cannot hold (NaN), an internal error. O(size of the answer).
 func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("%w: encoding the answer: %v", ErrInternal, err)
+	w := jsonio.Writer{B: make([]byte, 0, 256)}
+	appendAny(&w, v)
+	if w.Err != nil {
+		return nil, errors.Join(ErrInternal, errors.New("encoding the answer: "+w.Err.Error()))
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return w.B, nil
+}
+
+// marshalOwn is the MarshalJSON of a type whose JSON is written by hand
+// below, for Go callers that encode it with encoding/json.
+func marshalOwn(v interface{ appendJSON(*jsonio.Writer) }) ([]byte, error) {
+	var w jsonio.Writer
+	v.appendJSON(&w)
+	return w.B, w.Err
+}
+
+func errUnsupportedAnswer(any) error {
+	return errors.New("an answer of a type internal/cmd/genjson does not know (add it to its roots)")
+}
+
+func errNoTier(t Tier) error {
+	return errors.Join(ErrInternal, errors.New("no tier "+strconv.Itoa(int(t))))
+}
+
+// The types whose JSON is not their fields' (json_gen.go calls these).
+
+// appendJSON writes a tier by its name.
+func (t Tier) appendJSON(w *jsonio.Writer) {
+	if int(t) >= len(tierNames) {
+		w.Null()
+		if w.Err == nil {
+			w.Err = errNoTier(t)
+		}
+		return
+	}
+	w.String(tierNames[t])
+}
+
+// appendJSON writes the section back in the shape it came in.
+func (s Section) appendJSON(w *jsonio.Writer) {
+	switch {
+	case s.Tokens != nil:
+		w.Raw(`{"tokens":`)
+		w.Int(int64(*s.Tokens))
+		w.Byte('}')
+	case s.isList:
+		if s.Texts == nil {
+			w.Null()
+			return
+		}
+		w.Byte('[')
+		for i, t := range s.Texts {
+			if i > 0 {
+				w.Byte(',')
+			}
+			w.String(t)
+		}
+		w.Byte(']')
+	case len(s.Texts) == 1:
+		w.String(s.Texts[0])
+	default:
+		w.Null()
+	}
+}
+
+// appendJSON writes Parts as an array when non-nil, else Text.
+func (c ChatContent) appendJSON(w *jsonio.Writer) {
+	if c.Parts == nil {
+		w.String(c.Text)
+		return
+	}
+	w.Byte('[')
+	for i, p := range c.Parts {
+		if i > 0 {
+			w.Byte(',')
+		}
+		p.appendJSON(w)
+	}
+	w.Byte(']')
+}
+
+// appendJSON writes the choice as OpenAI spells it.
+func (t ToolChoice) appendJSON(w *jsonio.Writer) {
+	if t.Mode != "function" {
+		w.String(t.Mode)
+		return
+	}
+	w.Raw(`{"type":"function","function":{"name":`)
+	w.String(t.Name)
+	w.Raw(`}}`)
+}
+
+// appendJSON writes the choice as OpenAI spells it.
+func (f FunctionCallChoice) appendJSON(w *jsonio.Writer) {
+	if f.Mode != "function" {
+		w.String(f.Mode)
+		return
+	}
+	w.Raw(`{"name":`)
+	w.String(f.Name)
+	w.Byte('}')
+}
+
+// RawJSON is JSON text kept as it was sent, as json.RawMessage is (core
+// does not import encoding/json: see RATIONALE.md).
+type RawJSON []byte
+
+// MarshalJSON returns the text, or null for none.
+func (m RawJSON) MarshalJSON() ([]byte, error) {
+	if m == nil {
+		return []byte("null"), nil
+	}
+	return m, nil
+}
+
+// UnmarshalJSON keeps a copy of the text.
+func (m *RawJSON) UnmarshalJSON(b []byte) error {
+	*m = append((*m)[:0], b...)
+	return nil
 }

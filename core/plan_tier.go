@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -38,7 +37,7 @@ func (t Tier) String() string {
 // MarshalText encodes a tier by its name.
 func (t Tier) MarshalText() ([]byte, error) {
 	if int(t) >= len(tierNames) {
-		return nil, fmt.Errorf("%w: no tier %d", ErrInternal, t)
+		return nil, errNoTier(t)
 	}
 	return []byte(tierNames[t]), nil
 }
@@ -66,15 +65,7 @@ func DefaultThresholds() Thresholds { return Thresholds{Full: 0.7, Summary: 0.3,
 
 // UnmarshalJSON decodes thresholds whose absent fields keep their defaults,
 // so {"full": 0.8} moves only the full threshold.
-func (t *Thresholds) UnmarshalJSON(b []byte) error {
-	type plain Thresholds
-	p := plain(DefaultThresholds())
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*t = Thresholds(p)
-	return nil
-}
+func (t *Thresholds) UnmarshalJSON(b []byte) error { return decodeWith(b, t) }
 
 func (t Thresholds) validate() error {
 	for _, f := range []struct {

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 )
 
@@ -44,13 +43,7 @@ func DefaultSessionConfig() SessionConfig {
 
 // UnmarshalJSON decodes a config whose absent fields keep their defaults.
 func (c *SessionConfig) UnmarshalJSON(b []byte) error {
-	type plain SessionConfig
-	p := plain(DefaultSessionConfig())
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*c = SessionConfig(p)
-	return nil
+	return decodeWith(b, c)
 }
 
 // SessionState is what a session has done so far. It goes out with every
@@ -81,13 +74,7 @@ func NewSession() Session { return Session{Config: DefaultSessionConfig()} }
 // UnmarshalJSON decodes a session whose absent config takes the defaults and
 // whose absent state is a new session.
 func (s *Session) UnmarshalJSON(b []byte) error {
-	type plain Session
-	p := plain(NewSession())
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*s = Session(p)
-	return nil
+	return decodeWith(b, s)
 }
 
 // Validate checks that every number is a non-negative integer no larger than

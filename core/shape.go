@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -230,7 +229,7 @@ func detectShape(o jsonObject) (Shape, error) {
 }
 
 // messagesShape is detectShape for a list of messages alone.
-func messagesShape(list []json.RawMessage, path string) (Shape, error) {
+func messagesShape(list [][]byte, path string) (Shape, error) {
 	var ev evidence
 	ev.messages(list, path)
 	if ev.anthropic == "" && ev.aisdk == "" && ev.openai == "" {
@@ -255,7 +254,7 @@ func (e *evidence) set(s Shape, field string) {
 }
 
 // messages looks for shape-specific content parts and fields.
-func (e *evidence) messages(list []json.RawMessage, path string) {
+func (e *evidence) messages(list [][]byte, path string) {
 	for i, m := range list {
 		mp := indexPath(path, i)
 		o, ok, err := decodeObject(m, mp)

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/engine"
@@ -71,7 +70,7 @@ func (s *shapedChat) readAISDK(o jsonObject) error {
 }
 
 // aisdkMessages translates the messages of list (at path).
-func (s *shapedChat) aisdkMessages(list []json.RawMessage, path string) error {
+func (s *shapedChat) aisdkMessages(list [][]byte, path string) error {
 	for i, raw := range list {
 		mp := indexPath(path, i)
 		o, ok, err := decodeObject(raw, mp)
@@ -157,7 +156,7 @@ func (s *shapedChat) aisdkMessages(list []json.RawMessage, path string) error {
 }
 
 // aisdkPart is one part as an OpenAI content part.
-func (s *shapedChat) aisdkPart(o jsonObject, typ string, raw json.RawMessage, path string) (ContentPart, error) {
+func (s *shapedChat) aisdkPart(o jsonObject, typ string, raw []byte, path string) (ContentPart, error) {
 	switch typ {
 	case "text", "reasoning":
 		p := ContentPart{Type: "text"}
@@ -182,7 +181,7 @@ func (s *shapedChat) aisdkPart(o jsonObject, typ string, raw json.RawMessage, pa
 // aisdkImage is an image's data (a URL, a data URL or base64) as an
 // image_url part; bytes serialised as an object cannot be read, and count
 // at an image's largest cost.
-func (s *shapedChat) aisdkImage(data, media json.RawMessage) ContentPart {
+func (s *shapedChat) aisdkImage(data, media []byte) ContentPart {
 	v, err := jsonio.Unquote(data)
 	if err != nil || v == "" {
 		s.note("an image given as bytes (not a URL or base64 text): counted at the largest cost an image can have")
@@ -205,7 +204,7 @@ func (s *shapedChat) aisdkImage(data, media json.RawMessage) ContentPart {
 // aisdkOutput is a tool result's output as text, with its media apart:
 // {type: text|error-text, value} gives the text, json|error-json the value's
 // JSON text, content its text parts and media; v4's result is its JSON text.
-func (s *shapedChat) aisdkOutput(raw json.RawMessage, path string) (string, []ContentPart, error) {
+func (s *shapedChat) aisdkOutput(raw []byte, path string) (string, []ContentPart, error) {
 	if jsonio.IsNull(raw) {
 		return "", nil, nil
 	}
@@ -264,7 +263,7 @@ func (s *shapedChat) aisdkOutput(raw json.RawMessage, path string) (string, []Co
 }
 
 // aisdkTools translates generateText's tools, an object keyed by name.
-func (s *shapedChat) aisdkTools(raw json.RawMessage, path string) error {
+func (s *shapedChat) aisdkTools(raw []byte, path string) error {
 	if jsonio.Kind(raw) != "an object" {
 		return typeErr(path, "an object keyed by tool name", raw)
 	}
@@ -284,7 +283,7 @@ func (s *shapedChat) aisdkTools(raw json.RawMessage, path string) error {
 		schema, _ := field(t, "inputSchema", "parameters")
 		if !jsonio.IsNull(schema) {
 			if inner, ok := aisdkSchema(schema); ok {
-				f.Parameters = json.RawMessage(jsonText(inner))
+				f.Parameters = RawJSON(jsonText(inner))
 			} else {
 				s.note("a tool schema that is not JSON Schema (a Zod schema serialised?): only the tool's name and description are counted")
 			}
@@ -298,7 +297,7 @@ func (s *shapedChat) aisdkTools(raw json.RawMessage, path string) error {
 
 // aisdkSchema returns the JSON Schema of an AI SDK tool schema: the value
 // of jsonSchema() ({"jsonSchema": …}), or a plain JSON Schema object.
-func aisdkSchema(schema json.RawMessage) (json.RawMessage, bool) {
+func aisdkSchema(schema []byte) ([]byte, bool) {
 	o, ok, err := decodeObject(schema, "")
 	if err != nil || !ok {
 		return nil, false

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/engine"
@@ -78,7 +77,7 @@ func (s *shapedChat) readAnthropic(o jsonObject) error {
 }
 
 // anthropicMessages translates the messages of list (at path).
-func (s *shapedChat) anthropicMessages(list []json.RawMessage, path string) error {
+func (s *shapedChat) anthropicMessages(list [][]byte, path string) error {
 	for i, raw := range list {
 		mp := indexPath(path, i)
 		o, ok, err := decodeObject(raw, mp)
@@ -158,7 +157,7 @@ func (s *shapedChat) anthropicMessages(list []json.RawMessage, path string) erro
 }
 
 // block decodes a content block and its type.
-func block(raw json.RawMessage, path string) (jsonObject, string, error) {
+func block(raw []byte, path string) (jsonObject, string, error) {
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
 		return o, "", err
@@ -172,7 +171,7 @@ func block(raw json.RawMessage, path string) (jsonObject, string, error) {
 }
 
 // anthropicPart is one content block as an OpenAI content part.
-func (s *shapedChat) anthropicPart(o jsonObject, typ string, raw json.RawMessage, path string) (ContentPart, error) {
+func (s *shapedChat) anthropicPart(o jsonObject, typ string, raw []byte, path string) (ContentPart, error) {
 	switch typ {
 	case "text":
 		p := ContentPart{Type: "text"}
@@ -253,7 +252,7 @@ func (s *shapedChat) documentText(o jsonObject, path string) (string, bool, erro
 // anthropicText is a system prompt's or a document's content as text: a
 // string, or blocks whose text joins with newlines (other blocks as their
 // JSON text).
-func (s *shapedChat) anthropicText(raw json.RawMessage, path string) (string, error) {
+func (s *shapedChat) anthropicText(raw []byte, path string) (string, error) {
 	if jsonio.Kind(raw) == "a string" {
 		t, err := jsonio.Unquote(raw)
 		if err != nil {
@@ -287,7 +286,7 @@ func (s *shapedChat) anthropicText(raw json.RawMessage, path string) (string, er
 
 // anthropicResult is a tool result's content: its text, and its images
 // apart.
-func (s *shapedChat) anthropicResult(raw json.RawMessage, path string) (string, []ContentPart, error) {
+func (s *shapedChat) anthropicResult(raw []byte, path string) (string, []ContentPart, error) {
 	if jsonio.IsNull(raw) || jsonio.Kind(raw) == "a string" {
 		t, err := s.anthropicText(raw, path)
 		if jsonio.IsNull(raw) {
@@ -323,7 +322,7 @@ func (s *shapedChat) anthropicResult(raw json.RawMessage, path string) (string, 
 // anthropicTool is a tool definition as an OpenAI function: a custom tool
 // with input_schema as its parameters, a server tool (web search, bash…)
 // with its definition as the description.
-func anthropicTool(raw json.RawMessage, path string) (ChatTool, error) {
+func anthropicTool(raw []byte, path string) (ChatTool, error) {
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
 		return ChatTool{}, err
@@ -346,7 +345,7 @@ func anthropicTool(raw json.RawMessage, path string) (ChatTool, error) {
 		if jsonio.Kind(schema) != "an object" {
 			return t, typeErr(joinPath(path, "input_schema"), "an object (a JSON schema)", schema)
 		}
-		f.Parameters = json.RawMessage(jsonText(schema))
+		f.Parameters = RawJSON(jsonText(schema))
 		return t, nil
 	}
 	_ = o.str("type", &f.Name)

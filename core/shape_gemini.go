@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/engine"
@@ -66,7 +65,7 @@ func (s *shapedChat) readGemini(o jsonObject) error {
 	if err := fc.str("mode", &mode); err != nil {
 		return err
 	}
-	var allowed []json.RawMessage
+	var allowed [][]byte
 	if raw, akey := field(fc, "allowedFunctionNames", "allowed_function_names"); !jsonio.IsNull(raw) {
 		if allowed, err = decodeArray(raw, joinPath(joinPath(key, fkey), akey)); err != nil {
 			return err
@@ -93,7 +92,7 @@ func (s *shapedChat) readGemini(o jsonObject) error {
 
 // field returns the value of the first of names the object has, and its
 // path.
-func field(o jsonObject, names ...string) (json.RawMessage, string) {
+func field(o jsonObject, names ...string) ([]byte, string) {
 	for _, n := range names {
 		if raw, ok := o.fields[n]; ok {
 			return raw, joinPath(o.path, n)
@@ -104,7 +103,7 @@ func field(o jsonObject, names ...string) (json.RawMessage, string) {
 
 // geminiSystem is systemInstruction's text: a Content's text parts joined
 // with newlines, or a string as the SDKs take it.
-func (s *shapedChat) geminiSystem(raw json.RawMessage, path string) (string, error) {
+func (s *shapedChat) geminiSystem(raw []byte, path string) (string, error) {
 	if jsonio.Kind(raw) == "a string" {
 		t, err := jsonio.Unquote(raw)
 		if err != nil {
@@ -144,7 +143,7 @@ func (s *shapedChat) geminiSystem(raw json.RawMessage, path string) (string, err
 }
 
 // geminiContents translates the contents of list (at path).
-func (s *shapedChat) geminiContents(list []json.RawMessage, path string) error {
+func (s *shapedChat) geminiContents(list [][]byte, path string) error {
 	open := map[string][]string{} // function name → ids of its calls awaiting a response
 	for i, raw := range list {
 		cp := indexPath(path, i)
@@ -211,7 +210,7 @@ func (s *shapedChat) geminiContents(list []json.RawMessage, path string) error {
 	return nil
 }
 
-func (s *shapedChat) geminiCall(raw json.RawMessage, path string) (ToolCall, error) {
+func (s *shapedChat) geminiCall(raw []byte, path string) (ToolCall, error) {
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
 		return ToolCall{}, err
@@ -237,7 +236,7 @@ func (s *shapedChat) geminiCall(raw json.RawMessage, path string) (ToolCall, err
 
 // geminiResponse is a functionResponse as a tool message; it answers the
 // call with its id, else the earliest open call of its name.
-func geminiResponse(raw json.RawMessage, path string, open map[string][]string) (ChatMessage, error) {
+func geminiResponse(raw []byte, path string, open map[string][]string) (ChatMessage, error) {
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
 		return ChatMessage{}, err
@@ -262,7 +261,7 @@ func geminiResponse(raw json.RawMessage, path string, open map[string][]string) 
 }
 
 // geminiPart is one part as an OpenAI content part.
-func (s *shapedChat) geminiPart(o jsonObject, raw json.RawMessage) (ContentPart, error) {
+func (s *shapedChat) geminiPart(o jsonObject, raw []byte) (ContentPart, error) {
 	if _, ok := o.fields["text"]; ok {
 		p := ContentPart{Type: "text"}
 		return p, o.str("text", &p.Text)
@@ -306,7 +305,7 @@ func (s *shapedChat) geminiPart(o jsonObject, raw json.RawMessage) (ContentPart,
 // geminiTool translates one tools entry: each functionDeclaration a
 // function (parameters, else parametersJsonSchema), any other tool (Google
 // Search, code execution…) a function described by its JSON text.
-func (s *shapedChat) geminiTool(raw json.RawMessage, path string) error {
+func (s *shapedChat) geminiTool(raw []byte, path string) error {
 	o, ok, err := decodeObject(raw, path)
 	if err != nil {
 		return err
@@ -356,7 +355,7 @@ func (s *shapedChat) geminiTool(raw json.RawMessage, path string) error {
 			if jsonio.Kind(schema) != "an object" {
 				return typeErr(skey, "an object (a schema)", schema)
 			}
-			f.Parameters = json.RawMessage(jsonText(schema))
+			f.Parameters = RawJSON(jsonText(schema))
 		}
 		s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: f})
 	}

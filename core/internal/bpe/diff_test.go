@@ -12,6 +12,7 @@ import (
 
 	"github.com/tokenfit/tokenfit/core/internal/randtext"
 	"github.com/tokenfit/tokenfit/core/internal/tables"
+	"github.com/tokenfit/tokenfit/internal/oracle"
 )
 
 // Differential tests: the engine against the official tiktoken.
@@ -46,9 +47,9 @@ func loadEncoders(t testing.TB) map[string]*Encoder {
 	return encoders
 }
 
-func startOracle(t *testing.T) *Oracle {
+func startOracle(t *testing.T) *oracle.Process {
 	t.Helper()
-	o, err := Start()
+	o, err := startTiktoken()
 	if err != nil {
 		t.Skip(err)
 	}
@@ -58,65 +59,15 @@ func startOracle(t *testing.T) *Oracle {
 
 // compare checks every text against the oracle and reports at most a few
 // disagreements per encoding.
-func compare(t *testing.T, o *Oracle, texts []string) {
+func compare(t *testing.T, o *oracle.Process, texts []string) {
 	t.Helper()
 	for _, name := range tables.Names {
-		e := loadEncoders(t)[name]
 		want, err := o.Encode(name, texts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		bad := 0
-		for i, text := range texts {
-			got := e.AppendEncode(nil, text)
-			if !equalIDs(got, want[i]) || e.Count(text) != len(want[i]) {
-				bad++
-				if bad <= 5 {
-					t.Errorf("%s: %s", name, describe(e, text, got, want[i]))
-				}
-			}
-		}
-		if bad > 5 {
-			t.Errorf("%s: %d of %d texts disagree", name, bad, len(texts))
-		}
+		oracle.Compare(t, name, loadEncoders(t)[name], texts, want)
 	}
-}
-
-func equalIDs(got []uint32, want []int) bool {
-	if len(got) != len(want) {
-		return false
-	}
-	for i := range got {
-		if int(got[i]) != want[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// describe shows where got first differs from want, with the text around it.
-func describe(e *Encoder, text string, got []uint32, want []int) string {
-	k := 0
-	for k < len(got) && k < len(want) && int(got[k]) == want[k] {
-		k++
-	}
-	off := 0
-	for _, r := range got[:k] {
-		tok, _ := e.Token(int(r))
-		off += len(tok)
-	}
-	lo, hi := max(0, off-30), min(len(text), off+50)
-	var g, w []string
-	for _, r := range got[k:min(len(got), k+8)] {
-		tok, _ := e.Token(int(r))
-		g = append(g, fmt.Sprintf("%d%q", r, tok))
-	}
-	for _, r := range want[k:min(len(want), k+8)] {
-		tok, _ := e.Token(r)
-		w = append(w, fmt.Sprintf("%d%q", r, tok))
-	}
-	return fmt.Sprintf("%d bytes, first difference at token %d (byte %d) in …%s…\n got %v\nwant %v",
-		len(text), k, off, strconv.Quote(text[lo:off])+"|"+strconv.Quote(text[off:hi]), g, w)
 }
 
 // TestOracle_Fixed covers the cases the patterns are known to be subtle on.

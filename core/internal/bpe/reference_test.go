@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/internal/tables"
+	"github.com/tokenfit/tokenfit/internal/oracle"
 )
 
 // The engine against the reference tables: byte-pair encoding done the
@@ -166,7 +167,7 @@ func TestReference_Corpus(t *testing.T) {
 
 var (
 	fuzzOracleOnce sync.Once
-	fuzzOracle     *Oracle
+	fuzzOracle     *oracle.Process
 	fuzzOracleErr  error
 )
 
@@ -181,7 +182,7 @@ func FuzzOracle(f *testing.F) {
 		if !utf8.ValidString(s) {
 			return // JSON would carry U+FFFD in its place: not the same text
 		}
-		fuzzOracleOnce.Do(func() { fuzzOracle, fuzzOracleErr = Start() })
+		fuzzOracleOnce.Do(func() { fuzzOracle, fuzzOracleErr = startTiktoken() })
 		if fuzzOracleErr != nil {
 			t.Skip(fuzzOracleErr)
 		}
@@ -191,8 +192,8 @@ func FuzzOracle(f *testing.F) {
 				t.Fatal(err)
 			}
 			e := loadEncoders(t)[name]
-			if got := e.AppendEncode(nil, s); !equalIDs(got, want[0]) || e.Count(s) != len(want[0]) {
-				t.Fatalf("%s: %s", name, describe(e, s, got, want[0]))
+			if got := e.AppendEncode(nil, s); !oracle.EqualIDs(got, want[0]) || e.Count(s) != len(want[0]) {
+				t.Fatalf("%s: %s", name, oracle.Describe(e, s, got, want[0]))
 			}
 		}
 	})

@@ -12,6 +12,14 @@ type word struct{ v uint64 }
 func (w *word) Load() uint64   { return w.v }
 func (w *word) Store(v uint64) { w.v = v }
 
+func (w *word) CompareAndSwap(old, new uint64) bool {
+	if w.v != old {
+		return false
+	}
+	w.v = new
+	return true
+}
+
 type regionOnce struct{ done bool }
 
 func (o *regionOnce) do(v *Vocab, r int) {
@@ -21,57 +29,14 @@ func (o *regionOnce) do(v *Vocab, r int) {
 	}
 }
 
-// pieceCache remembers the counts of recent pieces that needed a merge: in
-// real text rare words repeat (about 40% of merged pieces in the benchmark
-// corpus), and an app counts the same conversation again and again; a merge
-// costs far more than a look-up. 32K entries, 2 MB, allocated at the first
-// merge. Direct-mapped, keys kept in full and compared, so a hit is always
-// right. It lives only in the
-// WebAssembly build, where merging is slowest and there is one thread; a
-// native build merges fast enough not to need shared state for it.
-type pieceCache struct {
-	entries *[1 << pieceBits]pieceEntry
-}
+type tablePtr struct{ t *pieceTable }
 
-const (
-	pieceBits    = 15
-	maxCachedLen = 62
-)
+func (p *tablePtr) Load() *pieceTable { return p.t }
 
-type pieceEntry struct {
-	n     uint8 // key length; 0 is empty
-	key   [maxCachedLen]byte
-	count uint8
-}
-
-// slot picks p's entry from h, p's hash (or 0 when the caller had none).
-func (c *pieceCache) slot(p string, h uint64) *pieceEntry {
-	if c.entries == nil {
-		c.entries = new([1 << pieceBits]pieceEntry)
+func (p *tablePtr) CompareAndSwap(old, new *pieceTable) bool {
+	if p.t != old {
+		return false
 	}
-	if h == 0 {
-		h = hash(p)
-	}
-	return &c.entries[h>>(64-pieceBits)]
-}
-
-func (c *pieceCache) get(p string, h uint64) (int, bool) {
-	if len(p) > maxCachedLen {
-		return 0, false
-	}
-	e := c.slot(p, h)
-	if int(e.n) == len(p) && string(e.key[:e.n]) == p {
-		return int(e.count), true
-	}
-	return 0, false
-}
-
-func (c *pieceCache) put(p string, h uint64, count int) {
-	if len(p) > maxCachedLen || count > 255 {
-		return
-	}
-	e := c.slot(p, h)
-	e.n = uint8(len(p))
-	copy(e.key[:], p)
-	e.count = uint8(count)
+	p.t = new
+	return true
 }

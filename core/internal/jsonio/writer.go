@@ -1,0 +1,93 @@
+package jsonio
+
+import (
+	"errors"
+	"strconv"
+)
+
+// Writer builds one JSON text; the generated appendJSON methods of core's
+// answer types write through it. A value JSON cannot hold (NaN, ±Inf) is
+// recorded in Err, and the text is then not to be used.
+type Writer struct {
+	B   []byte
+	Err error
+}
+
+// Raw appends s as it is: punctuation and field names the generator has
+// already escaped.
+func (w *Writer) Raw(s string) { w.B = append(w.B, s...) }
+
+// Byte appends one byte of punctuation.
+func (w *Writer) Byte(c byte) { w.B = append(w.B, c) }
+
+// String appends s as a JSON string (no HTML escaping). O(len(s)).
+func (w *Writer) String(s string) { w.B = AppendString(w.B, s, false) }
+
+// Bool appends true or false.
+func (w *Writer) Bool(v bool) { w.B = strconv.AppendBool(w.B, v) }
+
+// Int appends a signed integer.
+func (w *Writer) Int(v int64) { w.B = strconv.AppendInt(w.B, v, 10) }
+
+// Uint appends an unsigned integer.
+func (w *Writer) Uint(v uint64) { w.B = strconv.AppendUint(w.B, v, 10) }
+
+// Null appends null.
+func (w *Writer) Null() { w.B = append(w.B, "null"...) }
+
+// Float appends f as encoding/json formats a float64; NaN and ±Inf set Err
+// with encoding/json's message.
+func (w *Writer) Float(f float64) {
+	var ok bool
+	if w.B, ok = AppendFloat(w.B, f); !ok && w.Err == nil {
+		w.Err = errors.New("json: unsupported value: " + strconv.FormatFloat(f, 'g', -1, 64))
+	}
+}
+
+// RawJSON appends JSON text held as it came (a json.RawMessage) without
+// its white space; nil or empty is null. The text must be valid JSON.
+// O(len(raw)).
+func (w *Writer) RawJSON(raw []byte) {
+	if len(raw) == 0 {
+		w.Null()
+		return
+	}
+	w.B = Compact(w.B, raw)
+}
+
+// ObjectStart begins an object whose members are each written with a
+// leading comma; ObjectEnd(start) turns the first comma into the brace.
+// Members that may be left out thus need no bookkeeping.
+func (w *Writer) ObjectStart() int { return len(w.B) }
+
+// ObjectEnd closes the object begun at start.
+func (w *Writer) ObjectEnd(start int) {
+	if len(w.B) == start {
+		w.B = append(w.B, '{', '}')
+		return
+	}
+	w.B[start] = '{'
+	w.B = append(w.B, '}')
+}
+
+// Compact appends the valid JSON text src to dst without the white space
+// between its tokens. O(len(src)).
+func Compact(dst, src []byte) []byte {
+	for i := 0; i < len(src); {
+		switch c := src[i]; {
+		case c == '"':
+			e, err := stringEnd(src, i)
+			if err != nil {
+				return append(dst, src[i:]...)
+			}
+			dst = append(dst, src[i:e]...)
+			i = e
+		case isSpace(c):
+			i++
+		default:
+			dst = append(dst, c)
+			i++
+		}
+	}
+	return dst
+}
