@@ -27,7 +27,8 @@ import (
 // instantiate+load-o200k gives it o200k_base's table. new-disk-cache is
 // host.New with no table: compile from the disk cache and start an instance
 // (target ≤ 50 ms); new-disk-cache+o200k+count adds the table and a first
-// count, new-disk-cache+all-tables every table.
+// count, new-disk-cache+all-tables every table; the -lean ones are the same
+// with the lean module (Config.WithLeanModule).
 func BenchmarkStart(b *testing.B) {
 	ctx := context.Background()
 	wasm := module(b)
@@ -130,6 +131,18 @@ func BenchmarkStart(b *testing.B) {
 			newHost(b, cfg, false)
 		}
 	})
+	lean := cfg.WithLeanModule(leanModule(b))
+	newHost(b, lean.WithEncodings(), false) // compiles it into the cache
+	b.Run("new-disk-cache-lean", func(b *testing.B) {
+		for b.Loop() {
+			newHost(b, lean.WithEncodings(), false)
+		}
+	})
+	b.Run("new-disk-cache-lean+o200k+count", func(b *testing.B) {
+		for b.Loop() {
+			newHost(b, lean.WithEncodings("o200k_base"), true)
+		}
+	})
 }
 
 // BenchmarkCall measures one small call: native, the module's fast path, and
@@ -206,6 +219,19 @@ func BenchmarkThroughput(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		for b.Loop() {
 			if _, err := h.Count(ctx, "o200k_base", text); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	lean, err := host.New(ctx, leanConfig(b).WithMaxInstances(1).WithEncodings("o200k_base"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer lean.Close(ctx)
+	b.Run("wasm-lean", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			if _, err := lean.Count(ctx, "o200k_base", text); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -16,6 +16,7 @@ import (
 // The zero Config is the default one, as NewConfig returns it.
 type Config struct {
 	module       []byte
+	lean         bool // module is the lean one
 	cacheDir     string
 	maxInstances int      // 0: GOMAXPROCS
 	encodings    []string // when encodingsSet; else every encoding
@@ -58,7 +59,19 @@ func (c Config) encodingNames() []string {
 // does not keep wasm after New has compiled it. Defaults to the embedded
 // module, if any.
 func (c Config) WithModule(wasm []byte) Config {
-	c.module = wasm
+	c.module, c.lean = wasm, false
+	return c
+}
+
+// WithLeanModule returns a copy that runs the lean module in wasm, the bytes
+// of build/wasm/tokenfit-lite.wasm (make wasm): counting only, for hosts
+// that only count. Count, the Host's and an Instance's, answers as with the
+// full module; every other operation (Call, Do, CallAs and the typed
+// methods) is an error wrapping ErrLeanModule. It is a third of the full
+// module's size, so New compiles and loads it sooner (make bench-host,
+// BenchmarkStart). Defaults to the full module (WithModule).
+func (c Config) WithLeanModule(wasm []byte) Config {
+	c.module, c.lean = wasm, true
 	return c
 }
 

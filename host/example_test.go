@@ -17,11 +17,11 @@ import (
 // build/wasm/tokenfit.wasm, or builds with -tags tokenfit_embedwasm and
 // passes host.NewConfig() alone.
 func exampleConfig() host.Config {
-	loadModule()
-	if modErr != nil {
-		panic(modErr)
+	wasm, err := fullModule.load()
+	if err != nil {
+		panic(err)
 	}
-	cfg := host.NewConfig().WithModule(modBytes).WithEncodings("o200k_base")
+	cfg := host.NewConfig().WithModule(wasm).WithEncodings("o200k_base")
 	if dir, err := modbuild.DefaultDir(); err == nil {
 		// The tests' compilation cache (see config).
 		cfg = cfg.WithCompilationCacheDir(filepath.Join(filepath.Dir(dir), "wazero"))

@@ -18,6 +18,18 @@ func ExportsForTest() []string {
 	return out
 }
 
+// LeanExportsForTest lists the functions checkExports requires of the lean
+// module, in wasm/exports-lite.txt's notation.
+func LeanExportsForTest() []string {
+	var out []string
+	for _, name := range leanExports {
+		sig := exports[name]
+		out = append(out, name+" "+exportlist.Signature(sig.params, sig.results))
+	}
+	sort.Strings(out)
+	return out
+}
+
 // MemorySize is the linear memory of a checked-out instance, in bytes.
 func MemorySize(i *Instance) uint32 { return i.in.mod.Memory().Size() }
 

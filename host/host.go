@@ -36,6 +36,9 @@ var (
 	// ErrNeedsInstance: an operation whose state stays in one instance (a
 	// live counter) was sent to the pool; call it on an Instance.
 	ErrNeedsInstance = errors.New("tokenfit: host: a live counter lives in one instance: call the live operations on a checked-out Instance (Host.Instance)")
+	// ErrLeanModule: an operation other than Count was sent to a Host of
+	// the lean module (Config.WithLeanModule), which only counts.
+	ErrLeanModule = errors.New("tokenfit: host: the lean module only counts (Count): use the full module (Config.WithModule) for this operation")
 )
 
 // Host runs the module: one compilation, a pool of instances. It is safe for
@@ -97,20 +100,21 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	if len(wasm) == 0 {
 		return nil, ErrNoModule
 	}
-	h := &Host{cfg: cfg, tables: map[string]table{}, closing: make(chan struct{}), finished: make(chan struct{})}
-	for _, name := range cfg.encodingNames() {
-		t := core.EncodingTable(name)
-		if t == nil {
+	h := &Host{cfg: cfg, closing: make(chan struct{}), finished: make(chan struct{})}
+	names := cfg.encodingNames()
+	for _, name := range names {
+		if core.EncodingTable(name) == nil {
 			return nil, fmt.Errorf("host: WithEncodings: %w %q (known: %v)", core.ErrUnknownEncoding, name, core.EncodingNames())
 		}
-		// The index is built once natively (~10 ms for o200k_base) and
-		// spares every instance building it in WebAssembly.
-		idx, err := core.EncodingIndex(name)
-		if err != nil {
-			return nil, fmt.Errorf("host: %w", err)
-		}
-		h.tables[name] = table{data: t, index: idx}
 	}
+	// The tables' indexes are built natively while the module compiles.
+	indexed := make(chan error, 1)
+	var tables map[string]table
+	go func() {
+		var err error
+		tables, err = indexTables(names)
+		indexed <- err
+	}()
 	rc := wazero.NewRuntimeConfig().WithCloseOnContextDone(cfg.stopOnDone)
 	cache := h.memoryCache()
 	if cfg.cacheDir != "" {
@@ -137,9 +141,13 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	if err != nil {
 		return fail(fmt.Errorf("host: compiling the module: %w", err))
 	}
-	if err := checkExports(compiled); err != nil {
+	if err := checkExports(compiled, cfg.lean); err != nil {
 		return fail(err)
 	}
+	if err := <-indexed; err != nil {
+		return fail(err)
+	}
+	h.tables = tables
 	h.compiled = compiled
 	h.modConfig = wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").
 		WithSysWalltime().WithSysNanotime()
@@ -152,6 +160,21 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	}
 	h.idle <- in
 	return h, nil
+}
+
+// indexTables returns the tables of the encodings named, each with its
+// index, built once natively (~10 ms for o200k_base; core caches it for the
+// process) to spare every instance building it in WebAssembly.
+func indexTables(names []string) (map[string]table, error) {
+	tables := map[string]table{}
+	for _, name := range names {
+		idx, err := core.EncodingIndex(name)
+		if err != nil {
+			return nil, fmt.Errorf("host: %w", err)
+		}
+		tables[name] = table{data: core.EncodingTable(name), index: idx}
+	}
+	return tables, nil
 }
 
 // memoryCache is the in-memory compilation cache of a Host that names no
@@ -251,7 +274,7 @@ func (h *Host) finish() {
 // Call runs one operation of core's JSON API in an instance and returns its
 // JSON answer, an error answer ({"error": …}) included, byte for byte what
 // core.API.Call answers. The error is the host's own (ErrClosed, ErrModule,
-// ErrNeedsInstance, or the context's). When ctx ends, waiting for an
+// ErrNeedsInstance, ErrLeanModule, or the context's). When ctx ends, waiting for an
 // instance or during the call, Call returns its error at once; the call
 // under way goes on to its end, or is stopped WithCloseOnContextDone (see
 // RATIONALE.md, "Why does a call's context not stop it by default?").
@@ -260,6 +283,9 @@ func (h *Host) finish() {
 // their counter inside one instance, so the pool refuses them with
 // ErrNeedsInstance: call them on an Instance.
 func (h *Host) Call(ctx context.Context, op string, request []byte) ([]byte, error) {
+	if h.cfg.lean {
+		return nil, fmt.Errorf("%w: %.40q", ErrLeanModule, op)
+	}
 	if slices.Contains(liveOperations, op) {
 		return nil, fmt.Errorf("%w: %.40q", ErrNeedsInstance, op)
 	}
@@ -323,6 +349,9 @@ type Instance struct {
 func (i *Instance) Call(ctx context.Context, op string, request []byte) ([]byte, error) {
 	if i.in == nil {
 		return nil, ErrClosed
+	}
+	if i.h.cfg.lean {
+		return nil, fmt.Errorf("%w: %.40q", ErrLeanModule, op)
 	}
 	if err := i.ready(ctx); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/tetratelabs/wazero"
@@ -32,9 +33,26 @@ const (
 	i64 = api.ValueTypeI64
 )
 
-func checkExports(m wazero.CompiledModule) error {
+// leanExports are the exports of the full module the lean one shares, and
+// all the host uses of it (wasm/ABI.md, "The lean reactor").
+var leanExports = []string{"_initialize", "abi_version", "alloc", "free", "load_table", "load_indexed", "encoding_handle", "count", "last_error"}
+
+// checkExports holds a module to the exports the host uses: the full
+// module's (lean false) or the lean module's. The two are told apart by
+// call, which only the full module has.
+func checkExports(m wazero.CompiledModule, lean bool) error {
 	fns := m.ExportedFunctions()
+	_, full := fns["call"]
+	switch {
+	case lean && full:
+		return fmt.Errorf("%w: WithLeanModule was given the full module (it exports call): pass build/wasm/tokenfit-lite.wasm, or the full module to WithModule", ErrABI)
+	case !lean && !full && fns["encode"] != nil:
+		return fmt.Errorf("%w: this is the lean module (it exports encode, not call): pass it to WithLeanModule, or the full module (build/wasm/tokenfit.wasm) to WithModule", ErrABI)
+	}
 	for name, want := range exports {
+		if lean && !slices.Contains(leanExports, name) {
+			continue
+		}
 		f, ok := fns[name]
 		if !ok {
 			return fmt.Errorf("%w: no export %q", ErrABI, name)
@@ -50,8 +68,6 @@ func checkExports(m wazero.CompiledModule) error {
 	return nil
 }
 
-// instance is one module instance and what the host keeps about it. Only
-// the goroutine that took it from the pool touches it.
 type instance struct {
 	mod                                      api.Module
 	alloc, free, loadIndexed, encodingByName api.Function

@@ -18,9 +18,8 @@ const (
 
 // LiveCounter keeps the exact token count of a text while it is edited, for
 // a composer that shows the count on every keystroke. An edit costs time in
-// proportion to its size and the pieces around it, not to the text (a
-// keystroke in a 1 MB document: ~6–16 µs natively). Not safe for
-// concurrent use.
+// proportion to its size and the pieces around it, not to the text:
+// O(edit + the pieces around it). Not safe for concurrent use.
 type LiveCounter struct {
 	c     counter
 	units Units

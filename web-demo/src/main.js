@@ -1101,10 +1101,15 @@ async function refreshChat() {
   const s = $('#chat-summary');
   s.className = 'alert level-none';
   s.dataset.total = a.total;
-  s.textContent = `${num.format(a.total)} prompt tokens` + (a.exact ? ', exact' : `, up to ${num.format(a.upperBound)}: not exact (${a.encoding}, rules ${a.rules})`);
+  s.dataset.shape = a.shape;
+  s.textContent = `${num.format(a.total)} prompt tokens` + (a.exact ? ', exact' : `, up to ${num.format(a.upperBound)}: not exact (${a.encoding}, rules ${a.rules})`) +
+    ` · read as ${SHAPE_NAMES[a.shape] ?? a.shape}`;
   const row = (k, v, key) => el('tr', {}, el('th', { scope: 'row', textContent: k }), el('td', { textContent: v, dataset: { k: key } }));
-  const msgs = Array.isArray(req.messages) ? req.messages : [];
+  // perMessage follows the request's own messages (Gemini: contents); a
+  // top-level system prompt (Anthropic, Gemini, AI SDK) is counted apart.
+  const msgs = (a.shape === 'gemini' ? req.contents : req.messages) ?? [];
   $('#chat-table tbody').replaceChildren(
+    ...(a.system !== undefined ? [row('System prompt', num.format(a.system), 'system')] : []),
     ...a.perMessage.map((n, i) => row(`Message ${i + 1} (${msgs[i]?.role ?? '?'}${msgs[i]?.tool_calls ? ', tool calls' : ''})`, num.format(n), `message-${i}`)),
     row('Tool definitions', num.format(a.tools), 'tools'),
     row('Tool choice', num.format(a.toolChoice), 'toolChoice'),
@@ -1118,6 +1123,14 @@ async function refreshChat() {
 }
 
 chatBox.addEventListener('input', () => refreshChatSoon());
+
+const SHAPE_NAMES = { openai: 'an OpenAI request', anthropic: 'an Anthropic Messages request', gemini: 'a Gemini generateContent request', aisdk: 'AI SDK ModelMessages' };
+for (const b of document.querySelectorAll('button.shape')) {
+  b.addEventListener('click', () => {
+    chatBox.value = JSON.stringify(samples.chatRequests[b.dataset.shape], null, 2);
+    refreshChatSoon();
+  });
+}
 
 // ---- refresh scheduling ---------------------------------------------------
 

@@ -119,6 +119,60 @@ export function document(bytes = 1 << 20) {
   return out;
 }
 
+// chatRequests: the same weather conversation in each request shape
+// countChat reads (OpenAI's, Anthropic's Messages, Gemini's
+// generateContent, the AI SDK's ModelMessage[]), for the panel's buttons.
+export const chatRequests = {
+  openai: null, // chatRequest, below
+  anthropic: {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    system: 'You are a weather bot. Answer in one sentence.',
+    messages: [
+      { role: 'user', content: 'What is the weather in Paris?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '{"temp_c":18,"sky":"clear"}' }] },
+    ],
+    tools: [{
+      name: 'get_weather',
+      description: 'Current weather for a city',
+      input_schema: { type: 'object', properties: { city: { type: 'string', description: 'City name' } }, required: ['city'] },
+    }],
+  },
+  gemini: {
+    model: 'gemini-2.5-flash',
+    systemInstruction: { parts: [{ text: 'You are a weather bot. Answer in one sentence.' }] },
+    contents: [
+      { role: 'user', parts: [{ text: 'What is the weather in Paris?' }] },
+      { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] },
+      { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { temp_c: 18, sky: 'clear' } } }] },
+    ],
+    tools: [{
+      functionDeclarations: [{
+        name: 'get_weather',
+        description: 'Current weather for a city',
+        parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name' } }, required: ['city'] },
+      }],
+    }],
+  },
+  aisdk: {
+    shape: 'aisdk',
+    model: 'gpt-4o',
+    system: 'You are a weather bot. Answer in one sentence.',
+    messages: [
+      { role: 'user', content: 'What is the weather in Paris?' },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'get_weather', input: { city: 'Paris' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'get_weather', output: { type: 'json', value: { temp_c: 18, sky: 'clear' } } }] },
+    ],
+    tools: {
+      get_weather: {
+        description: 'Current weather for a city',
+        inputSchema: { type: 'object', properties: { city: { type: 'string', description: 'City name' } }, required: ['city'] },
+      },
+    },
+  },
+};
+
 // chatRequest: an OpenAI chat request with a tool, a tool call and its
 // result, for the countChat panel.
 export const chatRequest = {
@@ -138,3 +192,4 @@ export const chatRequest = {
     },
   }],
 };
+chatRequests.openai = chatRequest;

@@ -732,6 +732,22 @@ test('the chat panel shows countChat: per message, tools, priming, exact or its 
   assert.equal(await page.$$eval('#chat-table tbody tr', (r) => r.length), 0);
   await page.fill('#chat-request', JSON.stringify(samples.chatRequest, null, 2));
   await check(samples.chatRequest);
+
+  // The other request shapes core reads, from the sample buttons: each says
+  // which shape it was read as, and a top-level system prompt has its row.
+  for (const shape of ['anthropic', 'gemini', 'aisdk', 'openai']) {
+    await page.click(`button.shape[data-shape="${shape}"]`);
+    const req = samples.chatRequests[shape];
+    const got = await check(req);
+    assert.equal(got.shape, shape);
+    assert.equal(await page.getAttribute('#chat-summary', 'data-shape'), shape);
+    if (shape === 'openai') assert.equal(await page.$('#chat-table td[data-k="system"]'), null);
+    else {
+      assert.equal(await page.textContent('#chat-table td[data-k="system"]'), fmt(got.system));
+      assert.equal(got.exact, false, `${shape} is counted as its OpenAI translation`);
+    }
+    if (shape === 'anthropic') await page.screenshot({ path: join(results, '14-chat-anthropic.png') });
+  }
 });
 
 test('keyboard alone reaches every control, with a visible focus', async () => {

@@ -30,7 +30,7 @@ import (
 // are part of every module's cache key.
 const postlinkPackage = "github.com/tokenfit/tokenfit/internal/postlink"
 
-// Target is one of the two modules.
+// Target is one of the modules.
 type Target struct {
 	Name    string // file name in the build directory
 	GOOS    string
@@ -38,11 +38,14 @@ type Target struct {
 	Flags   []string // go build flags besides the reproducible ones
 }
 
-// The two modules, as the Makefile builds them (TestMakefile holds the
+// The modules, as the Makefile builds them (TestMakefile holds the
 // Makefile's wasm target to these and to Reproducible).
 var (
 	WASIP1 = Target{Name: "tokenfit.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1",
 		Flags: []string{"-buildmode=c-shared", "-tags=tokenfit_noembed"}}
+	// Lite is the lean wasip1 reactor: counting only.
+	Lite = Target{Name: "tokenfit-lite.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1",
+		Flags: []string{"-buildmode=c-shared", "-tags=tokenfit_noembed,tokenfit_lite"}}
 	JS = Target{Name: "tokenfit-js.wasm", GOOS: "js", Package: "github.com/tokenfit/tokenfit/wasm/js",
 		Flags: []string{"-tags=tokenfit_noembed"}}
 )
