@@ -23,6 +23,7 @@
 //   full.js       the operations over the full module (JSON)
 //   lean.js       the operations over the lean module (direct exports)
 //   live.js       the live counter
+//   tokenizer.js  loadTokenizer: Hugging Face tokenizer.json files
 //   instance.js   the API over a started module, and its one interface to both
 
 import { TokenfitError } from './errors.js';
@@ -127,3 +128,4 @@ export const encodings = () => current('encodings').encodings();
 export const version = () => current('version').version();
 export const liveCounter = (target, text) => current('liveCounter').liveCounter(target, text);
 export const loadEncoding = async (name, source) => current('loadEncoding').loadEncoding(name, source);
+export const loadTokenizer = async (name, source) => current('loadTokenizer').loadTokenizer(name, source);
