@@ -24,7 +24,7 @@ PORT ?= 8080
 
 .PHONY: hf-deps bench-hf
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
-.PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
+.PHONY: wasm embed cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node bench-js bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
 
@@ -208,7 +208,7 @@ unicode:
 	rm -rf $$tmp && $(GO) generate ./core/internal/pretok
 
 clean:
-	rm -rf js/node_modules $(BUILD) host/tokenfit.wasm web-demo/node_modules web-demo/dist web-demo/test-results
+	rm -rf js/node_modules $(BUILD) web-demo/node_modules web-demo/dist web-demo/test-results
 
 # ---- WebAssembly ----------------------------------------------------------
 
@@ -233,12 +233,19 @@ wasm:
 			$$(sha256sum $$f | cut -c1-16); \
 	done
 
-# The CLI with the wasip1 module inside (-tags tokenfit_embedwasm), so that
-# --runtime wasm needs no go command: build/bin/tokenfit.
-cli: wasm
+# The committed modules (host/embed/*.wasm, what `go get` brings): a fresh
+# make wasm's, copied only when they differ. Run it, and commit them, after
+# changing core or wasm/: host/embed's TestEmbed_Fresh fails until then.
+embed: wasm
+	@for m in tokenfit.wasm tokenfit-lite.wasm; do \
+		cmp -s $(WASM_DIR)/$$m host/embed/$$m || { cp $(WASM_DIR)/$$m host/embed/$$m; echo "host/embed/$$m regenerated: commit it"; }; \
+	done
+
+# The CLI: build/bin/tokenfit, with the committed module inside (package
+# host/embed) for --runtime wasm.
+cli:
 	@mkdir -p $(BUILD)/bin
-	cp $(WASM_DIR)/tokenfit.wasm host/tokenfit.wasm
-	$(GO) build $(WASM_FLAGS) -tags tokenfit_embedwasm -o $(BUILD)/bin/tokenfit ./host/cmd/tokenfit
+	$(GO) build $(WASM_FLAGS) -o $(BUILD)/bin/tokenfit ./host/cmd/tokenfit
 
 # core's own tests inside WebAssembly: under Node (GOOS=js) and under
 # wazero (GOOS=wasip1), with the runners Go ships in $(GOROOT)/lib/wasm.

@@ -13,9 +13,8 @@ import (
 )
 
 // exampleConfig is the Config of the examples: the module built from this
-// tree, the encoding they count. A program passes the bytes of
-// build/wasm/tokenfit.wasm, or builds with -tags tokenfit_embedwasm and
-// passes host.NewConfig() alone.
+// tree, the encoding they count. A program passes host.NewConfig() alone,
+// which runs the module package embed keeps.
 func exampleConfig() host.Config {
 	wasm, err := fullModule.load()
 	if err != nil {

@@ -23,8 +23,8 @@ const ABIVersion = 1
 // Errors of the host itself; errors of a request wrap core's sentinels (see
 // Error).
 var (
-	// ErrNoModule: the Config names no module and none is embedded.
-	ErrNoModule = errors.New("tokenfit: host: no module (pass Config.WithModule the bytes of build/wasm/tokenfit.wasm from `make wasm`, or build with -tags tokenfit_embedwasm)")
+	// ErrNoModule: Config.WithModule was given no bytes.
+	ErrNoModule = errors.New("tokenfit: host: no module (Config.WithModule was given no bytes; without WithModule the host runs the module package embed keeps)")
 	// ErrABI: the module does not have the exports wasm/ABI.md lists, or
 	// reports another ABI version.
 	ErrABI = errors.New("tokenfit: host: module does not match the ABI")
