@@ -218,9 +218,7 @@ clean:
 # pages), the GOOS=js module and Go's wasm_exec.js for it. After go build,
 # internal/cmd/postlink merges each module's data segments (as
 # host/internal/modbuild does). Prints each module's size raw, gzip -9 and
-# brotli (Node's, quality 11). The wasip1 reactors come out pre-initialised
-# (postlink.Preinit: their memory after _initialize, which then does
-# nothing).
+# brotli (Node's, quality 11).
 WASM_MODULES := $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(WASM_DIR)/tokenfit-js.wasm
 wasm:
 	@mkdir -p $(WASM_DIR)
@@ -353,9 +351,15 @@ bench-js: js js-deps js-bundlers $(CORPUS)
 
 # Cold start phase by phase (read, compile, instantiate, _initialize, the
 # table, the first count) in fresh Node processes and in returning visits of
-# headless Chromium, against gpt-tokenizer's, with the issue's ratio.
+# headless Chromium, against gpt-tokenizer's, with the issue's ratio; then
+# Node's phases again with the full module pre-initialised (postlink
+# -preinit; RATIONALE.md, "Why is the module not pre-initialised?").
 bench-start: js js-deps js-runtimes
 	TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) js/scripts/bench-start.mjs
+	@mkdir -p $(BUILD)/bench
+	cp $(WASM_DIR)/tokenfit.wasm $(BUILD)/bench/tokenfit-preinit.wasm
+	$(GO) run ./internal/cmd/postlink -preinit $(BUILD)/bench/tokenfit-preinit.wasm
+	TOKENFIT_MODULE=$(abspath $(BUILD)/bench/tokenfit-preinit.wasm) $(NODE) js/scripts/bench-start.mjs
 
 # The JSON API over HTTP on loopback: tokenfit serve native and --runtime
 # wasm, tokenfit/edge in Node and in workerd, each under 20,000 mixed

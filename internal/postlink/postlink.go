@@ -11,13 +11,13 @@
 // segment holding those zeros too. MergeData joins every such pair; see
 // RATIONALE.md, "Why is there a step after the Go linker?".
 //
-// A wasip1 reactor is also pre-initialised (Preinit): its data segments are
-// then its memory after _initialize, and _initialize does nothing.
+// Preinit pre-initialises a wasip1 reactor (its data segments are then its
+// memory after _initialize, and _initialize does nothing); the post-link
+// command runs it with -preinit, for measuring it (make bench-start).
 package postlink
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -169,12 +169,7 @@ func encodeData(segs []segment) []byte {
 	return b
 }
 
-// Apply is the post-link step of every tokenfit module: a wasip1 reactor
-// is pre-initialised (Preinit, which writes its data segments as MergeData
-// would), any other module gets MergeData, both with MaxGap.
-func Apply(module []byte) ([]byte, error) {
-	if IsReactor(module) {
-		return Preinit(context.Background(), module, MaxGap)
-	}
-	return MergeData(module, MaxGap)
-}
+// Apply is the post-link step of every tokenfit module: MergeData with
+// MaxGap. (Preinit is not part of it: see RATIONALE.md, "Why is the module
+// not pre-initialised?")
+func Apply(module []byte) ([]byte, error) { return MergeData(module, MaxGap) }

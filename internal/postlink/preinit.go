@@ -17,9 +17,8 @@ import (
 // See RATIONALE.md, "Why is the module pre-initialised?".
 //
 // The run is deterministic, so the result is a function of the input: no
-// arguments, no environment, wazero's fake clocks (which start near zero,
-// so every host's clock reads later than the snapshot's) and its fixed
-// random source.
+// arguments, no environment, a monotonic clock that reads 1 ns (no host's
+// reads earlier), wazero's fake wall clock and its fixed random source.
 
 const (
 	sectionImport = 2
@@ -273,21 +272,6 @@ func rebuild(m []byte, secs []section, replace map[byte][]byte) []byte {
 	return out
 }
 
-// IsReactor reports whether module exports _initialize (a wasip1 reactor,
-// which Preinit takes).
-func IsReactor(module []byte) bool {
-	secs, err := sections(module)
-	if err != nil {
-		return false
-	}
-	exp := find(secs, sectionExport)
-	if exp == nil {
-		return false
-	}
-	i, err := exportedFunc(module[exp.start:exp.end], "_initialize")
-	return err == nil && i >= 0
-}
-
 // Preinit returns the wasip1 reactor module pre-initialised: its data
 // segments are its memory after _initialize (runs of non-zero bytes joined
 // across gaps of at most maxGap zeros, as MergeData joins them), its memory
@@ -338,7 +322,13 @@ func Preinit(ctx context.Context, module []byte, maxGap int) ([]byte, error) {
 		return nil, err
 	}
 	probe := rebuild(module, secs, map[byte][]byte{sectionExport: exports})
-	mod, err := r.InstantiateWithConfig(ctx, probe, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	// The monotonic clock stands at 1 ns throughout (Go's runtime refuses
+	// 0): every time the runtime records is then the instance's start, as a
+	// host whose monotonic clock starts with the instance (the package's
+	// WASI shim) reads it.
+	cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions().
+		WithNanotime(func() int64 { return 1 }, 1)
+	mod, err := r.InstantiateWithConfig(ctx, probe, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postlink: instantiating the module: %w", err)
 	}

@@ -47,9 +47,6 @@ func reactor() []byte {
 func TestPreinit(t *testing.T) {
 	ctx := context.Background()
 	in := reactor()
-	if !IsReactor(in) {
-		t.Fatal("IsReactor: false for a module exporting _initialize")
-	}
 	out, err := Preinit(ctx, in, MaxGap)
 	if err != nil {
 		t.Fatal(err)
@@ -57,10 +54,6 @@ func TestPreinit(t *testing.T) {
 	again, err := Preinit(ctx, in, MaxGap)
 	if err != nil || !bytes.Equal(out, again) {
 		t.Fatalf("two runs gave different modules (err %v)", err)
-	}
-	applied, err := Apply(in)
-	if err != nil || !bytes.Equal(out, applied) {
-		t.Fatalf("Apply does not pre-initialise a reactor (err %v)", err)
 	}
 
 	// The globals start where _initialize left them.
@@ -102,19 +95,10 @@ func TestPreinit(t *testing.T) {
 	check("after _initialize")
 }
 
-// A module that is not a reactor (the GOOS=js one) only has its data
-// merged.
-func TestApply_NotAReactor(t *testing.T) {
+// A module that is not a reactor (the GOOS=js one) is refused.
+func TestPreinit_NotAReactor(t *testing.T) {
 	m := module([]segment{{0, []byte{1}}, {10, []byte{2}}})
-	if IsReactor(m) {
-		t.Fatal("IsReactor: true for a module without _initialize")
-	}
-	got, err := Apply(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := MergeData(m, MaxGap)
-	if !bytes.Equal(got, want) {
-		t.Fatal("Apply did more than MergeData")
+	if _, err := Preinit(context.Background(), m, MaxGap); err == nil {
+		t.Fatal("Preinit took a module without _initialize")
 	}
 }

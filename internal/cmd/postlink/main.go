@@ -1,13 +1,16 @@
 // Command postlink rewrites WebAssembly modules built by the Go toolchain
-// in place with package postlink's Apply (reactors pre-initialised, data
-// segments merged; make wasm runs it after each
-// go build; host/internal/modbuild calls the package itself, so both give
-// the same bytes):
+// in place with package postlink's Apply (make wasm runs it after each go
+// build; host/internal/modbuild calls the package itself, so both give the
+// same bytes). With -preinit it pre-initialises them instead (Preinit), for
+// measuring that (make bench-start); the modules tokenfit ships are not.
 //
 //	go run ./internal/cmd/postlink build/wasm/tokenfit.wasm …
+//	go run ./internal/cmd/postlink -preinit build/bench/tokenfit-preinit.wasm
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
 	"os"
 
@@ -15,24 +18,31 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: postlink MODULE.wasm …")
+	preinit := flag.Bool("preinit", false, "pre-initialise the wasip1 reactors (postlink.Preinit)")
+	flag.Parse()
+	if flag.NArg() < 1 {
+		fmt.Fprintln(os.Stderr, "usage: postlink [-preinit] MODULE.wasm …")
 		os.Exit(2)
 	}
-	for _, f := range os.Args[1:] {
-		if err := rewrite(f); err != nil {
+	for _, f := range flag.Args() {
+		if err := rewrite(f, *preinit); err != nil {
 			fmt.Fprintf(os.Stderr, "postlink: %s: %v\n", f, err)
 			os.Exit(1)
 		}
 	}
 }
 
-func rewrite(path string) error {
+func rewrite(path string, preinit bool) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	out, err := postlink.Apply(b)
+	var out []byte
+	if preinit {
+		out, err = postlink.Preinit(context.Background(), b, postlink.MaxGap)
+	} else {
+		out, err = postlink.Apply(b)
+	}
 	if err != nil {
 		return err
 	}
