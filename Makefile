@@ -4,6 +4,7 @@
 #   make test    make check, then every test (test-demo: the web demo in headless Chromium)
 #   make bench   ratio tables against the peers, measured in one run
 #                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken;
+#                bench-start: cold start phase by phase in Node and Chromium;
 #                bench-serve: the HTTP API, tokenfit serve and tokenfit/edge)
 #   make build   the WebAssembly modules and the npm package (js/dist), with SHA256SUMS
 #   make check   formatting, vet, tidy and core purity
@@ -24,8 +25,8 @@ PORT ?= 8080
 
 .PHONY: hf-deps bench-hf
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
-.PHONY: wasm cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
-.PHONY: bench-core bench-host bench-node bench-js bench-serve check-wasm test-long fuzz
+.PHONY: wasm embed cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
+.PHONY: bench-core bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
@@ -135,7 +136,7 @@ test-go:
 	$(GO) test -timeout 30m ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-bench: bench-core bench-host bench-node bench-js bench-hf bench-serve bench-demo
+bench: bench-core bench-host bench-node bench-js bench-start bench-hf bench-serve bench-demo
 
 bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
@@ -175,7 +176,7 @@ js: wasm
 # Chromium; memory over 50,000 calls; the TypeScript types; and npm pack
 # installed in an empty directory and imported by name. Chromium comes from
 # apt (.ci/run installs it); the rest from npm ci.
-test-js: js js-deps js-runtimes
+test-js: js js-deps js-runtimes hf-deps
 	cd js && TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/*.test.mjs
 
 # A tiny web app built with the packed package by Vite (dev server and
@@ -208,7 +209,7 @@ unicode:
 	rm -rf $$tmp && $(GO) generate ./core/internal/pretok
 
 clean:
-	rm -rf js/node_modules $(BUILD) host/tokenfit.wasm web-demo/node_modules web-demo/dist web-demo/test-results
+	rm -rf js/node_modules $(BUILD) web-demo/node_modules web-demo/dist web-demo/test-results
 
 # ---- WebAssembly ----------------------------------------------------------
 
@@ -217,7 +218,9 @@ clean:
 # pages), the GOOS=js module and Go's wasm_exec.js for it. After go build,
 # internal/cmd/postlink merges each module's data segments (as
 # host/internal/modbuild does). Prints each module's size raw, gzip -9 and
-# brotli (Node's, quality 11).
+# brotli (Node's, quality 11). The wasip1 reactors come out pre-initialised
+# (postlink.Preinit: their memory after _initialize, which then does
+# nothing).
 WASM_MODULES := $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(WASM_DIR)/tokenfit-js.wasm
 wasm:
 	@mkdir -p $(WASM_DIR)
@@ -233,12 +236,19 @@ wasm:
 			$$(sha256sum $$f | cut -c1-16); \
 	done
 
-# The CLI with the wasip1 module inside (-tags tokenfit_embedwasm), so that
-# --runtime wasm needs no go command: build/bin/tokenfit.
-cli: wasm
+# The committed modules (host/embed/*.wasm, what `go get` brings): a fresh
+# make wasm's, copied only when they differ. Run it, and commit them, after
+# changing core or wasm/: host/embed's TestEmbed_Fresh fails until then.
+embed: wasm
+	@for m in tokenfit.wasm tokenfit-lite.wasm; do \
+		cmp -s $(WASM_DIR)/$$m host/embed/$$m || { cp $(WASM_DIR)/$$m host/embed/$$m; echo "host/embed/$$m regenerated: commit it"; }; \
+	done
+
+# The CLI: build/bin/tokenfit, with the committed module inside (package
+# host/embed) for --runtime wasm.
+cli:
 	@mkdir -p $(BUILD)/bin
-	cp $(WASM_DIR)/tokenfit.wasm host/tokenfit.wasm
-	$(GO) build $(WASM_FLAGS) -tags tokenfit_embedwasm -o $(BUILD)/bin/tokenfit ./host/cmd/tokenfit
+	$(GO) build $(WASM_FLAGS) -o $(BUILD)/bin/tokenfit ./host/cmd/tokenfit
 
 # core's own tests inside WebAssembly: under Node (GOOS=js) and under
 # wazero (GOOS=wasip1), with the runners Go ships in $(GOROOT)/lib/wasm.
@@ -289,7 +299,7 @@ test-race:
 test-long: js js-deps js-runtimes hf-deps
 	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
 	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
-	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs
+	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs test/tokenizer.test.mjs
 
 # Every fuzz target of the module, one after the other, each for FUZZTIME
 # (FUZZ narrows them by a regular expression). Inputs that fail are written
@@ -327,8 +337,9 @@ bench-host: $(CORPUS)
 
 # Hugging Face tokenizer.json counting (package core/internal/hf, native)
 # against tokenizers.js in Node, per family, measured in one run.
-bench-hf: hf-deps
+bench-hf: hf-deps js
 	TOKENFIT_BENCH=1 $(GO) test ./core/internal/hf -run '^TestBenchReport$$' -v -count=1 -timeout 30m
+	$(NODE) js/scripts/bench-hf.mjs
 
 # The npm package against gpt-tokenizer, tiktoken and js-tiktoken in one
 # Node process (cold starts in fresh ones), on the text Go's engine
@@ -339,6 +350,12 @@ bench-hf: hf-deps
 bench-js: js js-deps js-bundlers $(CORPUS)
 	$(NODE) js/scripts/bench.mjs $(CORPUS)
 	TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) js/scripts/bench-page.mjs
+
+# Cold start phase by phase (read, compile, instantiate, _initialize, the
+# table, the first count) in fresh Node processes and in returning visits of
+# headless Chromium, against gpt-tokenizer's, with the issue's ratio.
+bench-start: js js-deps js-runtimes
+	TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) js/scripts/bench-start.mjs
 
 # The JSON API over HTTP on loopback: tokenfit serve native and --runtime
 # wasm, tokenfit/edge in Node and in workerd, each under 20,000 mixed

@@ -225,9 +225,9 @@ type ModelInfo struct {
 
 // ModelsAnswer lists models, or resolves one (an unknown one falls back).
 func (r *Registry) ModelsAnswer(req ModelsRequest) (map[string]any, error) {
-	info := func(m Model, r Resolved) ModelInfo {
+	info := func(m Model, res Resolved) ModelInfo {
 		return ModelInfo{Model: m, ResponseReserve: m.ResponseReserve(), EffectiveInputBudget: m.EffectiveInputBudget(),
-			Exact: m.Encoding != "", Resolved: r}
+			Exact: m.Encoding != "" || r.tokenizers[m.Tokenizer] != nil, Resolved: res}
 	}
 	if req.Model != "" {
 		res, err := r.Resolve(req.Model)

@@ -539,6 +539,9 @@ func resolveCounting(reg *Registry, model, encoding string) (Tokenizer, Resoluti
 		}
 	}
 	if encoding != "" {
+		if tok := reg.tokenizers[encoding]; tok != nil {
+			return tok, res, nil
+		}
 		tok, err := TokenizerByName(encoding)
 		if err != nil {
 			return nil, res, err

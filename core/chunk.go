@@ -70,7 +70,10 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 	bounds := make([]int, len(ranks)+1) // bounds[k]: byte offset after k tokens
 	for i, rk := range ranks {
 		t, _ := enc.Token(int(rk))
-		bounds[i+1] = bounds[i] + len(t)
+		// A normalizer (a tokenizer.json's NFC) can make the tokens' bytes
+		// differ from the text's: the offsets are then only where to try a
+		// cut, each chunk is counted on its own, and none may pass the end.
+		bounds[i+1] = min(bounds[i]+len(t), len(text))
 	}
 	// floor moves a token boundary that falls inside a character (an emoji
 	// can be two tokens) back to the character's start.
@@ -136,9 +139,9 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 
 // boundaries picks the exact encoding whose token boundaries chunks are cut
 // at, and the room in its tokens.
-func boundaries(tok Tokenizer, maxTokens, overlap int) (*Encoding, int, int) {
+func boundaries(tok Tokenizer, maxTokens, overlap int) (idTokenizer, int, int) {
 	switch t := tok.(type) {
-	case *Encoding:
+	case idTokenizer:
 		return t, maxTokens, overlap
 	case *scaled:
 		enc, room, ov := boundaries(t.base, maxTokens, overlap)

@@ -45,13 +45,27 @@ func (r *Registry) target(t Target) (Tokenizer, Counted, error) {
 	return tok, c, nil
 }
 
+// idTokenizer is an exact tokenizer with token ids: an *Encoding, or an
+// *HFTokenizer loaded by name (loadTokenizer).
+type idTokenizer interface {
+	Tokenizer
+	Encode(text string) []int
+	AppendEncode(dst []uint32, text string) []uint32
+	Token(id int) (string, bool)
+	Decode(ids []int) (string, error)
+	WithinLimit(text string, limit int) (int, bool)
+	NewLiveCounter(units Units) *LiveCounter
+}
+
+var _ idTokenizer = (*Encoding)(nil)
+
 // exactTarget is target for operations that need token ids.
-func (r *Registry) exactTarget(t Target) (*Encoding, Counted, error) {
+func (r *Registry) exactTarget(t Target) (idTokenizer, Counted, error) {
 	tok, c, err := r.target(t)
 	if err != nil {
 		return nil, c, err
 	}
-	if e, ok := tok.(*Encoding); ok {
+	if e, ok := tok.(idTokenizer); ok {
 		return e, c, nil
 	}
 	if enc, _, _ := boundaries(tok, 0, 0); enc != nil {
@@ -158,7 +172,7 @@ func (r *Registry) WithinLimit(req LimitRequest) (LimitAnswer, error) {
 	if err != nil {
 		return LimitAnswer{}, err
 	}
-	if e, ok := tok.(*Encoding); ok {
+	if e, ok := tok.(idTokenizer); ok {
 		n, ok := e.WithinLimit(req.Text, req.Limit)
 		return LimitAnswer{Within: ok, Tokens: n, Counted: c}, nil
 	}

@@ -20,6 +20,11 @@
 // Count(t) == len(Encode(t)) for any bytes t. In requests, null is a
 // field's absence, a null token id is an error, integers must be written as
 // integers within int64, and JSON nested deeper than 10,000 levels is
-// refused. The README's Reliability section lists the rest, and
+// refused. TESTING.md's Reliability section lists the rest, and
 // testdata/hostile holds the cases every host is tested with.
+//
+// Comments that cite a "seed" (memory-budget-formula, the budget
+// calculator, tiered-injection, …) name the design documents the defaults
+// come from; RATIONALE.md ("Where do the defaults come from") says which
+// number each gave.
 package core

@@ -20,13 +20,13 @@ func (v *CountRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text"}) {
 		case 0:
 			d.path = append(d.path, "Target", "model")
-			if x55, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x55)
+			if x56, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x56)
 			}
 		case 1:
 			d.path = append(d.path, "Target", "encoding")
-			if x56, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x56)
+			if x57, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x57)
 			}
 		case 2:
 			d.path = append(d.path, "Target", "calibration")
@@ -42,8 +42,8 @@ func (v *CountRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.path = append(d.path, "text")
-			if x57, ok := d.str(val, "string"); ok {
-				v.Text = string(x57)
+			if x58, ok := d.str(val, "string"); ok {
+				v.Text = string(x58)
 			}
 		}
 		d.path = d.path[:n]
@@ -62,13 +62,13 @@ func (v *DecodeRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
 			d.path = append(d.path, "Target", "model")
-			if x58, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x58)
+			if x59, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x59)
 			}
 		case 1:
 			d.path = append(d.path, "Target", "encoding")
-			if x59, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x59)
+			if x60, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x60)
 			}
 		case 2:
 			d.path = append(d.path, "Target", "calibration")
@@ -87,18 +87,18 @@ func (v *DecodeRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]int") {
-				s60 := []int{}
-				if err := jsonio.Array(val, func(e60 []byte) error {
+				s61 := []int{}
+				if err := jsonio.Array(val, func(e61 []byte) error {
 					var x int
-					if x61, ok := d.int(e60, "int", 64); ok {
-						x = int(x61)
+					if x62, ok := d.int(e61, "int", 64); ok {
+						x = int(x62)
 					}
-					s60 = append(s60, x)
+					s61 = append(s61, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.IDs = s60
+				v.IDs = s61
 			}
 		}
 		d.path = d.path[:n]
@@ -121,13 +121,13 @@ func (v *LimitRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "limit"}) {
 		case 0:
 			d.path = append(d.path, "Target", "model")
-			if x62, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x62)
+			if x63, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x63)
 			}
 		case 1:
 			d.path = append(d.path, "Target", "encoding")
-			if x63, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x63)
+			if x64, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x64)
 			}
 		case 2:
 			d.path = append(d.path, "Target", "calibration")
@@ -143,13 +143,13 @@ func (v *LimitRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.path = append(d.path, "text")
-			if x64, ok := d.str(val, "string"); ok {
-				v.Text = string(x64)
+			if x65, ok := d.str(val, "string"); ok {
+				v.Text = string(x65)
 			}
 		case 4:
 			d.path = append(d.path, "limit")
-			if x65, ok := d.int(val, "int", 64); ok {
-				v.Limit = int(x65)
+			if x66, ok := d.int(val, "int", 64); ok {
+				v.Limit = int(x66)
 			}
 		}
 		d.path = d.path[:n]
@@ -172,13 +172,13 @@ func (v *TruncateRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "keep"}) {
 		case 0:
 			d.path = append(d.path, "Target", "model")
-			if x66, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x66)
+			if x67, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x67)
 			}
 		case 1:
 			d.path = append(d.path, "Target", "encoding")
-			if x67, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x67)
+			if x68, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x68)
 			}
 		case 2:
 			d.path = append(d.path, "Target", "calibration")
@@ -194,18 +194,18 @@ func (v *TruncateRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 			}
 		case 3:
 			d.path = append(d.path, "text")
-			if x68, ok := d.str(val, "string"); ok {
-				v.Text = string(x68)
+			if x69, ok := d.str(val, "string"); ok {
+				v.Text = string(x69)
 			}
 		case 4:
 			d.path = append(d.path, "maxTokens")
-			if x69, ok := d.int(val, "int", 64); ok {
-				v.MaxTokens = int(x69)
+			if x70, ok := d.int(val, "int", 64); ok {
+				v.MaxTokens = int(x70)
 			}
 		case 5:
 			d.path = append(d.path, "keep")
-			if x70, ok := d.str(val, "string"); ok {
-				v.Keep = string(x70)
+			if x71, ok := d.str(val, "string"); ok {
+				v.Keep = string(x71)
 			}
 		}
 		d.path = d.path[:n]
@@ -228,13 +228,13 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"model", "encoding", "contextWindow", "outputReserve", "reserve", "sections", "directive", "history", "tools", "limits", "keepFrom", "lowWater", "alerts", "calibration", "summarizeTarget", "keepRecent"}) {
 		case 0:
 			d.path = append(d.path, "model")
-			if x71, ok := d.str(val, "string"); ok {
-				v.Model = string(x71)
+			if x72, ok := d.str(val, "string"); ok {
+				v.Model = string(x72)
 			}
 		case 1:
 			d.path = append(d.path, "encoding")
-			if x72, ok := d.str(val, "string"); ok {
-				v.Encoding = string(x72)
+			if x73, ok := d.str(val, "string"); ok {
+				v.Encoding = string(x73)
 			}
 		case 2:
 			d.path = append(d.path, "contextWindow")
@@ -244,8 +244,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.ContextWindow == nil {
 					v.ContextWindow = new(int)
 				}
-				if x73, ok := d.int(val, "int", 64); ok {
-					(*v.ContextWindow) = int(x73)
+				if x74, ok := d.int(val, "int", 64); ok {
+					(*v.ContextWindow) = int(x74)
 				}
 			}
 		case 3:
@@ -256,8 +256,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.OutputReserve == nil {
 					v.OutputReserve = new(int)
 				}
-				if x74, ok := d.int(val, "int", 64); ok {
-					(*v.OutputReserve) = int(x74)
+				if x75, ok := d.int(val, "int", 64); ok {
+					(*v.OutputReserve) = int(x75)
 				}
 			}
 		case 4:
@@ -279,8 +279,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 6:
 			d.path = append(d.path, "directive")
-			if x75, ok := d.str(val, "string"); ok {
-				v.Directive = string(x75)
+			if x76, ok := d.str(val, "string"); ok {
+				v.Directive = string(x76)
 			}
 		case 7:
 			d.path = append(d.path, "history")
@@ -299,13 +299,13 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 10:
 			d.path = append(d.path, "keepFrom")
-			if x76, ok := d.int(val, "int", 64); ok {
-				v.KeepFrom = int(x76)
+			if x77, ok := d.int(val, "int", 64); ok {
+				v.KeepFrom = int(x77)
 			}
 		case 11:
 			d.path = append(d.path, "lowWater")
-			if x77, ok := d.float(val, "float64"); ok {
-				v.LowWater = float64(x77)
+			if x78, ok := d.float(val, "float64"); ok {
+				v.LowWater = float64(x78)
 			}
 		case 12:
 			d.path = append(d.path, "alerts")
@@ -326,8 +326,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 14:
 			d.path = append(d.path, "summarizeTarget")
-			if x78, ok := d.float(val, "float64"); ok {
-				v.SummarizeTarget = float64(x78)
+			if x79, ok := d.float(val, "float64"); ok {
+				v.SummarizeTarget = float64(x79)
 			}
 		case 15:
 			d.path = append(d.path, "keepRecent")
@@ -337,8 +337,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.KeepRecent == nil {
 					v.KeepRecent = new(int)
 				}
-				if x79, ok := d.int(val, "int", 64); ok {
-					(*v.KeepRecent) = int(x79)
+				if x80, ok := d.int(val, "int", 64); ok {
+					(*v.KeepRecent) = int(x80)
 				}
 			}
 		}
@@ -397,13 +397,13 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "overlap"}) {
 		case 0:
 			d.path = append(d.path, "Target", "model")
-			if x80, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x80)
+			if x81, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x81)
 			}
 		case 1:
 			d.path = append(d.path, "Target", "encoding")
-			if x81, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x81)
+			if x82, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x82)
 			}
 		case 2:
 			d.path = append(d.path, "Target", "calibration")
@@ -419,18 +419,18 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.path = append(d.path, "text")
-			if x82, ok := d.str(val, "string"); ok {
-				v.Text = string(x82)
+			if x83, ok := d.str(val, "string"); ok {
+				v.Text = string(x83)
 			}
 		case 4:
 			d.path = append(d.path, "maxTokens")
-			if x83, ok := d.int(val, "int", 64); ok {
-				v.MaxTokens = int(x83)
+			if x84, ok := d.int(val, "int", 64); ok {
+				v.MaxTokens = int(x84)
 			}
 		case 5:
 			d.path = append(d.path, "overlap")
-			if x84, ok := d.int(val, "int", 64); ok {
-				v.Overlap = int(x84)
+			if x85, ok := d.int(val, "int", 64); ok {
+				v.Overlap = int(x85)
 			}
 		}
 		d.path = d.path[:n]
@@ -458,18 +458,18 @@ func (v *CalibrateRequest) decodeFields(d *decoder, raw []byte, typeName string)
 			}
 		case 1:
 			d.path = append(d.path, "model")
-			if x85, ok := d.str(val, "string"); ok {
-				v.Model = string(x85)
+			if x86, ok := d.str(val, "string"); ok {
+				v.Model = string(x86)
 			}
 		case 2:
 			d.path = append(d.path, "estimate")
-			if x86, ok := d.int(val, "int", 64); ok {
-				v.Estimate = int(x86)
+			if x87, ok := d.int(val, "int", 64); ok {
+				v.Estimate = int(x87)
 			}
 		case 3:
 			d.path = append(d.path, "reported")
-			if x87, ok := d.int(val, "int", 64); ok {
-				v.Reported = int(x87)
+			if x88, ok := d.int(val, "int", 64); ok {
+				v.Reported = int(x88)
 			}
 		}
 		d.path = d.path[:n]
@@ -492,13 +492,13 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "budget", "items", "thresholds", "session"}) {
 		case 0:
 			d.path = append(d.path, "Target", "model")
-			if x88, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x88)
+			if x89, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x89)
 			}
 		case 1:
 			d.path = append(d.path, "Target", "encoding")
-			if x89, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x89)
+			if x90, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x90)
 			}
 		case 2:
 			d.path = append(d.path, "Target", "calibration")
@@ -514,26 +514,26 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 			}
 		case 3:
 			d.path = append(d.path, "PlanRequest", "budget")
-			if x90, ok := d.int(val, "int", 64); ok {
-				v.PlanRequest.Budget = int(x90)
+			if x91, ok := d.int(val, "int", 64); ok {
+				v.PlanRequest.Budget = int(x91)
 			}
 		case 4:
 			d.path = append(d.path, "PlanRequest", "items")
 			if val[0] == 'n' {
 				v.PlanRequest.Items = nil
 			} else if d.is(val, '[', "[]core.PlanItem") {
-				s91 := []PlanItem{}
-				if err := jsonio.Array(val, func(e91 []byte) error {
+				s92 := []PlanItem{}
+				if err := jsonio.Array(val, func(e92 []byte) error {
 					var x PlanItem
-					if err := x.decodeJSON(d, e91); err != nil {
+					if err := x.decodeJSON(d, e92); err != nil {
 						return err
 					}
-					s91 = append(s91, x)
+					s92 = append(s92, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.PlanRequest.Items = s91
+				v.PlanRequest.Items = s92
 			}
 		case 5:
 			d.path = append(d.path, "PlanRequest", "thresholds")
@@ -580,13 +580,13 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "units"}) {
 		case 0:
 			d.path = append(d.path, "Target", "model")
-			if x92, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x92)
+			if x93, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x93)
 			}
 		case 1:
 			d.path = append(d.path, "Target", "encoding")
-			if x93, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x93)
+			if x94, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x94)
 			}
 		case 2:
 			d.path = append(d.path, "Target", "calibration")
@@ -602,13 +602,13 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 			}
 		case 3:
 			d.path = append(d.path, "text")
-			if x94, ok := d.str(val, "string"); ok {
-				v.Text = string(x94)
+			if x95, ok := d.str(val, "string"); ok {
+				v.Text = string(x95)
 			}
 		case 4:
 			d.path = append(d.path, "units")
-			if x95, ok := d.str(val, "string"); ok {
-				v.Units = string(x95)
+			if x96, ok := d.str(val, "string"); ok {
+				v.Units = string(x96)
 			}
 		}
 		d.path = d.path[:n]
@@ -631,23 +631,23 @@ func (v *LiveEditRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"id", "at", "delete", "insert"}) {
 		case 0:
 			d.path = append(d.path, "id")
-			if x96, ok := d.int(val, "int", 64); ok {
-				v.ID = int(x96)
+			if x97, ok := d.int(val, "int", 64); ok {
+				v.ID = int(x97)
 			}
 		case 1:
 			d.path = append(d.path, "at")
-			if x97, ok := d.int(val, "int", 64); ok {
-				v.At = int(x97)
+			if x98, ok := d.int(val, "int", 64); ok {
+				v.At = int(x98)
 			}
 		case 2:
 			d.path = append(d.path, "delete")
-			if x98, ok := d.int(val, "int", 64); ok {
-				v.Delete = int(x98)
+			if x99, ok := d.int(val, "int", 64); ok {
+				v.Delete = int(x99)
 			}
 		case 3:
 			d.path = append(d.path, "insert")
-			if x99, ok := d.str(val, "string"); ok {
-				v.Insert = string(x99)
+			if x100, ok := d.str(val, "string"); ok {
+				v.Insert = string(x100)
 			}
 		}
 		d.path = d.path[:n]
@@ -670,8 +670,8 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 		switch fieldIndex(key, []string{"id", "text"}) {
 		case 0:
 			d.path = append(d.path, "id")
-			if x100, ok := d.int(val, "int", 64); ok {
-				v.ID = int(x100)
+			if x101, ok := d.int(val, "int", 64); ok {
+				v.ID = int(x101)
 			}
 		case 1:
 			d.path = append(d.path, "text")
@@ -681,8 +681,8 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 				if v.Text == nil {
 					v.Text = new(string)
 				}
-				if x101, ok := d.str(val, "string"); ok {
-					(*v.Text) = string(x101)
+				if x102, ok := d.str(val, "string"); ok {
+					(*v.Text) = string(x102)
 				}
 			}
 		}
@@ -706,8 +706,8 @@ func (v *ModelsRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"model"}) {
 		case 0:
 			d.path = append(d.path, "model")
-			if x102, ok := d.str(val, "string"); ok {
-				v.Model = string(x102)
+			if x103, ok := d.str(val, "string"); ok {
+				v.Model = string(x103)
 			}
 		}
 		d.path = d.path[:n]
@@ -737,12 +737,12 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 					v.Estimators = map[string]Estimator{}
 				}
 				m := v.Estimators
-				if err := jsonio.Object(val, func(k103 string, e103 []byte) error {
+				if err := jsonio.Object(val, func(k104 string, e104 []byte) error {
 					var x Estimator
-					if err := x.decodeJSON(d, e103); err != nil {
+					if err := x.decodeJSON(d, e104); err != nil {
 						return err
 					}
-					m[k103] = x
+					m[k104] = x
 					return nil
 				}); err != nil {
 					return err
@@ -753,18 +753,52 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 			if val[0] == 'n' {
 				v.Models = nil
 			} else if d.is(val, '[', "[]core.Model") {
-				s104 := []Model{}
-				if err := jsonio.Array(val, func(e104 []byte) error {
+				s105 := []Model{}
+				if err := jsonio.Array(val, func(e105 []byte) error {
 					var x Model
-					if err := x.decodeJSON(d, e104); err != nil {
+					if err := x.decodeJSON(d, e105); err != nil {
 						return err
 					}
-					s104 = append(s104, x)
+					s105 = append(s105, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Models = s104
+				v.Models = s105
+			}
+		}
+		d.path = d.path[:n]
+		return nil
+	})
+}
+
+func (v *LoadTokenizerRequest) decodeJSON(d *decoder, raw []byte) error {
+	return v.decodeFields(d, raw, "core.LoadTokenizerRequest")
+}
+
+// decodeFields decodes an object's members into v's fields; typeName is
+// the type a value of another JSON type is reported as.
+func (v *LoadTokenizerRequest) decodeFields(d *decoder, raw []byte, typeName string) error {
+	if !d.is(raw, '{', typeName) {
+		return nil
+	}
+	n := len(d.path)
+	return jsonio.Object(raw, func(key string, val []byte) error {
+		switch fieldIndex(key, []string{"name", "tokenizer", "data"}) {
+		case 0:
+			d.path = append(d.path, "name")
+			if x106, ok := d.str(val, "string"); ok {
+				v.Name = string(x106)
+			}
+		case 1:
+			d.path = append(d.path, "tokenizer")
+			if err := v.Tokenizer.decodeJSON(d, val); err != nil {
+				return err
+			}
+		case 2:
+			d.path = append(d.path, "data")
+			if err := v.Data.decodeJSON(d, val); err != nil {
+				return err
 			}
 		}
 		d.path = d.path[:n]
@@ -783,13 +817,13 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
 			d.path = append(d.path, "plain", "Target", "model")
-			if x105, ok := d.str(val, "string"); ok {
-				v.plain.Target.Model = string(x105)
+			if x107, ok := d.str(val, "string"); ok {
+				v.plain.Target.Model = string(x107)
 			}
 		case 1:
 			d.path = append(d.path, "plain", "Target", "encoding")
-			if x106, ok := d.str(val, "string"); ok {
-				v.plain.Target.Encoding = string(x106)
+			if x108, ok := d.str(val, "string"); ok {
+				v.plain.Target.Encoding = string(x108)
 			}
 		case 2:
 			d.path = append(d.path, "plain", "Target", "calibration")
@@ -808,25 +842,25 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]*int") {
-				s107 := []*int{}
-				if err := jsonio.Array(val, func(e107 []byte) error {
+				s109 := []*int{}
+				if err := jsonio.Array(val, func(e109 []byte) error {
 					var x *int
-					if e107[0] == 'n' {
+					if e109[0] == 'n' {
 						x = nil
 					} else {
 						if x == nil {
 							x = new(int)
 						}
-						if x108, ok := d.int(e107, "int", 64); ok {
-							(*x) = int(x108)
+						if x110, ok := d.int(e109, "int", 64); ok {
+							(*x) = int(x110)
 						}
 					}
-					s107 = append(s107, x)
+					s109 = append(s109, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.IDs = s107
+				v.IDs = s109
 			}
 		}
 		d.path = d.path[:n]
@@ -856,12 +890,12 @@ func (v *Calibration) decodeFields(d *decoder, raw []byte, typeName string) erro
 					v.Models = map[string]ModelCalibration{}
 				}
 				m := v.Models
-				if err := jsonio.Object(val, func(k109 string, e109 []byte) error {
+				if err := jsonio.Object(val, func(k111 string, e111 []byte) error {
 					var x ModelCalibration
-					if err := x.decodeJSON(d, e109); err != nil {
+					if err := x.decodeJSON(d, e111); err != nil {
 						return err
 					}
-					m[k109] = x
+					m[k111] = x
 					return nil
 				}); err != nil {
 					return err
@@ -888,23 +922,23 @@ func (v *ReservePolicy) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"ratio", "min", "max", "safetyRatio"}) {
 		case 0:
 			d.path = append(d.path, "ratio")
-			if x110, ok := d.float(val, "float64"); ok {
-				v.Ratio = float64(x110)
+			if x112, ok := d.float(val, "float64"); ok {
+				v.Ratio = float64(x112)
 			}
 		case 1:
 			d.path = append(d.path, "min")
-			if x111, ok := d.int(val, "int", 64); ok {
-				v.Min = int(x111)
+			if x113, ok := d.int(val, "int", 64); ok {
+				v.Min = int(x113)
 			}
 		case 2:
 			d.path = append(d.path, "max")
-			if x112, ok := d.int(val, "int", 64); ok {
-				v.Max = int(x112)
+			if x114, ok := d.int(val, "int", 64); ok {
+				v.Max = int(x114)
 			}
 		case 3:
 			d.path = append(d.path, "safetyRatio")
-			if x113, ok := d.float(val, "float64"); ok {
-				v.SafetyRatio = float64(x113)
+			if x115, ok := d.float(val, "float64"); ok {
+				v.SafetyRatio = float64(x115)
 			}
 		}
 		d.path = d.path[:n]
@@ -945,8 +979,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MinHistoryTokens == nil {
 					v.MinHistoryTokens = new(int)
 				}
-				if x114, ok := d.int(val, "int", 64); ok {
-					(*v.MinHistoryTokens) = int(x114)
+				if x116, ok := d.int(val, "int", 64); ok {
+					(*v.MinHistoryTokens) = int(x116)
 				}
 			}
 		case 1:
@@ -957,8 +991,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MaxKnowledgeTokens == nil {
 					v.MaxKnowledgeTokens = new(int)
 				}
-				if x115, ok := d.int(val, "int", 64); ok {
-					(*v.MaxKnowledgeTokens) = int(x115)
+				if x117, ok := d.int(val, "int", 64); ok {
+					(*v.MaxKnowledgeTokens) = int(x117)
 				}
 			}
 		case 2:
@@ -969,8 +1003,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MaxEpisodeTokens == nil {
 					v.MaxEpisodeTokens = new(int)
 				}
-				if x116, ok := d.int(val, "int", 64); ok {
-					(*v.MaxEpisodeTokens) = int(x116)
+				if x118, ok := d.int(val, "int", 64); ok {
+					(*v.MaxEpisodeTokens) = int(x118)
 				}
 			}
 		}
@@ -994,13 +1028,13 @@ func (v *Alerts) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"warning", "critical"}) {
 		case 0:
 			d.path = append(d.path, "warning")
-			if x117, ok := d.float(val, "float64"); ok {
-				v.Warning = float64(x117)
+			if x119, ok := d.float(val, "float64"); ok {
+				v.Warning = float64(x119)
 			}
 		case 1:
 			d.path = append(d.path, "critical")
-			if x118, ok := d.float(val, "float64"); ok {
-				v.Critical = float64(x118)
+			if x120, ok := d.float(val, "float64"); ok {
+				v.Critical = float64(x120)
 			}
 		}
 		d.path = d.path[:n]
@@ -1023,51 +1057,51 @@ func (v *PlanItem) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"id", "name", "kind", "tags", "activation", "content", "summary"}) {
 		case 0:
 			d.path = append(d.path, "id")
-			if x119, ok := d.str(val, "string"); ok {
-				v.ID = string(x119)
+			if x121, ok := d.str(val, "string"); ok {
+				v.ID = string(x121)
 			}
 		case 1:
 			d.path = append(d.path, "name")
-			if x120, ok := d.str(val, "string"); ok {
-				v.Name = string(x120)
+			if x122, ok := d.str(val, "string"); ok {
+				v.Name = string(x122)
 			}
 		case 2:
 			d.path = append(d.path, "kind")
-			if x121, ok := d.str(val, "string"); ok {
-				v.Kind = string(x121)
+			if x123, ok := d.str(val, "string"); ok {
+				v.Kind = string(x123)
 			}
 		case 3:
 			d.path = append(d.path, "tags")
 			if val[0] == 'n' {
 				v.Tags = nil
 			} else if d.is(val, '[', "[]string") {
-				s122 := []string{}
-				if err := jsonio.Array(val, func(e122 []byte) error {
+				s124 := []string{}
+				if err := jsonio.Array(val, func(e124 []byte) error {
 					var x string
-					if x123, ok := d.str(e122, "string"); ok {
-						x = string(x123)
+					if x125, ok := d.str(e124, "string"); ok {
+						x = string(x125)
 					}
-					s122 = append(s122, x)
+					s124 = append(s124, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Tags = s122
+				v.Tags = s124
 			}
 		case 4:
 			d.path = append(d.path, "activation")
-			if x124, ok := d.float(val, "float64"); ok {
-				v.Activation = float64(x124)
+			if x126, ok := d.float(val, "float64"); ok {
+				v.Activation = float64(x126)
 			}
 		case 5:
 			d.path = append(d.path, "content")
-			if x125, ok := d.str(val, "string"); ok {
-				v.Content = string(x125)
+			if x127, ok := d.str(val, "string"); ok {
+				v.Content = string(x127)
 			}
 		case 6:
 			d.path = append(d.path, "summary")
-			if x126, ok := d.str(val, "string"); ok {
-				v.Summary = string(x126)
+			if x128, ok := d.str(val, "string"); ok {
+				v.Summary = string(x128)
 			}
 		}
 		d.path = d.path[:n]
@@ -1086,18 +1120,18 @@ func (v *Thresholds) decodeFields(d *decoder, raw []byte, typeName string) error
 		switch fieldIndex(key, []string{"full", "summary", "nameOnly"}) {
 		case 0:
 			d.path = append(d.path, "full")
-			if x127, ok := d.float(val, "float64"); ok {
-				v.Full = float64(x127)
+			if x129, ok := d.float(val, "float64"); ok {
+				v.Full = float64(x129)
 			}
 		case 1:
 			d.path = append(d.path, "summary")
-			if x128, ok := d.float(val, "float64"); ok {
-				v.Summary = float64(x128)
+			if x130, ok := d.float(val, "float64"); ok {
+				v.Summary = float64(x130)
 			}
 		case 2:
 			d.path = append(d.path, "nameOnly")
-			if x129, ok := d.float(val, "float64"); ok {
-				v.NameOnly = float64(x129)
+			if x131, ok := d.float(val, "float64"); ok {
+				v.NameOnly = float64(x131)
 			}
 		}
 		d.path = d.path[:n]
@@ -1145,23 +1179,23 @@ func (v *Estimator) decodeFields(d *decoder, raw []byte, typeName string) error 
 		switch fieldIndex(key, []string{"base", "ratio", "errorBound", "note"}) {
 		case 0:
 			d.path = append(d.path, "base")
-			if x130, ok := d.str(val, "string"); ok {
-				v.Base = string(x130)
+			if x132, ok := d.str(val, "string"); ok {
+				v.Base = string(x132)
 			}
 		case 1:
 			d.path = append(d.path, "ratio")
-			if x131, ok := d.float(val, "float64"); ok {
-				v.Ratio = float64(x131)
+			if x133, ok := d.float(val, "float64"); ok {
+				v.Ratio = float64(x133)
 			}
 		case 2:
 			d.path = append(d.path, "errorBound")
-			if x132, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x132)
+			if x134, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x134)
 			}
 		case 3:
 			d.path = append(d.path, "note")
-			if x133, ok := d.str(val, "string"); ok {
-				v.Note = string(x133)
+			if x135, ok := d.str(val, "string"); ok {
+				v.Note = string(x135)
 			}
 		}
 		d.path = d.path[:n]
@@ -1181,69 +1215,78 @@ func (v *Model) decodeFields(d *decoder, raw []byte, typeName string) error {
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "encoding", "estimator"}) {
+		switch fieldIndex(key, []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "encoding", "estimator", "tokenizer"}) {
 		case 0:
 			d.path = append(d.path, "id")
-			if x134, ok := d.str(val, "string"); ok {
-				v.ID = string(x134)
+			if x136, ok := d.str(val, "string"); ok {
+				v.ID = string(x136)
 			}
 		case 1:
 			d.path = append(d.path, "provider")
-			if x135, ok := d.str(val, "string"); ok {
-				v.Provider = string(x135)
+			if x137, ok := d.str(val, "string"); ok {
+				v.Provider = string(x137)
 			}
 		case 2:
 			d.path = append(d.path, "aliases")
 			if val[0] == 'n' {
 				v.Aliases = nil
 			} else if d.is(val, '[', "[]string") {
-				s136 := []string{}
-				if err := jsonio.Array(val, func(e136 []byte) error {
+				s138 := []string{}
+				if err := jsonio.Array(val, func(e138 []byte) error {
 					var x string
-					if x137, ok := d.str(e136, "string"); ok {
-						x = string(x137)
+					if x139, ok := d.str(e138, "string"); ok {
+						x = string(x139)
 					}
-					s136 = append(s136, x)
+					s138 = append(s138, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Aliases = s136
+				v.Aliases = s138
 			}
 		case 3:
 			d.path = append(d.path, "contextWindow")
-			if x138, ok := d.int(val, "int", 64); ok {
-				v.ContextWindow = int(x138)
+			if x140, ok := d.int(val, "int", 64); ok {
+				v.ContextWindow = int(x140)
 			}
 		case 4:
 			d.path = append(d.path, "maxOutput")
-			if x139, ok := d.int(val, "int", 64); ok {
-				v.MaxOutput = int(x139)
+			if x141, ok := d.int(val, "int", 64); ok {
+				v.MaxOutput = int(x141)
 			}
 		case 5:
 			d.path = append(d.path, "maxInput")
-			if x140, ok := d.int(val, "int", 64); ok {
-				v.MaxInput = int(x140)
+			if x142, ok := d.int(val, "int", 64); ok {
+				v.MaxInput = int(x142)
 			}
 		case 6:
 			d.path = append(d.path, "reasoning")
-			if x141, ok := d.boolean(val, "bool"); ok {
-				v.Reasoning = bool(x141)
+			if x143, ok := d.boolean(val, "bool"); ok {
+				v.Reasoning = bool(x143)
 			}
 		case 7:
 			d.path = append(d.path, "encoding")
-			if x142, ok := d.str(val, "string"); ok {
-				v.Encoding = string(x142)
+			if x144, ok := d.str(val, "string"); ok {
+				v.Encoding = string(x144)
 			}
 		case 8:
 			d.path = append(d.path, "estimator")
-			if x143, ok := d.str(val, "string"); ok {
-				v.Estimator = string(x143)
+			if x145, ok := d.str(val, "string"); ok {
+				v.Estimator = string(x145)
+			}
+		case 9:
+			d.path = append(d.path, "tokenizer")
+			if x146, ok := d.str(val, "string"); ok {
+				v.Tokenizer = string(x146)
 			}
 		}
 		d.path = d.path[:n]
 		return nil
 	})
+}
+
+func (v *RawJSON) decodeJSON(d *decoder, raw []byte) error {
+	return v.UnmarshalJSON(raw)
 }
 
 func (v *ModelCalibration) decodeJSON(d *decoder, raw []byte) error {
@@ -1261,33 +1304,33 @@ func (v *ModelCalibration) decodeFields(d *decoder, raw []byte, typeName string)
 		switch fieldIndex(key, []string{"pairs", "sumLog", "minLog", "maxLog", "factor", "errorBound"}) {
 		case 0:
 			d.path = append(d.path, "pairs")
-			if x144, ok := d.int(val, "int", 64); ok {
-				v.Pairs = int(x144)
+			if x147, ok := d.int(val, "int", 64); ok {
+				v.Pairs = int(x147)
 			}
 		case 1:
 			d.path = append(d.path, "sumLog")
-			if x145, ok := d.float(val, "float64"); ok {
-				v.SumLog = float64(x145)
+			if x148, ok := d.float(val, "float64"); ok {
+				v.SumLog = float64(x148)
 			}
 		case 2:
 			d.path = append(d.path, "minLog")
-			if x146, ok := d.float(val, "float64"); ok {
-				v.MinLog = float64(x146)
+			if x149, ok := d.float(val, "float64"); ok {
+				v.MinLog = float64(x149)
 			}
 		case 3:
 			d.path = append(d.path, "maxLog")
-			if x147, ok := d.float(val, "float64"); ok {
-				v.MaxLog = float64(x147)
+			if x150, ok := d.float(val, "float64"); ok {
+				v.MaxLog = float64(x150)
 			}
 		case 4:
 			d.path = append(d.path, "factor")
-			if x148, ok := d.float(val, "float64"); ok {
-				v.Factor = float64(x148)
+			if x151, ok := d.float(val, "float64"); ok {
+				v.Factor = float64(x151)
 			}
 		case 5:
 			d.path = append(d.path, "errorBound")
-			if x149, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x149)
+			if x152, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x152)
 			}
 		}
 		d.path = d.path[:n]
@@ -1306,18 +1349,18 @@ func (v *SessionConfig) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"maxTokenBudget", "maxPerInjection", "backoffMultiplier"}) {
 		case 0:
 			d.path = append(d.path, "maxTokenBudget")
-			if x150, ok := d.int(val, "int", 64); ok {
-				v.MaxTokenBudget = int(x150)
+			if x153, ok := d.int(val, "int", 64); ok {
+				v.MaxTokenBudget = int(x153)
 			}
 		case 1:
 			d.path = append(d.path, "maxPerInjection")
-			if x151, ok := d.int(val, "int", 64); ok {
-				v.MaxPerInjection = int(x151)
+			if x154, ok := d.int(val, "int", 64); ok {
+				v.MaxPerInjection = int(x154)
 			}
 		case 2:
 			d.path = append(d.path, "backoffMultiplier")
-			if x152, ok := d.int(val, "int", 64); ok {
-				v.BackoffMultiplier = int(x152)
+			if x155, ok := d.int(val, "int", 64); ok {
+				v.BackoffMultiplier = int(x155)
 			}
 		}
 		d.path = d.path[:n]
@@ -1340,23 +1383,23 @@ func (v *SessionState) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"prompt", "injections", "tokensUsed", "lastInjectionPrompt"}) {
 		case 0:
 			d.path = append(d.path, "prompt")
-			if x153, ok := d.int(val, "int", 64); ok {
-				v.Prompt = int(x153)
+			if x156, ok := d.int(val, "int", 64); ok {
+				v.Prompt = int(x156)
 			}
 		case 1:
 			d.path = append(d.path, "injections")
-			if x154, ok := d.int(val, "int", 64); ok {
-				v.Injections = int(x154)
+			if x157, ok := d.int(val, "int", 64); ok {
+				v.Injections = int(x157)
 			}
 		case 2:
 			d.path = append(d.path, "tokensUsed")
-			if x155, ok := d.int(val, "int", 64); ok {
-				v.TokensUsed = int(x155)
+			if x158, ok := d.int(val, "int", 64); ok {
+				v.TokensUsed = int(x158)
 			}
 		case 3:
 			d.path = append(d.path, "lastInjectionPrompt")
-			if x156, ok := d.int(val, "int", 64); ok {
-				v.LastInjectionPrompt = int(x156)
+			if x159, ok := d.int(val, "int", 64); ok {
+				v.LastInjectionPrompt = int(x159)
 			}
 		}
 		d.path = d.path[:n]

@@ -132,6 +132,8 @@ func appendAny(w *jsonio.Writer, v any) {
 			}
 			w.ObjectEnd(s6)
 		}
+	case TokenizerInfo:
+		v.appendJSON(w)
 	default:
 		w.Err = errUnsupportedAnswer(v)
 	}
@@ -169,6 +171,10 @@ func (v CountAnswer) appendJSON(w *jsonio.Writer) {
 	if v.Counted.Resolved.Family != "" {
 		w.Raw(",\"family\":")
 		w.String(string(v.Counted.Resolved.Family))
+	}
+	if v.Counted.Resolved.ExactWith != "" {
+		w.Raw(",\"exactWith\":")
+		w.String(string(v.Counted.Resolved.ExactWith))
 	}
 	w.ObjectEnd(s9)
 }
@@ -208,6 +214,10 @@ func (v EncodeAnswer) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"family\":")
 		w.String(string(v.Counted.Resolved.Family))
 	}
+	if v.Counted.Resolved.ExactWith != "" {
+		w.Raw(",\"exactWith\":")
+		w.String(string(v.Counted.Resolved.ExactWith))
+	}
 	w.ObjectEnd(s10)
 }
 
@@ -237,6 +247,10 @@ func (v DecodeAnswer) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"family\":")
 		w.String(string(v.Counted.Resolved.Family))
 	}
+	if v.Counted.Resolved.ExactWith != "" {
+		w.Raw(",\"exactWith\":")
+		w.String(string(v.Counted.Resolved.ExactWith))
+	}
 	w.ObjectEnd(s12)
 }
 
@@ -265,6 +279,10 @@ func (v LimitAnswer) appendJSON(w *jsonio.Writer) {
 	if v.Counted.Resolved.Family != "" {
 		w.Raw(",\"family\":")
 		w.String(string(v.Counted.Resolved.Family))
+	}
+	if v.Counted.Resolved.ExactWith != "" {
+		w.Raw(",\"exactWith\":")
+		w.String(string(v.Counted.Resolved.ExactWith))
 	}
 	w.ObjectEnd(s13)
 }
@@ -297,6 +315,10 @@ func (v TruncateAnswer) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"family\":")
 		w.String(string(v.Counted.Resolved.Family))
 	}
+	if v.Counted.Resolved.ExactWith != "" {
+		w.Raw(",\"exactWith\":")
+		w.String(string(v.Counted.Resolved.ExactWith))
+	}
 	w.ObjectEnd(s14)
 }
 
@@ -321,6 +343,10 @@ func (v Budget) appendJSON(w *jsonio.Writer) {
 	if v.Resolved.Family != "" {
 		w.Raw(",\"family\":")
 		w.String(string(v.Resolved.Family))
+	}
+	if v.Resolved.ExactWith != "" {
+		w.Raw(",\"exactWith\":")
+		w.String(string(v.Resolved.ExactWith))
 	}
 	w.Raw(",\"contextWindow\":")
 	w.Int(int64(v.ContextWindow))
@@ -480,6 +506,10 @@ func (v ChatAnswer) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"family\":")
 		w.String(string(v.Resolved.Family))
 	}
+	if v.Resolved.ExactWith != "" {
+		w.Raw(",\"exactWith\":")
+		w.String(string(v.Resolved.ExactWith))
+	}
 	w.ObjectEnd(s19)
 }
 
@@ -517,6 +547,10 @@ func (v ChunkAnswer) appendJSON(w *jsonio.Writer) {
 	if v.Counted.Resolved.Family != "" {
 		w.Raw(",\"family\":")
 		w.String(string(v.Counted.Resolved.Family))
+	}
+	if v.Counted.Resolved.ExactWith != "" {
+		w.Raw(",\"exactWith\":")
+		w.String(string(v.Counted.Resolved.ExactWith))
 	}
 	w.ObjectEnd(s22)
 }
@@ -619,6 +653,10 @@ func (v LiveAnswer) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"family\":")
 		w.String(string(v.Counted.Resolved.Family))
 	}
+	if v.Counted.Resolved.ExactWith != "" {
+		w.Raw(",\"exactWith\":")
+		w.String(string(v.Counted.Resolved.ExactWith))
+	}
 	w.ObjectEnd(s28)
 }
 
@@ -674,6 +712,10 @@ func (v ModelInfo) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"estimator\":")
 		w.String(string(v.Model.Estimator))
 	}
+	if v.Model.Tokenizer != "" {
+		w.Raw(",\"tokenizer\":")
+		w.String(string(v.Model.Tokenizer))
+	}
 	w.Raw(",\"responseReserve\":")
 	w.Int(int64(v.ResponseReserve))
 	w.Raw(",\"effectiveInputBudget\":")
@@ -691,6 +733,10 @@ func (v ModelInfo) appendJSON(w *jsonio.Writer) {
 	if v.Resolved.Family != "" {
 		w.Raw(",\"family\":")
 		w.String(string(v.Resolved.Family))
+	}
+	if v.Resolved.ExactWith != "" {
+		w.Raw(",\"exactWith\":")
+		w.String(string(v.Resolved.ExactWith))
 	}
 	w.ObjectEnd(s30)
 }
@@ -719,8 +765,17 @@ func (v EncodingInfo) appendJSON(w *jsonio.Writer) {
 	w.ObjectEnd(s33)
 }
 
-func (v ContentPart) appendJSON(w *jsonio.Writer) {
+func (v TokenizerInfo) appendJSON(w *jsonio.Writer) {
 	s34 := w.ObjectStart()
+	w.Raw(",\"name\":")
+	w.String(string(v.Name))
+	w.Raw(",\"vocabSize\":")
+	w.Int(int64(v.VocabSize))
+	w.ObjectEnd(s34)
+}
+
+func (v ContentPart) appendJSON(w *jsonio.Writer) {
+	s35 := w.ObjectStart()
 	w.Raw(",\"type\":")
 	w.String(string(v.Type))
 	if v.Text != "" {
@@ -735,11 +790,11 @@ func (v ContentPart) appendJSON(w *jsonio.Writer) {
 			(*v.ImageURL).appendJSON(w)
 		}
 	}
-	w.ObjectEnd(s34)
+	w.ObjectEnd(s35)
 }
 
 func (v ErrorBody) appendJSON(w *jsonio.Writer) {
-	s35 := w.ObjectStart()
+	s36 := w.ObjectStart()
 	w.Raw(",\"code\":")
 	w.String(string(v.Code))
 	w.Raw(",\"message\":")
@@ -752,11 +807,11 @@ func (v ErrorBody) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"encoding\":")
 		w.String(string(v.Encoding))
 	}
-	w.ObjectEnd(s35)
+	w.ObjectEnd(s36)
 }
 
 func (v SectionBudget) appendJSON(w *jsonio.Writer) {
-	s36 := w.ObjectStart()
+	s37 := w.ObjectStart()
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
 	if bool(v.Truncated) {
@@ -779,11 +834,11 @@ func (v SectionBudget) appendJSON(w *jsonio.Writer) {
 			w.Int(int64((*v.KeptItems)))
 		}
 	}
-	w.ObjectEnd(s36)
+	w.ObjectEnd(s37)
 }
 
 func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
-	s37 := w.ObjectStart()
+	s38 := w.ObjectStart()
 	w.Raw(",\"shape\":")
 	v.Shape.appendJSON(w)
 	w.Raw(",\"tokens\":")
@@ -793,11 +848,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i38, e38 := range v.PerMessage {
-			if i38 > 0 {
+		for i39, e39 := range v.PerMessage {
+			if i39 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e38))
+			w.Int(int64(e39))
 		}
 		w.Byte(']')
 	}
@@ -808,11 +863,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i39, e39 := range v.Kept {
-			if i39 > 0 {
+		for i40, e40 := range v.Kept {
+			if i40 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e39))
+			w.Int(int64(e40))
 		}
 		w.Byte(']')
 	}
@@ -821,11 +876,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i40, e40 := range v.Dropped {
-			if i40 > 0 {
+		for i41, e41 := range v.Dropped {
+			if i41 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e40))
+			w.Int(int64(e41))
 		}
 		w.Byte(']')
 	}
@@ -836,30 +891,30 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i41, e41 := range v.Summarize {
-			if i41 > 0 {
+		for i42, e42 := range v.Summarize {
+			if i42 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e41))
+			w.Int(int64(e42))
 		}
 		w.Byte(']')
 	}
 	w.Raw(",\"summarizeTokens\":")
 	w.Int(int64(v.SummarizeTokens))
-	w.ObjectEnd(s37)
+	w.ObjectEnd(s38)
 }
 
 func (v SectionShare) appendJSON(w *jsonio.Writer) {
-	s42 := w.ObjectStart()
+	s43 := w.ObjectStart()
 	w.Raw(",\"section\":")
 	w.String(string(v.Section))
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
-	w.ObjectEnd(s42)
+	w.ObjectEnd(s43)
 }
 
 func (v Remedy) appendJSON(w *jsonio.Writer) {
-	s43 := w.ObjectStart()
+	s44 := w.ObjectStart()
 	w.Raw(",\"action\":")
 	w.String(string(v.Action))
 	if v.Section != "" {
@@ -872,11 +927,11 @@ func (v Remedy) appendJSON(w *jsonio.Writer) {
 			w.Null()
 		} else {
 			w.Byte('[')
-			for i44, e44 := range v.Messages {
-				if i44 > 0 {
+			for i45, e45 := range v.Messages {
+				if i45 > 0 {
 					w.Byte(',')
 				}
-				w.Int(int64(e44))
+				w.Int(int64(e45))
 			}
 			w.Byte(']')
 		}
@@ -901,7 +956,7 @@ func (v Remedy) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.Tokens))
 	w.Raw(",\"fits\":")
 	w.Bool(bool(v.Fits))
-	w.ObjectEnd(s43)
+	w.ObjectEnd(s44)
 }
 
 func (v Shape) appendJSON(w *jsonio.Writer) {
@@ -909,7 +964,7 @@ func (v Shape) appendJSON(w *jsonio.Writer) {
 }
 
 func (v Chunk) appendJSON(w *jsonio.Writer) {
-	s45 := w.ObjectStart()
+	s46 := w.ObjectStart()
 	w.Raw(",\"text\":")
 	w.String(string(v.Text))
 	w.Raw(",\"start\":")
@@ -920,29 +975,29 @@ func (v Chunk) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.Tokens))
 	w.Raw(",\"cut\":")
 	w.String(string(v.Cut))
-	w.ObjectEnd(s45)
+	w.ObjectEnd(s46)
 }
 
 func (v Calibration) appendJSON(w *jsonio.Writer) {
-	s46 := w.ObjectStart()
+	s47 := w.ObjectStart()
 	w.Raw(",\"models\":")
 	if v.Models == nil {
 		w.Null()
 	} else {
-		s47 := w.ObjectStart()
-		for _, k47 := range slices.Sorted(maps.Keys(v.Models)) {
+		s48 := w.ObjectStart()
+		for _, k48 := range slices.Sorted(maps.Keys(v.Models)) {
 			w.Byte(',')
-			w.String(string(k47))
+			w.String(string(k48))
 			w.Byte(':')
-			v.Models[k47].appendJSON(w)
+			v.Models[k48].appendJSON(w)
 		}
-		w.ObjectEnd(s47)
+		w.ObjectEnd(s48)
 	}
-	w.ObjectEnd(s46)
+	w.ObjectEnd(s47)
 }
 
 func (v ModelCalibration) appendJSON(w *jsonio.Writer) {
-	s48 := w.ObjectStart()
+	s49 := w.ObjectStart()
 	w.Raw(",\"pairs\":")
 	w.Int(int64(v.Pairs))
 	w.Raw(",\"sumLog\":")
@@ -955,11 +1010,11 @@ func (v ModelCalibration) appendJSON(w *jsonio.Writer) {
 	w.Float(float64(v.Factor))
 	w.Raw(",\"errorBound\":")
 	w.Float(float64(v.ErrorBound))
-	w.ObjectEnd(s48)
+	w.ObjectEnd(s49)
 }
 
 func (v PlannedItem) appendJSON(w *jsonio.Writer) {
-	s49 := w.ObjectStart()
+	s50 := w.ObjectStart()
 	w.Raw(",\"id\":")
 	w.String(string(v.ID))
 	w.Raw(",\"tier\":")
@@ -968,22 +1023,22 @@ func (v PlannedItem) appendJSON(w *jsonio.Writer) {
 	w.String(string(v.Reason))
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
-	w.ObjectEnd(s49)
+	w.ObjectEnd(s50)
 }
 
 func (v Demotion) appendJSON(w *jsonio.Writer) {
-	s50 := w.ObjectStart()
+	s51 := w.ObjectStart()
 	w.Raw(",\"id\":")
 	w.String(string(v.ID))
 	w.Raw(",\"from\":")
 	v.From.appendJSON(w)
 	w.Raw(",\"to\":")
 	v.To.appendJSON(w)
-	w.ObjectEnd(s50)
+	w.ObjectEnd(s51)
 }
 
 func (v SessionReport) appendJSON(w *jsonio.Writer) {
-	s51 := w.ObjectStart()
+	s52 := w.ObjectStart()
 	w.Raw(",\"config\":")
 	v.Config.appendJSON(w)
 	w.Raw(",\"state\":")
@@ -1004,11 +1059,11 @@ func (v SessionReport) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.WaitPrompts))
 	w.Raw(",\"nextInjectionPrompt\":")
 	w.Int(int64(v.NextInjectionPrompt))
-	w.ObjectEnd(s51)
+	w.ObjectEnd(s52)
 }
 
 func (v ImageURL) appendJSON(w *jsonio.Writer) {
-	s52 := w.ObjectStart()
+	s53 := w.ObjectStart()
 	w.Raw(",\"url\":")
 	w.String(string(v.URL))
 	if v.Detail != "" {
@@ -1023,22 +1078,22 @@ func (v ImageURL) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"height\":")
 		w.Int(int64(v.Height))
 	}
-	w.ObjectEnd(s52)
+	w.ObjectEnd(s53)
 }
 
 func (v SessionConfig) appendJSON(w *jsonio.Writer) {
-	s53 := w.ObjectStart()
+	s54 := w.ObjectStart()
 	w.Raw(",\"maxTokenBudget\":")
 	w.Int(int64(v.MaxTokenBudget))
 	w.Raw(",\"maxPerInjection\":")
 	w.Int(int64(v.MaxPerInjection))
 	w.Raw(",\"backoffMultiplier\":")
 	w.Int(int64(v.BackoffMultiplier))
-	w.ObjectEnd(s53)
+	w.ObjectEnd(s54)
 }
 
 func (v SessionState) appendJSON(w *jsonio.Writer) {
-	s54 := w.ObjectStart()
+	s55 := w.ObjectStart()
 	w.Raw(",\"prompt\":")
 	w.Int(int64(v.Prompt))
 	w.Raw(",\"injections\":")
@@ -1047,5 +1102,5 @@ func (v SessionState) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.TokensUsed))
 	w.Raw(",\"lastInjectionPrompt\":")
 	w.Int(int64(v.LastInjectionPrompt))
-	w.ObjectEnd(s54)
+	w.ObjectEnd(s55)
 }

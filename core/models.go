@@ -29,6 +29,11 @@ type Model struct {
 	Reasoning bool   `json:"reasoning,omitempty"`
 	Encoding  string `json:"encoding,omitempty"`
 	Estimator string `json:"estimator,omitempty"`
+	// Tokenizer names the model's own Hugging Face tokenizer, as
+	// "hf:<repository>" (hf:Qwen/Qwen3-8B). Once a tokenizer is loaded
+	// under that name (loadTokenizer), the model counts with it, exactly;
+	// until then with Encoding or Estimator, and answers say ExactWith.
+	Tokenizer string `json:"tokenizer,omitempty"`
 }
 
 // Estimator describes how to estimate a tokenizer that is not public: count
@@ -47,6 +52,7 @@ type Registry struct {
 	models     []Model
 	index      map[string]int // lower-case id or alias → models index
 	estimators map[string]Estimator
+	tokenizers map[string]Tokenizer // loaded by name (WithTokenizer); never written after it is shared
 }
 
 // Fallbacks for a model the registry does not know (seed: budget calculator).
@@ -106,7 +112,7 @@ func (r *Registry) With(data []byte) (*Registry, error) {
 }
 
 func (r *Registry) with(f registryFile) (*Registry, error) {
-	n := &Registry{estimators: map[string]Estimator{}}
+	n := &Registry{estimators: map[string]Estimator{}, tokenizers: r.tokenizers}
 	for k, v := range r.estimators {
 		n.estimators[k] = v
 	}
@@ -161,6 +167,8 @@ func (r *Registry) check(m Model, field string) error {
 		return fieldErr(field, "needs exactly one of encoding and estimator")
 	case m.Encoding != "" && !slices.Contains(EncodingNames(), m.Encoding):
 		return fieldErr(field+".encoding", "unknown encoding %q", engine.Clip(m.Encoding))
+	case m.Tokenizer != "" && (!strings.HasPrefix(m.Tokenizer, "hf:") || len(m.Tokenizer) > 256):
+		return fieldErr(field+".tokenizer", `must be "hf:" and the tokenizer's repository, such as hf:Qwen/Qwen3-8B`)
 	}
 	if m.Estimator != "" {
 		if _, ok := r.estimator(m.Estimator); !ok {
@@ -298,14 +306,21 @@ type Resolved struct {
 	ResolvedBy string `json:"resolvedBy,omitempty"`
 	// Family is the name prefix a "family" answer took its tokenizer from.
 	Family string `json:"family,omitempty"`
+	// ExactWith names the tokenizer (Model.Tokenizer) that would make an
+	// inexact answer exact: load it under this name (loadTokenizer).
+	ExactWith string `json:"exactWith,omitempty"`
 }
 
 // resolved is what an answer says of res.
 func (res Resolution) resolved() Resolved {
-	if !res.Fallback {
-		return Resolved{}
+	var r Resolved
+	if res.Fallback {
+		r = Resolved{Fallback: true, ResolvedBy: res.How, Family: res.Family}
 	}
-	return Resolved{Fallback: true, ResolvedBy: res.How, Family: res.Family}
+	if res.Model.Tokenizer != "" && res.Tokenizer != nil && !res.Tokenizer.Exact() {
+		r.ExactWith = res.Model.Tokenizer
+	}
+	return r
 }
 
 // Resolve returns the model and the tokenizer to count it with, trying in
@@ -343,6 +358,9 @@ func (r *Registry) Resolve(name string) (Resolution, error) {
 }
 
 func (r *Registry) tokenizer(m Model) (Tokenizer, error) {
+	if t := r.tokenizers[m.Tokenizer]; t != nil {
+		return t, nil
+	}
 	if m.Encoding != "" {
 		return GetEncoding(m.Encoding)
 	}

@@ -1,55 +1,26 @@
 package core
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/tokenfit/tokenfit/internal/hostile"
+	"github.com/tokenfit/tokenfit/internal/tokenvectors"
 )
 
 // The shared vectors (testdata/vectors/tokens.json) come from the official
 // tiktoken; the Go, wazero and JavaScript tests all check them. Regenerate
 // with `make vectors`.
 
-type tokenVector struct {
-	Name   string `json:"name"`
-	Text   string `json:"text"`
-	File   string `json:"file"`
-	Repeat *struct {
-		Unit  string `json:"unit"`
-		Times int    `json:"times"`
-	} `json:"repeat"`
-	Counts map[string]int   `json:"counts"`
-	IDs    map[string][]int `json:"ids"`
-}
+type tokenVector = tokenvectors.Case
 
 func loadTokenVectors(t *testing.T) []tokenVector {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/vectors/tokens.json")
+	cases, err := tokenvectors.Load("../testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f struct{ Cases []tokenVector }
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	for i, c := range f.Cases {
-		switch {
-		case c.File != "":
-			b, err := os.ReadFile(filepath.Join("../testdata", c.File))
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.Cases[i].Text = string(b)
-		case c.Repeat != nil:
-			f.Cases[i].Text = strings.Repeat(c.Repeat.Unit, c.Repeat.Times)
-		}
-	}
-	return f.Cases
+	return cases
 }
 
 func TestVectors_Tokens(t *testing.T) {

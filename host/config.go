@@ -33,8 +33,7 @@ type Config struct {
 // never shrinks.
 const DefaultMaxInstanceMemory = 256 << 20
 
-// NewConfig returns the defaults: the embedded module (if the host was built
-// with one), an in-memory compilation cache shared by the process, at most
+// NewConfig returns the defaults: the module package embed keeps, an in-memory compilation cache shared by the process, at most
 // GOMAXPROCS instances, and every encoding core knows.
 func NewConfig() Config { return Config{} }
 
@@ -56,8 +55,8 @@ func (c Config) encodingNames() []string {
 
 // WithModule returns a copy that runs the module in wasm, the bytes of a
 // build of wasm/wasip1 (make wasm writes build/wasm/tokenfit.wasm). The Host
-// does not keep wasm after New has compiled it. Defaults to the embedded
-// module, if any.
+// does not keep wasm after New has compiled it. Defaults to the module
+// package embed keeps (host/embed/tokenfit.wasm).
 func (c Config) WithModule(wasm []byte) Config {
 	c.module, c.lean = wasm, false
 	return c
@@ -165,7 +164,3 @@ func (c Config) instanceMemory() uint64 {
 	}
 	return DefaultMaxInstanceMemory
 }
-
-// HasEmbeddedModule reports whether this binary carries the module (built
-// with -tags tokenfit_embedwasm), which a Config without WithModule uses.
-func HasEmbeddedModule() bool { return len(embeddedModule) > 0 }

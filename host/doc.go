@@ -22,7 +22,7 @@
 //	defer h.Close(ctx)
 //	n, err := h.Count(ctx, "o200k_base", "Hello world") // 2
 //
-// The module's bytes come from WithModule, or are compiled into the host
-// when it is built with -tags tokenfit_embedwasm after `make wasm` (see
-// RATIONALE.md for why that is not the default).
+// The module comes with the package: host/embed keeps it in the
+// repository, so `go get` and host.NewConfig() are enough. WithModule runs
+// another build (make wasm writes build/wasm/tokenfit.wasm).
 package host

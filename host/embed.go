@@ -1,12 +1,7 @@
-//go:build tokenfit_embedwasm
-
 package host
 
-import _ "embed"
+import "github.com/tokenfit/tokenfit/host/embed"
 
-// Built with -tags tokenfit_embedwasm: the module is compiled into the host
-// (about 3.8 MB). host/tokenfit.wasm is a copy of build/wasm/tokenfit.wasm
-// that `make build` puts there; it is never committed.
-//
-//go:embed tokenfit.wasm
-var embeddedModule []byte
+// embeddedModule is the module a Config without WithModule runs: the one
+// package embed keeps in the repository, so that `go get` brings it.
+var embeddedModule = embed.Module

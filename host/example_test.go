@@ -13,15 +13,14 @@ import (
 )
 
 // exampleConfig is the Config of the examples: the module built from this
-// tree, the encoding they count. A program passes the bytes of
-// build/wasm/tokenfit.wasm, or builds with -tags tokenfit_embedwasm and
-// passes host.NewConfig() alone.
+// tree, the encoding they count. A program passes host.NewConfig() alone,
+// which runs the module package embed keeps.
 func exampleConfig() host.Config {
-	loadModule()
-	if modErr != nil {
-		panic(modErr)
+	wasm, err := fullModule.load()
+	if err != nil {
+		panic(err)
 	}
-	cfg := host.NewConfig().WithModule(modBytes).WithEncodings("o200k_base")
+	cfg := host.NewConfig().WithModule(wasm).WithEncodings("o200k_base")
 	if dir, err := modbuild.DefaultDir(); err == nil {
 		// The tests' compilation cache (see config).
 		cfg = cfg.WithCompilationCacheDir(filepath.Join(filepath.Dir(dir), "wazero"))

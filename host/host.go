@@ -23,8 +23,8 @@ const ABIVersion = 1
 // Errors of the host itself; errors of a request wrap core's sentinels (see
 // Error).
 var (
-	// ErrNoModule: the Config names no module and none is embedded.
-	ErrNoModule = errors.New("tokenfit: host: no module (pass Config.WithModule the bytes of build/wasm/tokenfit.wasm from `make wasm`, or build with -tags tokenfit_embedwasm)")
+	// ErrNoModule: Config.WithModule was given no bytes.
+	ErrNoModule = errors.New("tokenfit: host: no module (Config.WithModule was given no bytes; without WithModule the host runs the module package embed keeps)")
 	// ErrABI: the module does not have the exports wasm/ABI.md lists, or
 	// reports another ABI version.
 	ErrABI = errors.New("tokenfit: host: module does not match the ABI")
@@ -70,6 +70,8 @@ type Host struct {
 	// the latest applies it before it answers (see RATIONALE.md, "Why are
 	// registered models kept as state?").
 	regs registrations
+	// Loaded tokenizers are state in the same way (tokenizers.go).
+	toks tokenizers
 }
 
 // table is an encoding's vocabulary table and its prebuilt index, as
@@ -289,8 +291,8 @@ func (h *Host) Call(ctx context.Context, op string, request []byte) ([]byte, err
 	}
 	return with(ctx, h, func(in *instance) ([]byte, error) {
 		out, err := in.call(ctx, op, request)
-		if err == nil && op == opRegisterModels && !isErrorAnswer(out) {
-			h.regs.add(in, request)
+		if err == nil {
+			h.record(in, op, request, out)
 		}
 		return out, err
 	})
@@ -355,8 +357,8 @@ func (i *Instance) Call(ctx context.Context, op string, request []byte) ([]byte,
 		return nil, err
 	}
 	out, err := i.in.call(ctx, op, request)
-	if err == nil && op == opRegisterModels && !isErrorAnswer(out) {
-		i.h.regs.add(i.in, request)
+	if err == nil {
+		i.h.record(i.in, op, request, out)
 	}
 	return out, err
 }
@@ -507,8 +509,37 @@ func (h *Host) put(in *instance) {
 
 const opRegisterModels = "registerModels"
 
-// catchUp applies to in the registry state it has not applied.
+// record keeps the state a successful call on in added: registered models,
+// a loaded tokenizer.
+func (h *Host) record(in *instance, op string, request, out []byte) {
+	switch {
+	case isErrorAnswer(out):
+	case op == opRegisterModels:
+		h.regs.add(in, request)
+	case op == opLoadTokenizer:
+		h.toks.add(in, request, out)
+	}
+}
+
+// catchUp applies to in the registry state and the tokenizers it has not
+// applied.
 func (h *Host) catchUp(ctx context.Context, in *instance) error {
+	gen, reqs := h.toks.since(in.toks)
+	for _, req := range reqs {
+		out, err := in.call(ctx, opLoadTokenizer, req)
+		if err != nil {
+			return err
+		}
+		if isErrorAnswer(out) {
+			return fmt.Errorf("%w: loading a tokenizer again: %.300s", ErrModule, out)
+		}
+	}
+	in.toks = gen
+	return h.catchUpModels(ctx, in)
+}
+
+// catchUpModels applies to in the registry state it has not applied.
+func (h *Host) catchUpModels(ctx context.Context, in *instance) error {
 	gen, req := h.regs.state()
 	if in.regs == gen {
 		return nil

@@ -76,6 +76,7 @@ type instance struct {
 	handles                                  map[string]int32 // loaded encodings
 	text, op                                 buffer           // reusable input buffers
 	regs                                     uint64           // registrations' generation applied
+	toks                                     uint64           // tokenizers' generation applied
 	broken                                   bool             // trapped: drop it
 	stderr                                   *tail
 }

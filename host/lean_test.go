@@ -2,45 +2,19 @@ package host_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tokenfit/tokenfit/core"
 	"github.com/tokenfit/tokenfit/host"
-	"github.com/tokenfit/tokenfit/host/internal/modbuild"
 	"github.com/tokenfit/tokenfit/internal/exportlist"
+	"github.com/tokenfit/tokenfit/internal/tokenvectors"
 )
 
-var (
-	leanOnce  sync.Once
-	leanBytes []byte
-	leanErr   error
-)
-
-// leanModule builds (or reads, cached by content) the lean module once.
-func leanModule(t testing.TB) []byte {
-	t.Helper()
-	leanOnce.Do(func() {
-		p, err := modbuild.Build(context.Background(), modbuild.Lite, "")
-		if err == nil {
-			leanBytes, err = os.ReadFile(p)
-		}
-		leanErr = err
-	})
-	if leanErr == modbuild.ErrNoToolchain {
-		t.Skip("cannot build the lean module here:", leanErr)
-	}
-	if leanErr != nil {
-		t.Fatal(leanErr)
-	}
-	return leanBytes
-}
+// leanModule returns the bytes of the lean module.
+func leanModule(t testing.TB) []byte { return liteModule.get(t) }
 
 // leanConfig is config with the lean module.
 func leanConfig(t testing.TB) host.Config {
@@ -57,36 +31,12 @@ func TestLean_Counts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close(ctx)
-	b, err := os.ReadFile("../testdata/vectors/tokens.json")
+	cases, err := tokenvectors.Load("../testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f struct {
-		Cases []struct {
-			Text   string
-			File   string
-			Repeat *struct {
-				Unit  string
-				Times int
-			}
-			Counts map[string]int
-		}
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range f.Cases {
+	for _, c := range cases {
 		text := c.Text
-		switch {
-		case c.File != "":
-			b, err := os.ReadFile(filepath.Join("../testdata", c.File))
-			if err != nil {
-				t.Fatal(err)
-			}
-			text = string(b)
-		case c.Repeat != nil:
-			text = strings.Repeat(c.Repeat.Unit, c.Repeat.Times)
-		}
 		for enc, want := range c.Counts {
 			if n, err := h.Count(ctx, enc, text); err != nil || n != want {
 				t.Errorf("%s: %.40q: %d, %v; tiktoken %d", enc, text, n, err, want)

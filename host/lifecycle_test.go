@@ -14,7 +14,7 @@ import (
 
 func TestHost_Errors(t *testing.T) {
 	ctx := context.Background()
-	if _, err := host.New(ctx, host.NewConfig()); !errors.Is(err, host.ErrNoModule) {
+	if _, err := host.New(ctx, host.NewConfig().WithModule([]byte{})); !errors.Is(err, host.ErrNoModule) {
 		t.Errorf("no module: %v", err)
 	}
 	if _, err := host.New(ctx, host.NewConfig().WithModule([]byte("\x00asm\x01\x00\x00\x00"))); !errors.Is(err, host.ErrABI) {

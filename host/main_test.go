@@ -17,38 +17,54 @@ import (
 // modbuild), so they never run a stale one. TOKENFIT_WASM names a module to
 // test instead, such as the Makefile's build/wasm/tokenfit.wasm.
 
+// built is a module the tests build once from the working tree, or read
+// from the file the variable env names when it is set.
+type built struct {
+	target modbuild.Target
+	env    string
+	once   sync.Once
+	bytes  []byte
+	err    error
+}
+
 var (
-	modOnce  sync.Once
-	modBytes []byte
-	modErr   error
+	fullModule = &built{target: modbuild.WASIP1, env: "TOKENFIT_WASM"}
+	liteModule = &built{target: modbuild.Lite}
 )
 
-// module returns the bytes of the wasip1 module, or skips the test when it
-// cannot be built here (no go command).
-func module(t testing.TB) []byte {
-	t.Helper()
-	loadModule()
-	if modErr == modbuild.ErrNoToolchain {
-		t.Skip("cannot build the wasm module here:", modErr)
-	}
-	if modErr != nil {
-		t.Fatal(modErr)
-	}
-	return modBytes
-}
-
-// loadModule builds or reads the module once.
-func loadModule() {
-	modOnce.Do(func() {
-		path := os.Getenv("TOKENFIT_WASM")
-		if path == "" {
-			path, modErr = modbuild.Build(context.Background(), modbuild.WASIP1, "")
+// load builds or reads the module once.
+func (m *built) load() ([]byte, error) {
+	m.once.Do(func() {
+		path := ""
+		if m.env != "" {
+			path = os.Getenv(m.env)
 		}
-		if modErr == nil {
-			modBytes, modErr = os.ReadFile(path)
+		if path == "" {
+			path, m.err = modbuild.Build(context.Background(), m.target, "")
+		}
+		if m.err == nil {
+			m.bytes, m.err = os.ReadFile(path)
 		}
 	})
+	return m.bytes, m.err
 }
+
+// get returns the module's bytes, or skips the test when it cannot be
+// built here (no go command).
+func (m *built) get(t testing.TB) []byte {
+	t.Helper()
+	b, err := m.load()
+	if err == modbuild.ErrNoToolchain {
+		t.Skip("cannot build the wasm module here:", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// module returns the bytes of the wasip1 module.
+func module(t testing.TB) []byte { return fullModule.get(t) }
 
 // config is the Config of the tests: their module, and a compilation cache
 // on disk beside the built modules, so that only the first run after a

@@ -38,7 +38,7 @@ func TestTSTypes_MirrorCore(t *testing.T) {
 		"CalibrateRequest": core.CalibrateRequest{}, "CalibrateAnswer": core.CalibrateAnswer{}, "Model": core.Model{},
 		"Estimator": core.Estimator{}, "ModelInfo": core.ModelInfo{}, "ModelsRequest": core.ModelsRequest{},
 		"EncodingInfo": core.EncodingInfo{}, "Resolved": core.Resolved{}, "SectionShare": core.SectionShare{},
-		"Remedy": core.Remedy{},
+		"Remedy": core.Remedy{}, "TokenizerInfo": core.TokenizerInfo{},
 	} {
 		want := jsonNames(reflect.TypeOf(v))
 		// countChat reads tokenfit's calibration beside OpenAI's fields.

@@ -6,9 +6,9 @@
 //
 // `tokenfit` is the npm package in ../js (web-demo's dependency
 // "file:../js"), with its module and tables in js/dist (make js). The page
-// serves the tables in the package's transport form (.tkp: 0.72 MB gzip
-// for o200k_base instead of 0.99), which the package's loadEncoding fetches
-// in browsers.
+// serves the tables in the package's transport form (.tkp, smaller gzipped:
+// RATIONALE.md, "How are tables loaded"), which the package's loadEncoding
+// fetches in browsers.
 //
 // The module and tables go to dist/assets/<hash of their bytes>/, a name
 // that changes when they do, so the server can let browsers keep them for

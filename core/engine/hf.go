@@ -57,6 +57,14 @@ func LoadTokenizer(name string, data []byte) (*HFTokenizer, error) {
 // (about a third of the tokenizer.json's size, both gzipped).
 func (t *HFTokenizer) Table() []byte { return t.m.AppendTable(nil) }
 
+// Named returns the tokenizer under another name (a table keeps the name
+// it was made with; a host loads it under the name its caller gives).
+func (t *HFTokenizer) Named(name string) *HFTokenizer {
+	m := *t.m
+	m.Name = name
+	return &HFTokenizer{m: &m}
+}
+
 // Name returns the name the tokenizer was loaded under.
 func (t *HFTokenizer) Name() string { return t.m.Name }
 
@@ -69,12 +77,13 @@ func (t *HFTokenizer) Upper(count int) int { return count }
 // VocabSize returns one past the highest token id, added tokens included.
 func (t *HFTokenizer) VocabSize() int { return t.m.Size() }
 
-// Count returns the number of tokens in text. Cost: O(n log n) at worst.
-func (t *HFTokenizer) Count(text string) int { return t.m.Count(text) }
+// Count returns the number of tokens in text (as ValidUTF8 makes it, like
+// every count). Cost: O(n log n) at worst.
+func (t *HFTokenizer) Count(text string) int { return t.m.Count(ValidUTF8(text)) }
 
 // Encode returns the token ids of text.
 func (t *HFTokenizer) Encode(text string) []int {
-	ranks := t.m.AppendEncode(nil, text)
+	ranks := t.AppendEncode(nil, text)
 	ids := make([]int, len(ranks))
 	for i, r := range ranks {
 		ids[i] = int(r)
@@ -84,7 +93,7 @@ func (t *HFTokenizer) Encode(text string) []int {
 
 // AppendEncode appends the token ids of text to dst.
 func (t *HFTokenizer) AppendEncode(dst []uint32, text string) []uint32 {
-	return t.m.AppendEncode(dst, text)
+	return t.m.AppendEncode(dst, ValidUTF8(text))
 }
 
 // Token returns the bytes of a token id (an added token's text), and false
@@ -118,6 +127,7 @@ func (t *HFTokenizer) Truncate(text string, maxTokens int, keep Side) (string, i
 	if maxTokens <= 0 || text == "" {
 		return "", 0
 	}
+	text = ValidUTF8(text)
 	ids := t.m.AppendEncode(nil, text)
 	if len(ids) <= maxTokens {
 		return text, len(ids)
@@ -125,7 +135,7 @@ func (t *HFTokenizer) Truncate(text string, maxTokens int, keep Side) (string, i
 	bounds := make([]int, len(ids)+1)
 	for i, id := range ids {
 		tok, _ := t.m.Token(int(id))
-		bounds[i+1] = bounds[i] + len(tok)
+		bounds[i+1] = min(bounds[i]+len(tok), len(text)) // a normalizer can change lengths
 	}
 	for k := maxTokens; k > 0; k-- {
 		var part string
@@ -147,4 +157,65 @@ func (t *HFTokenizer) Truncate(text string, maxTokens int, keep Side) (string, i
 		}
 	}
 	return "", 0
+}
+
+// NewLiveCounter returns a counter over an empty text whose offsets count in
+// units. Unlike an Encoding's, it counts the whole text again after each
+// edit: O(n) an edit (a keystroke in 100 KB of English: ~1 ms natively),
+// because added tokens and normalizers can join text across the pieces an
+// Encoding's counter keeps apart.
+func (t *HFTokenizer) NewLiveCounter(units Units) *LiveCounter {
+	return &LiveCounter{c: &recount{t: t}, units: units}
+}
+
+// recount is an HFTokenizer's live text: the text and its count.
+type recount struct {
+	t    *HFTokenizer
+	text string
+	n    int
+}
+
+func (r *recount) Reset(text string) { r.text, r.n = text, r.t.m.Count(text) }
+
+func (r *recount) Edit(at, del int, ins string) int {
+	r.Reset(r.text[:at] + ins + r.text[at+del:])
+	return r.n
+}
+
+func (r *recount) Count() int        { return r.n }
+func (r *recount) Text() string      { return r.text }
+func (r *recount) Len() int          { return len(r.text) }
+func (r *recount) ByteAt(p int) byte { return r.text[p] }
+func (r *recount) Encoding() string  { return r.t.Name() }
+
+func (r *recount) Len16() int {
+	n := 0
+	for _, c := range r.text {
+		n += utf16Len(c)
+	}
+	return n
+}
+
+// ByteOffset converts an offset in UTF-16 code units to a byte offset; ok
+// is false out of range or inside a surrogate pair. O(n).
+func (r *recount) ByteOffset(u int) (int, bool) {
+	if u < 0 {
+		return 0, false
+	}
+	for i, c := range r.text {
+		if u == 0 {
+			return i, true
+		}
+		if u -= utf16Len(c); u < 0 {
+			return 0, false
+		}
+	}
+	return len(r.text), u == 0
+}
+
+func utf16Len(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
 }

@@ -18,12 +18,25 @@ const (
 
 // LiveCounter keeps the exact token count of a text while it is edited, for
 // a composer that shows the count on every keystroke. An edit costs time in
-// proportion to its size and the pieces around it, not to the text (a
-// keystroke in a 1 MB document: ~6–16 µs natively). Not safe for
-// concurrent use.
+// proportion to its size and the pieces around it, not to the text:
+// O(edit + the pieces around it). Not safe for concurrent use.
 type LiveCounter struct {
-	c     *live.Counter
+	c     counter
 	units Units
+}
+
+// counter is what a LiveCounter keeps the text and count in: a
+// *live.Counter for an Encoding, a recount for an HFTokenizer (hf.go).
+type counter interface {
+	Reset(text string)
+	Edit(at, del int, ins string) int
+	Count() int
+	Text() string
+	Len() int
+	Len16() int
+	ByteOffset(u int) (int, bool)
+	ByteAt(p int) byte
+	Encoding() string
 }
 
 // MaxLiveCounters is the most live counters one module instance (one

@@ -5,8 +5,8 @@
 //	POST /v1/{operation}   core's JSON request in, its answer out
 //	GET  /healthz          {"status": "ok", "version": …}
 //
-// Every stateless operation is routed (Operations); the live counters and
-// registerModels are not, since their state would be shared by every client
+// Every stateless operation is routed (Operations); the live counters,
+// registerModels and loadTokenizer are not, since their state would be shared by every client
 // of the server. Errors are core's {"error": {"code", "message", "field"}}
 // with the status Status gives the code: 400 for a bad request, 404 for an
 // unknown route, 405 (with Allow) for another method, 413 over the body

@@ -20,6 +20,7 @@ var unserved = map[string]string{
 	"liveGet":        "live counters live in one instance: keep them in-process (the npm package, the host)",
 	"liveFree":       "live counters live in one instance: keep them in-process (the npm package, the host)",
 	"registerModels": "registered models would change every client's answers: pass the model in the request",
+	"loadTokenizer":  "a loaded tokenizer would change every client's answers: count with it in-process (the npm package, the host, core)",
 }
 
 // Operations lists the operations served under /v1/, sorted.

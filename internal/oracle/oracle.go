@@ -6,7 +6,7 @@
 //
 // A script reads one JSON request a line on stdin, {"<key>": name, "text":
 // text}, and answers each in order with one line, {"ids": [...]} or
-// {"error": "..."}.
+// {"error": "..."}; serve.mjs is that loop, which both scripts use.
 package oracle
 
 import (

@@ -22,5 +22,6 @@ export {
   version,
   liveCounter,
   loadEncoding,
+  loadTokenizer,
 } from './tokenfit.js';
 export { providerCounter } from './provider.js';

@@ -87,5 +87,11 @@ export function jsonOps(be, enc) {
     liveReset: (id, text) => call('liveGet', { id, text }, 'liveCounter.reset').tokens,
     liveText: (id) => call('liveGet', { id }, 'liveCounter.text').text,
     liveFree: (id) => be.call('liveFree', JSON.stringify({ id })),
+    // loadTokenizer takes its request as JSON already (tokenizer.js).
+    loadTokenizer(json) {
+      const answer = be.call('loadTokenizer', json);
+      if (answer && answer.error) throw fromAnswer(answer);
+      return answer;
+    },
   };
 }

@@ -51,6 +51,16 @@ export const ENCODINGS: readonly EncodingName[];
 /** Bytes, or where to get them: a URL (absolute, or relative to the page), a fetch Response. */
 export type Source = string | URL | Response | ArrayBuffer | ArrayBufferView;
 
+/** A parsed Hugging Face tokenizer.json. */
+export type TokenizerJSON = { model: object; [key: string]: unknown };
+
+/** A loaded tokenizer (core.TokenizerInfo). */
+export interface TokenizerInfo {
+  name: string;
+  /** One past the highest token id, added tokens included. */
+  vocabSize: number;
+}
+
 /** A WebAssembly module: compiled already (what workerd and Vercel Edge give an imported .wasm), or its bytes. */
 export type ModuleSource = Source | WebAssembly.Module;
 
@@ -116,6 +126,8 @@ export interface Resolved {
   fallback?: boolean;
   resolvedBy?: 'family' | 'unknown';
   family?: string;
+  /** The model's own tokenizer (`hf:<repository>`) that would make this estimate exact: load it under this name with {@link Tokenfit.loadTokenizer}. */
+  exactWith?: string;
 }
 
 /** The tokenizer an answer used. */
@@ -600,6 +612,8 @@ export interface Model {
   reasoning?: boolean;
   encoding?: string;
   estimator?: string;
+  /** The model's Hugging Face tokenizer (`hf:<repository>`): loaded under this name, it counts the model exactly. */
+  tokenizer?: string;
 }
 
 export interface Estimator {
@@ -763,6 +777,20 @@ export interface Tokenfit {
    * was.
    */
   loadEncoding(name: EncodingName, source?: Source | Promise<Source>): Promise<void>;
+
+  /**
+   * Loads a Hugging Face tokenizer.json (an open-weight model's: Llama 3.x,
+   * Qwen 3, DeepSeek V3, gpt-oss, Gemma 3), or the compact table
+   * `tokenfit convert` makes of one, under `name`: a URL, a Response, bytes
+   * or the parsed JSON. Afterwards every function takes `{ encoding: name }`
+   * and counts exactly as Hugging Face's `encode(text,
+   * add_special_tokens=false)`: an added token's text counts as that token.
+   * Loading under a loaded name replaces it. A damaged file rejects with
+   * invalid_table, one using something tokenfit does not reproduce exactly
+   * with unsupported_tokenizer, and the instance keeps answering. Full
+   * module (the lean one rejects with unknown_operation).
+   */
+  loadTokenizer(name: string, source: Source | TokenizerJSON | Promise<Source | TokenizerJSON>): Promise<TokenizerInfo>;
 
   /**
    * The bytes of the module's linear memory: about 13 MB with o200k_base
@@ -979,3 +1007,5 @@ export function version(): string;
 export function liveCounter(target?: Target, text?: string): LiveCounter;
 /** {@link Tokenfit.loadEncoding} of the instance {@link init} binds. */
 export function loadEncoding(name: EncodingName, source?: Source | Promise<Source>): Promise<void>;
+/** {@link Tokenfit.loadTokenizer} of the instance {@link init} binds. */
+export function loadTokenizer(name: string, source: Source | TokenizerJSON | Promise<Source | TokenizerJSON>): Promise<TokenizerInfo>;

@@ -17,6 +17,7 @@
 //   liveNew(target, text)            { id, encoding, tokens }
 //   liveEdit(id, at, del, insert), liveReset(id, text) → tokens
 //   liveText(id) → text, liveFree(id)
+//   loadTokenizer(json)              core's loadTokenizer answer (tokenizer.js)
 
 import { TokenfitError, Trap } from './errors.js';
 import { badArg, checkCount, checkObject, checkString, checkTarget, tokenIds } from './args.js';
@@ -24,6 +25,7 @@ import { loadedEncodings } from './encodings.js';
 import { jsonOps } from './full.js';
 import { leanOps } from './lean.js';
 import { liveCounter } from './live.js';
+import { tokenizerLoader } from './tokenizer.js';
 
 /**
  * @param be the started module (wasip1.js, gojs.js)
@@ -127,6 +129,7 @@ export function makeInstance(be, platform, tables) {
       return liveCounter(ops, guard, () => dead !== null, target, text);
     }),
     loadEncoding: enc.loadEncoding,
+    loadTokenizer: tokenizerLoader(ops, platform, guard, !!be.lite),
     memoryBytes: () => be.memoryBytes(),
     call: (op, req) => guard(() => {
       checkString('call', 'op', op);

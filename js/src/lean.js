@@ -47,6 +47,9 @@ export function leanOps(be, enc) {
     registerModels() {
       throw fullOnly('registerModels');
     },
+    loadTokenizer() {
+      throw fullOnly('loadTokenizer');
+    },
     encodings: () => enc.list(),
     liveNew(target, text) {
       const id = be.liveNew(handle('liveCounter', target));

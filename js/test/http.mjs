@@ -1,13 +1,13 @@
 // The HTTP API's test helpers, shared by edge.test.mjs and
 // scripts/bench-serve.mjs: the mixed requests of the load tests and the
 // example Worker served by workerd.
-import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { init } from '../src/node.js';
 import { STATUS } from '../src/http-table.js';
+import { serveWorkerd } from './serve-workerd.mjs';
 
 const js = fileURLToPath(new URL('../', import.meta.url));
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -85,27 +85,6 @@ const w :Workerd.Worker = (
   compatibilityDate = "2025-09-01",
 );
 `);
-  const p = spawn(join(runtimes, 'node_modules/.bin/workerd'), ['serve', join(dir, 'config.capnp'), '--control-fd', '3'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
-  const stop = () => {
-    p.kill();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  let stderr = '';
-  p.stderr.on('data', (d) => { stderr += d; });
-  try {
-    const port = await new Promise((resolve, reject) => {
-      let buf = '';
-      p.stdio[3].on('data', (d) => {
-        buf += d;
-        const m = /"port":(\d+)/.exec(buf);
-        if (m) resolve(Number(m[1]));
-      });
-      p.on('exit', (code) => reject(new Error(`workerd exited (${code}): ${stderr}`)));
-    });
-    return { port, stop };
-  } catch (e) {
-    stop();
-    throw e;
-  }
+  return serveWorkerd(join(runtimes, 'node_modules/.bin/workerd'), dir);
 }
 

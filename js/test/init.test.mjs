@@ -33,7 +33,7 @@ test('every top-level function before init() is a not_initialized TokenfitError,
 });
 
 test('a text area typed into while the module loads: the counter made from its value catches up', async () => {
-  // The README's pattern: input events before init() resolves have no
+  // js/README.md's pattern: input events before init() resolves have no
   // counter to update; the counter starts from the area's value then.
   const area = { value: '', selectionEnd: 0 };
   let counter = null;

@@ -12,7 +12,7 @@
 // TOKENFIT_LONG=1 puts workerd under 8 × 10,000 requests instead of 8 × 500.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ import { init } from '../src/node.js';
 import { body, check, contains, verdict, summary } from './hostile.mjs';
 import { load } from './load.mjs';
 import { bundleHostile, bundleVectors } from './vectors.mjs';
+import { serveWorkerd } from './serve-workerd.mjs';
 
 const js = fileURLToPath(new URL('../', import.meta.url));
 const build = fileURLToPath(new URL('../../build/wasm/', import.meta.url));
@@ -80,28 +81,7 @@ async function startWorkerd() {
   for (const f of ['shared.mjs', 'hostile.mjs', 'hostile-js.mjs']) cpSync(join(js, 'test', f), join(dir, 'test', f));
   writeFileSync(join(dir, 'vectors.json'), JSON.stringify(bundleVectors()));
   writeFileSync(join(dir, 'hostile.json'), JSON.stringify(hostile));
-  const p = spawn(bin('workerd'), ['serve', join(dir, 'config.capnp'), '--control-fd', '3'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
-  const stop = () => {
-    p.kill();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  let stderr = '';
-  p.stderr.on('data', (d) => { stderr += d; });
-  try {
-    const port = await new Promise((resolve, reject) => {
-      let buf = '';
-      p.stdio[3].on('data', (d) => {
-        buf += d;
-        const m = /"port":(\d+)/.exec(buf);
-        if (m) resolve(Number(m[1]));
-      });
-      p.on('exit', (code) => reject(new Error(`workerd exited (${code}): ${stderr}`)));
-    });
-    return { port, stop };
-  } catch (e) {
-    stop();
-    throw e;
-  }
+  return serveWorkerd(bin('workerd'), dir);
 }
 
 test('Cloudflare workerd: the module imported as a WebAssembly.Module', async (t) => {
@@ -158,11 +138,13 @@ async function loadRequests() {
   const chats = vectors.chat.filter((v) => !v.knownMismatch).map((v) => json('/call/countChat', { ...v.request, model: v.resolvedModel || v.model },
     ok((a) => equal(a.total, v.prompt_tokens, 'total'))));
   const budgets = [
-    // testdata/vectors/budget.json and plan.json, as core and the host read them.
-    ...vectors.budgets.map((c) => json(`/call/${c.op}`, c.request, ok((a) => {
+    // testdata/vectors/budget.json, plan.json and shapes.json, as core and
+    // the host read them; an expected error answers 400.
+    ...vectors.budgets.map((c) => json(`/call/${c.op}`, c.request, (status, a) => {
+      if (status !== (c.expect.error ? 400 : 200)) return `${c.name}: status ${status}: ${JSON.stringify(a).slice(0, 300)}`;
       const why = contains(a, c.expect);
       return why && `${c.name}: ${why}`;
-    }))),
+    })),
     ...vectors.chat.slice(0, 40).map((v, i) => {
       const req = { model: 'gpt-4o', contextWindow: 300 + 25 * i, sections: { system: 'Be brief.', current: 'next?' }, history: v.request.messages };
       return json('/call/calculateBudget', req, same(local.calculateBudget(req)));

@@ -3,14 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/tokenfit/tokenfit/core"
 	"github.com/tokenfit/tokenfit/host"
-	"github.com/tokenfit/tokenfit/host/internal/modbuild"
 )
 
 // backend is where the answers come from: core in this process, or the
@@ -123,22 +121,15 @@ func (c *cli) wasm(encodings []string) (backend, error) {
 	return &wasm{h, in}, nil
 }
 
-// moduleBytes finds the module: --wasm, $TOKENFIT_WASM, the embedded one
-// (nil here: host uses it), or a build from source.
+// moduleBytes finds the module: --wasm, $TOKENFIT_WASM, or the committed
+// one (nil here: host uses it).
 func (c *cli) moduleBytes() ([]byte, error) {
 	path := c.wasmPath
 	if path == "" {
 		path = os.Getenv("TOKENFIT_WASM")
 	}
 	if path == "" {
-		if host.HasEmbeddedModule() {
-			return nil, nil
-		}
-		p, err := modbuild.Build(c.ctx, modbuild.WASIP1, "")
-		if err != nil {
-			return nil, fmt.Errorf("--runtime wasm needs the module: pass --wasm FILE (make wasm builds build/wasm/tokenfit.wasm) or install the CLI with make build: %w", err)
-		}
-		path = p
+		return nil, nil
 	}
 	return readFile(path, maxInput)
 }

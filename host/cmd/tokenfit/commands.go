@@ -341,15 +341,7 @@ func decodeCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		req := t.fields()
 		req["ids"] = ids
 		out, err := c.do("decode", req, t.encodings())
-		if err != nil || *whole {
-			return c.print(out, err)
-		}
-		var a core.DecodeAnswer
-		if err := json.Unmarshal(out, &a); err != nil {
-			return err
-		}
-		_, err = io.WriteString(c.stdout, a.Text)
-		return err
+		return c.printText(out, err, *whole)
 	}
 }
 
@@ -378,15 +370,7 @@ func truncateCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		req := t.fields()
 		req["text"], req["maxTokens"], req["keep"] = string(text), *maxTokens, *keep
 		out, err := c.do("truncate", req, t.encodings())
-		if err != nil || *whole {
-			return c.print(out, err)
-		}
-		var a core.TruncateAnswer
-		if err := json.Unmarshal(out, &a); err != nil {
-			return err
-		}
-		_, err = io.WriteString(c.stdout, a.Text)
-		return err
+		return c.printText(out, err, *whole)
 	}
 }
 
@@ -473,6 +457,22 @@ func versionCmd(*flag.FlagSet) func(*cli, []string) error {
 	return func(c *cli, args []string) error {
 		return c.print(c.do("version", []byte(`{}`), []string{}))
 	}
+}
+
+// printText writes the text of a decode or truncate answer as it is, or
+// with whole the JSON answer.
+func (c *cli) printText(out []byte, err error, whole bool) error {
+	if err != nil || whole {
+		return c.print(out, err)
+	}
+	var a struct {
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(out, &a); err != nil {
+		return err
+	}
+	_, err = io.WriteString(c.stdout, a.Text)
+	return err
 }
 
 // print writes a JSON answer and a newline.

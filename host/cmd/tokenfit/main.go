@@ -52,9 +52,8 @@
 // they come and answers each before reading the next.
 //
 // With --runtime wasm the module is --wasm FILE, else $TOKENFIT_WASM, else
-// the one built into the binary (-tags tokenfit_embedwasm, as make build
-// does), else it is built from source with the go command (a source tree,
-// cached by content). Compiled code is cached in the user cache directory.
+// the one built into the binary (package host/embed, committed with the
+// source). Compiled code is cached in the user cache directory.
 //
 // serve answers POST /v1/{operation} and GET /healthz over HTTP on --addr
 // (default 127.0.0.1:8787) until SIGTERM or SIGINT, writing a JSON line per

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,26 +10,19 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/tokenfit/tokenfit/internal/tokenvectors"
 )
 
-// corpusCase is a corpus file of the shared vectors and tiktoken's counts.
-type corpusCase struct {
-	File   string
-	Counts map[string]int
-}
-
-func corpusCases(t *testing.T) []corpusCase {
+// corpusCases are the shared vectors read from a corpus file.
+func corpusCases(t *testing.T) []tokenvectors.Case {
 	t.Helper()
-	b, err := os.ReadFile("../../../testdata/vectors/tokens.json")
+	cases, err := tokenvectors.Load("../../../testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f struct{ Cases []corpusCase }
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	var out []corpusCase
-	for _, c := range f.Cases {
+	var out []tokenvectors.Case
+	for _, c := range cases {
 		if c.File != "" {
 			out = append(out, c)
 		}
@@ -132,7 +124,7 @@ func TestMemory_CountStream(t *testing.T) {
 	if os.Getenv("TOKENFIT_LONG") != "1" {
 		t.Skip("make test-long: counts 1.25 GiB")
 	}
-	var en corpusCase
+	var en tokenvectors.Case
 	for _, c := range corpusCases(t) {
 		if c.File == "corpus/en.txt" {
 			en = c

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createInterface } from 'node:readline';
+import { serve } from '../../../../internal/oracle/serve.mjs';
 
 const dir = process.argv[2];
 const { Tokenizer } = await import(pathToFileURL(join(dir, 'node_modules/@huggingface/tokenizers/dist/tokenizers.mjs')));
@@ -30,24 +30,4 @@ function tokenizer(name) {
   return t;
 }
 
-const out = [];
-const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-rl.on('line', (line) => {
-  let answer;
-  try {
-    const req = JSON.parse(line);
-    answer = { ids: tokenizer(req.tokenizer).encode(req.text, { add_special_tokens: false }).ids };
-  } catch (err) {
-    answer = { error: String((err && err.message) || err) };
-  }
-  out.push(JSON.stringify(answer));
-  if (out.length >= 256) flush();
-});
-rl.on('close', flush);
-setInterval(() => { if (out.length) flush(); }, 1).unref();
-function flush() {
-  if (out.length) {
-    process.stdout.write(out.join('\n') + '\n');
-    out.length = 0;
-  }
-}
+serve((req) => tokenizer(req.tokenizer).encode(req.text, { add_special_tokens: false }).ids);

