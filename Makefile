@@ -334,8 +334,9 @@ bench-host: $(CORPUS)
 
 # Hugging Face tokenizer.json counting (package core/internal/hf, native)
 # against tokenizers.js in Node, per family, measured in one run.
-bench-hf: hf-deps
+bench-hf: hf-deps js
 	TOKENFIT_BENCH=1 $(GO) test ./core/internal/hf -run '^TestBenchReport$$' -v -count=1 -timeout 30m
+	$(NODE) js/scripts/bench-hf.mjs
 
 # The npm package against gpt-tokenizer, tiktoken and js-tiktoken in one
 # Node process (cold starts in fresh ones), on the text Go's engine

