@@ -4,6 +4,7 @@
 #   make test    make check, then every test (test-demo: the web demo in headless Chromium)
 #   make bench   ratio tables against the peers, measured in one run
 #                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken;
+#                bench-start: cold start phase by phase in Node and Chromium;
 #                bench-serve: the HTTP API, tokenfit serve and tokenfit/edge)
 #   make build   the WebAssembly modules and the npm package (js/dist), with SHA256SUMS
 #   make check   formatting, vet, tidy and core purity
@@ -25,7 +26,7 @@ PORT ?= 8080
 .PHONY: hf-deps bench-hf
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
 .PHONY: wasm embed cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
-.PHONY: bench-core bench-host bench-node bench-js bench-serve check-wasm test-long fuzz
+.PHONY: bench-core bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
@@ -135,7 +136,7 @@ test-go:
 	$(GO) test -timeout 30m ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-bench: bench-core bench-host bench-node bench-js bench-hf bench-serve bench-demo
+bench: bench-core bench-host bench-node bench-js bench-start bench-hf bench-serve bench-demo
 
 bench-core:
 	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
@@ -217,7 +218,9 @@ clean:
 # pages), the GOOS=js module and Go's wasm_exec.js for it. After go build,
 # internal/cmd/postlink merges each module's data segments (as
 # host/internal/modbuild does). Prints each module's size raw, gzip -9 and
-# brotli (Node's, quality 11).
+# brotli (Node's, quality 11). The wasip1 reactors come out pre-initialised
+# (postlink.Preinit: their memory after _initialize, which then does
+# nothing).
 WASM_MODULES := $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(WASM_DIR)/tokenfit-js.wasm
 wasm:
 	@mkdir -p $(WASM_DIR)
@@ -347,6 +350,12 @@ bench-hf: hf-deps js
 bench-js: js js-deps js-bundlers $(CORPUS)
 	$(NODE) js/scripts/bench.mjs $(CORPUS)
 	TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) js/scripts/bench-page.mjs
+
+# Cold start phase by phase (read, compile, instantiate, _initialize, the
+# table, the first count) in fresh Node processes and in returning visits of
+# headless Chromium, against gpt-tokenizer's, with the issue's ratio.
+bench-start: js js-deps js-runtimes
+	TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) js/scripts/bench-start.mjs
 
 # The JSON API over HTTP on loopback: tokenfit serve native and --runtime
 # wasm, tokenfit/edge in Node and in workerd, each under 20,000 mixed

@@ -10,10 +10,14 @@
 // segments separated by a few zero bytes initialise the same memory as one
 // segment holding those zeros too. MergeData joins every such pair; see
 // RATIONALE.md, "Why is there a step after the Go linker?".
+//
+// A wasip1 reactor is also pre-initialised (Preinit): its data segments are
+// then its memory after _initialize, and _initialize does nothing.
 package postlink
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -165,6 +169,12 @@ func encodeData(segs []segment) []byte {
 	return b
 }
 
-// Apply is the post-link step of every tokenfit module: MergeData with
-// MaxGap.
-func Apply(module []byte) ([]byte, error) { return MergeData(module, MaxGap) }
+// Apply is the post-link step of every tokenfit module: a wasip1 reactor
+// is pre-initialised (Preinit, which writes its data segments as MergeData
+// would), any other module gets MergeData, both with MaxGap.
+func Apply(module []byte) ([]byte, error) {
+	if IsReactor(module) {
+		return Preinit(context.Background(), module, MaxGap)
+	}
+	return MergeData(module, MaxGap)
+}

@@ -28,7 +28,8 @@
 
 import { TokenfitError } from './errors.js';
 import { checkObject } from './args.js';
-import { compile } from './load.js';
+import { compile, fetchBytes } from './load.js';
+import { ENCODINGS } from './table.js';
 import { startWasip1 } from './wasip1.js';
 import { startGoJS } from './gojs.js';
 import { makeInstance } from './instance.js';
@@ -78,15 +79,22 @@ async function start(platform, options, seq) {
   if (src === undefined || src === null) src = platform.moduleURL(lite);
   const tables = (name) => (base !== undefined ? new URL(`${name}${platform.tableExt}`, new URL(base, platform.base())) : platform.tableURL(name));
 
+  let preload = encodings;
+  if (preload === undefined) preload = platform.preload;
+  // The tables named by name are fetched while the module compiles (a page
+  // downloads both); loadEncoding checks the names and the bytes after.
+  const early = Array.isArray(preload)
+    ? preload.map((name) => (ENCODINGS.includes(name) ? fetchBytes(platform, tables(name), `the table of ${name}`) : undefined))
+    : [];
+  for (const p of early) if (p) p.catch(() => {}); // a failed start may never await them
+
   const module = await compile(platform, src);
   const imports = WebAssembly.Module.imports(module).map((i) => i.module);
   const be = imports.includes('gojs') ? await startGoJS(module) : await startWasip1(module, platform.syncCompile);
   const tf = makeInstance(be, platform, tables);
 
-  let preload = encodings;
-  if (preload === undefined) preload = platform.preload;
   if (Array.isArray(preload)) {
-    await Promise.all(preload.map((name) => tf.loadEncoding(name)));
+    await Promise.all(preload.map((name, i) => tf.loadEncoding(name, early[i])));
   } else {
     checkObject('init', 'encodings', preload);
     await Promise.all(Object.entries(preload).map(([name, s]) => tf.loadEncoding(name, s)));

@@ -1,5 +1,6 @@
 // Command postlink rewrites WebAssembly modules built by the Go toolchain
-// in place with package postlink's MergeData (make wasm runs it after each
+// in place with package postlink's Apply (reactors pre-initialised, data
+// segments merged; make wasm runs it after each
 // go build; host/internal/modbuild calls the package itself, so both give
 // the same bytes):
 //

@@ -1,0 +1,222 @@
+// Where a cold start goes, in Node and in Chromium. Node: a fresh process
+// per run, the default init() taken apart into its phases (the steps
+// tokenfit.js, wasip1.js and encodings.js take, timed one by one), beside
+// the whole init() → first count and gpt-tokenizer's import → first count.
+// Chromium (headless, Debian's chromium; playwright-core from
+// TOKENFIT_RUNTIMES, make js-runtimes): a returning visit, with every file
+// in the HTTP cache, from navigation to the first count, the same phases in
+// the page, beside gpt-tokenizer's page. Each is the median of RUNS runs
+// measured in the same run, interleaved.
+//
+//   make bench-start   (node js/scripts/bench-start.mjs [RUNS])
+//
+// Speed is measured here, never asserted in a test: the machine is shared.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const self = fileURLToPath(import.meta.url);
+const dist = new URL('../dist/', import.meta.url);
+
+// The children: each prints one JSON object of milliseconds.
+const children = {
+  // The default init() by hand, phase by phase.
+  async phases() {
+    const ms = {};
+    let t = performance.now();
+    const lap = (name) => {
+      const now = performance.now();
+      ms[name] = now - t;
+      t = now;
+    };
+    const { wasiShim } = await import('../src/wasi.js');
+    const { Wasip1 } = await import('../src/wasip1.js');
+    const { bounded } = await import('../src/errors.js');
+    await import('tokenfit');
+    lap('import the package');
+    const bytes = readFileSync(process.env.TOKENFIT_MODULE || new URL('tokenfit.wasm', dist));
+    lap('read the module');
+    const module = new WebAssembly.Module(bytes);
+    lap('compile (new WebAssembly.Module)');
+    const shim = wasiShim();
+    const instance = new WebAssembly.Instance(module, shim.imports);
+    shim.setMemory(instance.exports.memory);
+    lap('instantiate');
+    instance.exports._initialize();
+    lap('_initialize');
+    const be = bounded(new Wasip1(instance));
+    be.grow(64 << 10);
+    lap('scratch buffer');
+    const tkt = readFileSync(new URL('tables/o200k_base.tkt', dist));
+    const tkx = readFileSync(new URL('tables/o200k_base.tkx', dist));
+    lap('read .tkt + .tkx');
+    const h = be.loadTable(tkt, tkx);
+    lap('load the table into memory');
+    if (be.count(h, 'Hello world') !== 2) throw new Error('counted wrong');
+    lap('first count');
+    // A second instance of the same module: what _initialize costs once
+    // V8 has compiled the code it runs.
+    const shim2 = wasiShim();
+    const again = new WebAssembly.Instance(module, shim2.imports);
+    shim2.setMemory(again.exports.memory);
+    t = performance.now();
+    again.exports._initialize();
+    lap('(_initialize of a 2nd instance)');
+    return ms;
+  },
+  // The package's own start: import → init() → first count.
+  async tokenfit() {
+    const t0 = performance.now();
+    const { init } = await import('tokenfit');
+    const tf = await init();
+    if (tf.countTokens('Hello world') !== 2) throw new Error('counted wrong');
+    return { total: performance.now() - t0 };
+  },
+  async 'gpt-tokenizer'() {
+    const t0 = performance.now();
+    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+    if (countTokens('Hello world') !== 2) throw new Error('counted wrong');
+    return { total: performance.now() - t0 };
+  },
+};
+
+if (process.argv[2] === '--child') {
+  console.log(JSON.stringify(await children[process.argv[3]]()));
+  process.exit(0);
+}
+
+const RUNS = Number(process.argv[2]) || 9;
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const runs = { phases: [], tokenfit: [], 'gpt-tokenizer': [] };
+// Interleaved, so that a change in the machine's load falls on all three.
+for (let i = 0; i < RUNS; i++) {
+  for (const name of Object.keys(runs)) {
+    runs[name].push(JSON.parse(execFileSync(process.execPath, [self, '--child', name], { encoding: 'utf8' })));
+  }
+}
+const phases = Object.keys(runs.phases[0]);
+const med = Object.fromEntries(phases.map((p) => [p, median(runs.phases.map((r) => r[p]))]));
+const sum = phases.filter((p) => !p.startsWith('(')).reduce((a, p) => a + med[p], 0);
+const tokenfit = median(runs.tokenfit.map((r) => r.total));
+const gpt = median(runs['gpt-tokenizer'].map((r) => r.total));
+
+console.log(`\nCold start in Node ${process.version}, phase by phase (the default init(): full module, o200k_base from disk),`);
+console.log(`median of ${RUNS} fresh processes each:\n`);
+for (const p of phases) {
+  const share = p.startsWith('(') ? '' : `${((100 * med[p]) / sum).toFixed(0).padStart(3)} %`;
+  console.log(`${p.padEnd(40)}${med[p].toFixed(1).padStart(8)} ms  ${share}`);
+}
+console.log(`${'sum of the phases'.padEnd(40)}${sum.toFixed(1).padStart(8)} ms`);
+console.log(`${'tokenfit: import → init() → first count'.padEnd(40)}${tokenfit.toFixed(1).padStart(8)} ms`);
+console.log(`${'gpt-tokenizer: import → first count'.padEnd(40)}${gpt.toFixed(1).padStart(8)} ms`);
+const ratio = tokenfit / gpt;
+console.log(`\n${'cold start / gpt-tokenizer\'s (Node)'.padEnd(40)}${ratio.toFixed(2).padStart(8)}     ≤ 0.25  ${ratio <= 0.25 ? 'met' : 'MISSED'}`);
+
+// ---- Chromium -----------------------------------------------------------
+
+const runtimes = process.env.TOKENFIT_RUNTIMES || fileURLToPath(new URL('../../build/js-runtimes/', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const playwright = join(runtimes, 'node_modules/playwright-core/index.mjs');
+if (!existsSync(playwright) || !existsSync(CHROMIUM)) {
+  console.log(`\nChromium: skipped (needs make js-runtimes and ${CHROMIUM})`);
+  process.exit(0);
+}
+
+// Each page reports performance.now() (from navigation) at each phase's end.
+const pages = {
+  // The default init() by hand, as tokenfit.js runs it in a page.
+  phases: `import { wasiShim } from '/src/wasi.js';
+import { Wasip1 } from '/src/wasip1.js';
+import { bounded } from '/src/errors.js';
+import { expandTable } from '/src/table.js';
+const ms = {};
+let t = 0;
+const lap = (name) => { const now = performance.now(); ms[name] = now - t; t = now; };
+lap('navigation → script');
+const module = await WebAssembly.compileStreaming(fetch('/dist/tokenfit.wasm'));
+lap('fetch + compile (compileStreaming)');
+const shim = wasiShim();
+const instance = await WebAssembly.instantiate(module, shim.imports);
+shim.setMemory(instance.exports.memory);
+lap('instantiate');
+instance.exports._initialize();
+lap('_initialize');
+const be = bounded(new Wasip1(instance));
+be.grow(64 << 10);
+lap('scratch buffer');
+const tkp = new Uint8Array(await (await fetch('/dist/tables/o200k_base.tkp')).arrayBuffer());
+lap('fetch .tkp');
+const tkt = expandTable(tkp);
+lap('expand .tkp');
+const h = be.loadTable(tkt);
+lap('load the table into memory');
+if (be.count(h, 'Hello world') !== 2) throw new Error('counted wrong');
+lap('first count');
+window.result = ms;`,
+  tokenfit: `import { init } from '/src/index.js';
+const tf = await init();
+if (tf.countTokens('Hello world') !== 2) throw new Error('counted wrong');
+window.result = { total: performance.now() };`,
+  'gpt-tokenizer': `import { countTokens } from '/node_modules/gpt-tokenizer/esm/encoding/o200k_base.js';
+if (countTokens('Hello world') !== 2) throw new Error('counted wrong');
+window.result = { total: performance.now() };`,
+};
+
+// The package directory over HTTP, cacheable as a static host serves
+// hashed assets, and each page as /<name>.html.
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+const root = fileURLToPath(new URL('../', import.meta.url));
+const server = createServer((req, res) => {
+  const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  const page = path.slice(1, -'.html'.length);
+  if (path.endsWith('.html') && pages[page]) {
+    return res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-cache' })
+      .end(`<!doctype html><meta charset="utf-8"><script type="module">${pages[page]}</script>`);
+  }
+  let body;
+  try {
+    body = readFileSync(join(root, path));
+  } catch {
+    return res.writeHead(404).end();
+  }
+  res.writeHead(200, { 'content-type': types[extname(path)] || 'application/octet-stream', 'cache-control': 'public, max-age=31536000, immutable' }).end(body);
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const { chromium } = await import(pathToFileURL(playwright).href);
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const chromiumVersion = browser.version();
+const page = await browser.newPage();
+const visit = async (name) => {
+  await page.goto(`http://127.0.0.1:${server.address().port}/${name}.html`);
+  return page.waitForFunction(() => window.result, null, { timeout: 120000 }).then((h) => h.jsonValue());
+};
+const web = Object.fromEntries(Object.keys(pages).map((n) => [n, []]));
+try {
+  // The first visits fill the HTTP cache (and Chromium's code cache for
+  // the module); then RUNS returning visits each.
+  for (let i = 0; i < 3; i++) for (const name of Object.keys(pages)) await visit(name);
+  for (let i = 0; i < RUNS; i++) for (const name of Object.keys(pages)) web[name].push(await visit(name));
+} finally {
+  await browser.close();
+  server.close();
+}
+const wphases = Object.keys(web.phases[0]);
+const wmed = Object.fromEntries(wphases.map((p) => [p, median(web.phases.map((r) => r[p]))]));
+const wsum = wphases.reduce((a, p) => a + wmed[p], 0);
+const wtf = median(web.tokenfit.map((r) => r.total));
+const wgpt = median(web['gpt-tokenizer'].map((r) => r.total));
+console.log(`\nChromium ${chromiumVersion}, a returning visit (every file in the HTTP cache), phase by phase`);
+console.log(`(the default init() in a page: full module, o200k_base as .tkp), median of ${RUNS} visits each:\n`);
+for (const p of wphases) console.log(`${p.padEnd(40)}${wmed[p].toFixed(1).padStart(8)} ms  ${((100 * wmed[p]) / wsum).toFixed(0).padStart(3)} %`);
+console.log(`${'navigation → first count (sum)'.padEnd(40)}${wsum.toFixed(1).padStart(8)} ms`);
+console.log(`${'tokenfit: navigation → init() → count'.padEnd(40)}${wtf.toFixed(1).padStart(8)} ms`);
+console.log(`${'gpt-tokenizer: navigation → count'.padEnd(40)}${wgpt.toFixed(1).padStart(8)} ms`);
+const wratio = wtf / wgpt;
+console.log(`\n${'cold start / gpt-tokenizer\'s (Chromium)'.padEnd(40)}${wratio.toFixed(2).padStart(8)}     ≤ 0.25  ${wratio <= 0.25 ? 'met' : 'MISSED'}`);
