@@ -283,6 +283,7 @@ test-race-short:
 
 test-race:
 	$(GO) test -race -run 'Load|Deadline|Close' -count=1 -v -timeout 60m ./host/
+	$(GO) test -race -run 'PieceCache' -count=1 ./core/internal/bpe/
 
 # The long versions of the reliability tests (TESTING.md): every
 # hostile case at full size (up to 100 MB) in every Go host and the CLI,

@@ -87,6 +87,80 @@ type origin struct {
 	index int
 }
 
+// translated is what one content block of a message becomes: a tool call
+// of the message, a tool message before it (whose media follow it as a
+// user message: OpenAI's tool messages hold text only), or a content part.
+type translated struct {
+	call  *ToolCall
+	tool  *ChatMessage
+	media []ContentPart
+	part  *ContentPart
+}
+
+// messages translates messages whose content is a string or an array of
+// typed blocks, as Anthropic's and the AI SDK's are, each block by
+// translate. A tool message's (the AI SDK's) blocks other than results
+// join a user message.
+func (s *shapedChat) messages(list [][]byte, path string, translate func(o jsonObject, typ string, raw []byte, path string) (translated, error)) error {
+	for i, raw := range list {
+		mp := indexPath(path, i)
+		o, ok, err := decodeObject(raw, mp)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return typeErr(mp, "an object", raw)
+		}
+		msg := ChatMessage{Content: ChatContent{Parts: []ContentPart{}}}
+		if err := o.requiredStr("role", &msg.Role); err != nil {
+			return err
+		}
+		content := o.fields["content"]
+		if jsonio.IsNull(content) || jsonio.Kind(content) == "a string" {
+			if err := msg.Content.decode(content, joinPath(mp, "content")); err != nil {
+				return err
+			}
+			s.add(msg, i)
+			continue
+		}
+		blocks, err := decodeArray(content, joinPath(mp, "content"))
+		if err != nil {
+			return err
+		}
+		if msg.Role == "tool" {
+			msg.Role = "user"
+		}
+		var media []ContentPart
+		for j, b := range blocks {
+			bp := indexPath(joinPath(mp, "content"), j)
+			bo, typ, err := block(b, bp)
+			if err != nil {
+				return err
+			}
+			t, err := translate(bo, typ, b, bp)
+			if err != nil {
+				return err
+			}
+			switch {
+			case t.call != nil:
+				msg.ToolCalls = append(msg.ToolCalls, *t.call)
+			case t.tool != nil:
+				s.add(*t.tool, i)
+				media = append(media, t.media...)
+			default:
+				msg.Content.Parts = append(msg.Content.Parts, *t.part)
+			}
+		}
+		if len(media) > 0 {
+			s.add(ChatMessage{Role: "user", Content: ChatContent{Parts: media}}, i)
+		}
+		if len(msg.Content.Parts) > 0 || len(msg.ToolCalls) > 0 || len(blocks) == 0 {
+			s.add(msg, i)
+		}
+	}
+	return nil
+}
+
 // readChat reads a chat request in any shape. Cost: O(n) in the size of
 // the JSON.
 func readChat(b []byte) (*shapedChat, error) {

@@ -71,88 +71,40 @@ func (s *shapedChat) readAISDK(o jsonObject) error {
 
 // aisdkMessages translates the messages of list (at path).
 func (s *shapedChat) aisdkMessages(list [][]byte, path string) error {
-	for i, raw := range list {
-		mp := indexPath(path, i)
-		o, ok, err := decodeObject(raw, mp)
-		if err != nil {
-			return err
+	return s.messages(list, path, s.aisdkBlock)
+}
+
+// aisdkBlock translates one part: tool-call a tool call, tool-result a
+// tool message, any other a content part.
+func (s *shapedChat) aisdkBlock(o jsonObject, typ string, raw []byte, path string) (translated, error) {
+	switch typ {
+	case "tool-call":
+		call := ToolCall{Type: "function", Function: FunctionCall{Arguments: "{}"}}
+		if err := o.str("toolCallId", &call.ID); err != nil {
+			return translated{}, err
 		}
-		if !ok {
-			return typeErr(mp, "an object", raw)
+		if err := o.requiredStr("toolName", &call.Function.Name); err != nil {
+			return translated{}, err
 		}
-		var role string
-		if err := o.requiredStr("role", &role); err != nil {
-			return err
+		if in, _ := field(o, "input", "args"); !jsonio.IsNull(in) {
+			call.Function.Arguments = jsonText(in)
 		}
-		content := o.fields["content"]
-		if jsonio.IsNull(content) || jsonio.Kind(content) == "a string" {
-			m := ChatMessage{Role: role}
-			if err := m.Content.decode(content, joinPath(mp, "content")); err != nil {
-				return err
-			}
-			s.add(m, i)
-			continue
+		return translated{call: &call}, nil
+	case "tool-result":
+		tool := ChatMessage{Role: "tool"}
+		if err := o.requiredStr("toolCallId", &tool.ToolCallID); err != nil {
+			return translated{}, err
 		}
-		parts, err := decodeArray(content, joinPath(mp, "content"))
-		if err != nil {
-			return err
+		if err := o.str("toolName", &tool.Name); err != nil {
+			return translated{}, err
 		}
-		msg := ChatMessage{Role: role, Content: ChatContent{Parts: []ContentPart{}}}
-		if role == "tool" {
-			msg.Role = "user" // what a tool message holds besides its results
-		}
-		var media []ContentPart // of tool results: they follow as a user message
-		for j, p := range parts {
-			pp := indexPath(joinPath(mp, "content"), j)
-			po, typ, err := block(p, pp)
-			if err != nil {
-				return err
-			}
-			switch typ {
-			case "tool-call":
-				call := ToolCall{Type: "function", Function: FunctionCall{Arguments: "{}"}}
-				if err := po.str("toolCallId", &call.ID); err != nil {
-					return err
-				}
-				if err := po.requiredStr("toolName", &call.Function.Name); err != nil {
-					return err
-				}
-				if in, _ := field(po, "input", "args"); !jsonio.IsNull(in) {
-					call.Function.Arguments = jsonText(in)
-				}
-				msg.ToolCalls = append(msg.ToolCalls, call)
-			case "tool-result":
-				tool := ChatMessage{Role: "tool"}
-				if err := po.requiredStr("toolCallId", &tool.ToolCallID); err != nil {
-					return err
-				}
-				if err := po.str("toolName", &tool.Name); err != nil {
-					return err
-				}
-				out, key := field(po, "output", "result")
-				text, imgs, err := s.aisdkOutput(out, key)
-				if err != nil {
-					return err
-				}
-				tool.Content.Text = text
-				media = append(media, imgs...)
-				s.add(tool, i)
-			default:
-				part, err := s.aisdkPart(po, typ, p, pp)
-				if err != nil {
-					return err
-				}
-				msg.Content.Parts = append(msg.Content.Parts, part)
-			}
-		}
-		if len(media) > 0 {
-			s.add(ChatMessage{Role: "user", Content: ChatContent{Parts: media}}, i)
-		}
-		if len(msg.Content.Parts) > 0 || len(msg.ToolCalls) > 0 || len(parts) == 0 {
-			s.add(msg, i)
-		}
+		out, key := field(o, "output", "result")
+		text, media, err := s.aisdkOutput(out, key)
+		tool.Content.Text = text
+		return translated{tool: &tool, media: media}, err
 	}
-	return nil
+	p, err := s.aisdkPart(o, typ, raw, path)
+	return translated{part: &p}, err
 }
 
 // aisdkPart is one part as an OpenAI content part.

@@ -78,82 +78,37 @@ func (s *shapedChat) readAnthropic(o jsonObject) error {
 
 // anthropicMessages translates the messages of list (at path).
 func (s *shapedChat) anthropicMessages(list [][]byte, path string) error {
-	for i, raw := range list {
-		mp := indexPath(path, i)
-		o, ok, err := decodeObject(raw, mp)
-		if err != nil {
-			return err
+	return s.messages(list, path, s.anthropicBlock)
+}
+
+// anthropicBlock translates one content block: tool_use (and the server
+// and MCP tool uses) a tool call, tool_result a tool message, any other a
+// content part.
+func (s *shapedChat) anthropicBlock(o jsonObject, typ string, raw []byte, path string) (translated, error) {
+	switch typ {
+	case "tool_use", "server_tool_use", "mcp_tool_use":
+		call := ToolCall{Type: "function", Function: FunctionCall{Arguments: "{}"}}
+		if err := o.str("id", &call.ID); err != nil {
+			return translated{}, err
 		}
-		if !ok {
-			return typeErr(mp, "an object", raw)
+		if err := o.requiredStr("name", &call.Function.Name); err != nil {
+			return translated{}, err
 		}
-		var role string
-		if err := o.requiredStr("role", &role); err != nil {
-			return err
+		if in, ok := o.fields["input"]; ok && !jsonio.IsNull(in) {
+			call.Function.Arguments = jsonText(in)
 		}
-		content := o.fields["content"]
-		if jsonio.IsNull(content) || jsonio.Kind(content) == "a string" {
-			var m ChatMessage
-			m.Role = role
-			if err := m.Content.decode(content, joinPath(mp, "content")); err != nil {
-				return err
-			}
-			s.add(m, i)
-			continue
+		return translated{call: &call}, nil
+	case "tool_result":
+		tool := ChatMessage{Role: "tool"}
+		if err := o.requiredStr("tool_use_id", &tool.ToolCallID); err != nil {
+			return translated{}, err
 		}
-		blocks, err := decodeArray(content, joinPath(mp, "content"))
-		if err != nil {
-			return err
-		}
-		msg := ChatMessage{Role: role, Content: ChatContent{Parts: []ContentPart{}}}
-		var images []ContentPart // of tool results: they follow as a user message
-		for j, b := range blocks {
-			bp := indexPath(joinPath(mp, "content"), j)
-			bo, typ, err := block(b, bp)
-			if err != nil {
-				return err
-			}
-			switch typ {
-			case "tool_use", "server_tool_use", "mcp_tool_use":
-				call := ToolCall{Type: "function", Function: FunctionCall{Arguments: "{}"}}
-				if err := bo.str("id", &call.ID); err != nil {
-					return err
-				}
-				if err := bo.requiredStr("name", &call.Function.Name); err != nil {
-					return err
-				}
-				if in, ok := bo.fields["input"]; ok && !jsonio.IsNull(in) {
-					call.Function.Arguments = jsonText(in)
-				}
-				msg.ToolCalls = append(msg.ToolCalls, call)
-			case "tool_result":
-				tool := ChatMessage{Role: "tool"}
-				if err := bo.requiredStr("tool_use_id", &tool.ToolCallID); err != nil {
-					return err
-				}
-				text, imgs, err := s.anthropicResult(bo.fields["content"], joinPath(bp, "content"))
-				if err != nil {
-					return err
-				}
-				tool.Content.Text = text
-				images = append(images, imgs...)
-				s.add(tool, i)
-			default:
-				p, err := s.anthropicPart(bo, typ, b, bp)
-				if err != nil {
-					return err
-				}
-				msg.Content.Parts = append(msg.Content.Parts, p)
-			}
-		}
-		if len(images) > 0 {
-			s.add(ChatMessage{Role: "user", Content: ChatContent{Parts: images}}, i)
-		}
-		if len(msg.Content.Parts) > 0 || len(msg.ToolCalls) > 0 || len(blocks) == 0 {
-			s.add(msg, i)
-		}
+		text, images, err := s.anthropicResult(o.fields["content"], joinPath(path, "content"))
+		tool.Content.Text = text
+		return translated{tool: &tool, media: images}, err
 	}
-	return nil
+	p, err := s.anthropicPart(o, typ, raw, path)
+	return translated{part: &p}, err
 }
 
 // block decodes a content block and its type.
