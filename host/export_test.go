@@ -4,6 +4,8 @@ import (
 	"context"
 	"sort"
 
+	"github.com/tetratelabs/wazero"
+
 	"github.com/tokenfit/tokenfit/internal/exportlist"
 )
 
@@ -60,3 +62,6 @@ func Hold(ctx context.Context, i *Instance, n uint32) (uint32, error) {
 // TextAddress is the address of the instance's input buffer for texts and
 // requests.
 func TextAddress(i *Instance) uint32 { return i.in.text.ptr }
+
+// ModuleConfigForTest is the configuration every instance starts with.
+func ModuleConfigForTest() wazero.ModuleConfig { return moduleConfig() }

@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"runtime"
@@ -149,8 +150,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	}
 	h.tables = tables
 	h.compiled = compiled
-	h.modConfig = wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").
-		WithSysWalltime().WithSysNanotime()
+	h.modConfig = moduleConfig()
 	h.idle = make(chan *instance, cfg.instances())
 	h.slots = make(chan struct{}, cfg.instances())
 	h.slots <- struct{}{}
@@ -556,3 +556,13 @@ func (h *Host) catchUpModels(ctx context.Context, in *instance) error {
 }
 
 func isErrorAnswer(b []byte) bool { return bytes.HasPrefix(b, []byte(`{"error":`)) }
+
+// moduleConfig is how every instance starts: the reactor's _initialize,
+// real clocks, and the system's random source. wazero's default source is
+// deterministic, and the Go runtime seeds its map hashes from it: every
+// instance of every host would hash the same way, so request-keyed maps
+// could be flooded by crafted keys.
+func moduleConfig() wazero.ModuleConfig {
+	return wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").
+		WithSysWalltime().WithSysNanotime().WithRandSource(rand.Reader)
+}
