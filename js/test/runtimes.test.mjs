@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -76,6 +76,11 @@ async function startWorkerd() {
   const dir = mkdtempSync(join(tmpdir(), 'tokenfit-workerd-'));
   cpSync(join(js, 'test/workerd'), dir, { recursive: true });
   cpSync(join(js, 'src'), join(dir, 'src'), { recursive: true });
+  // Every module of the package, so that a new file needs no entry by hand.
+  const src = readdirSync(join(js, 'src'), { recursive: true }).filter((f) => f.endsWith('.js')).sort()
+    .map((f) => `    (name = "src/${f}", esModule = embed "src/${f}"),`);
+  const config = join(dir, 'config.capnp');
+  writeFileSync(config, readFileSync(config, 'utf8').replace(/^ *# SRC_MODULES:.*$/m, src.join('\n')));
   cpSync(join(js, 'dist'), join(dir, 'dist'), { recursive: true });
   mkdirSync(join(dir, 'test'));
   for (const f of ['shared.mjs', 'hostile.mjs', 'hostile-js.mjs']) cpSync(join(js, 'test', f), join(dir, 'test', f));
