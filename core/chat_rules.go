@@ -10,7 +10,11 @@ import "strings"
 type ChatRules struct {
 	// Family names the row of the rules table, such as "gpt-4o", or
 	// "default" when the model was not recognised.
-	Family    string
+	Family string
+	// Template names the model's chat template (ChatTemplates): when set,
+	// CountChat counts the prompt the template renders, and the constants
+	// below do not apply.
+	Template  string
 	Messages  MessageRules
 	Tools     ToolRules
 	ToolCalls ToolCallRules

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/engine"
@@ -232,16 +234,32 @@ type ChatAnswer struct {
 	Resolved
 }
 
-// CountChat counts a chat request with its model's tokenizer and chat rules;
-// an unknown model falls back to cl100k_base. Cost: O(n).
+// CountChat counts a chat request with its model's tokenizer and chat rules
+// (Model.ChatRules: its chat template, if the row names one); an unknown
+// model falls back to cl100k_base. Cost: O(n).
 func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, error) {
 	tok, c, err := r.target(Target{Model: req.Model, Calibration: cal})
 	if err != nil {
 		return ChatAnswer{}, err
 	}
-	cc, err := CountChat(tok, req, ChatRulesFor(req.Model))
+	rules, note := ChatRulesFor(req.Model), ""
+	if req.Model != "" {
+		res, err := r.Resolve(req.Model)
+		if err != nil {
+			return ChatAnswer{}, err
+		}
+		rules = res.Model.ChatRules()
+		if m := res.Model; m.Tokenizer != "" && m.ChatTemplate == "" {
+			note = fmt.Sprintf("%s's chat template is not built in (tokenfit renders %s): counted with the generic rules, which the template's own framing may exceed, upperBound included", m.ID, strings.Join(ChatTemplates(), ", "))
+		}
+	}
+	cc, err := CountChat(tok, req, rules)
 	if err != nil {
 		return ChatAnswer{}, err
+	}
+	if note != "" {
+		cc.Exact = false
+		cc.Notes = append(cc.Notes, note)
 	}
 	return ChatAnswer{ChatCount: cc, Shape: ShapeOpenAI, Model: c.Model, Resolved: c.Resolved}, nil
 }

@@ -72,12 +72,12 @@ func (h History) fold(items []histItem) []histItem {
 // groups tool calls with their results for pruning. It returns the items,
 // the reply priming (counted once when any history is sent) and what the
 // tool definitions cost. Estimated tokenizers count at their upper bound.
-func historyItems(tok Tokenizer, model string, msgs History, tools []ChatTool) ([]histItem, int, int, error) {
+func historyItems(tok Tokenizer, rules ChatRules, msgs History, tools []ChatTool) ([]histItem, int, int, error) {
 	items := make([]histItem, len(msgs))
 	if len(msgs) == 0 && len(tools) == 0 {
 		return items, 0, 0, nil
 	}
-	cc, err := CountChat(tok, ChatRequest{Model: model, Messages: msgs, Tools: tools}, ChatRulesFor(model))
+	cc, err := CountChat(tok, ChatRequest{Messages: msgs, Tools: tools}, rules)
 	if err != nil {
 		var fe *FieldError
 		if errors.As(err, &fe) && strings.HasPrefix(fe.Field, "messages") {

@@ -1215,7 +1215,7 @@ func (v *Model) decodeFields(d *decoder, raw []byte, typeName string) error {
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "encoding", "estimator", "tokenizer"}) {
+		switch fieldIndex(key, []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "encoding", "estimator", "tokenizer", "chatTemplate"}) {
 		case 0:
 			d.path = append(d.path, "id")
 			if x136, ok := d.str(val, "string"); ok {
@@ -1279,6 +1279,11 @@ func (v *Model) decodeFields(d *decoder, raw []byte, typeName string) error {
 			if x146, ok := d.str(val, "string"); ok {
 				v.Tokenizer = string(x146)
 			}
+		case 10:
+			d.path = append(d.path, "chatTemplate")
+			if x147, ok := d.str(val, "string"); ok {
+				v.ChatTemplate = string(x147)
+			}
 		}
 		d.path = d.path[:n]
 		return nil
@@ -1304,33 +1309,33 @@ func (v *ModelCalibration) decodeFields(d *decoder, raw []byte, typeName string)
 		switch fieldIndex(key, []string{"pairs", "sumLog", "minLog", "maxLog", "factor", "errorBound"}) {
 		case 0:
 			d.path = append(d.path, "pairs")
-			if x147, ok := d.int(val, "int", 64); ok {
-				v.Pairs = int(x147)
+			if x148, ok := d.int(val, "int", 64); ok {
+				v.Pairs = int(x148)
 			}
 		case 1:
 			d.path = append(d.path, "sumLog")
-			if x148, ok := d.float(val, "float64"); ok {
-				v.SumLog = float64(x148)
+			if x149, ok := d.float(val, "float64"); ok {
+				v.SumLog = float64(x149)
 			}
 		case 2:
 			d.path = append(d.path, "minLog")
-			if x149, ok := d.float(val, "float64"); ok {
-				v.MinLog = float64(x149)
+			if x150, ok := d.float(val, "float64"); ok {
+				v.MinLog = float64(x150)
 			}
 		case 3:
 			d.path = append(d.path, "maxLog")
-			if x150, ok := d.float(val, "float64"); ok {
-				v.MaxLog = float64(x150)
+			if x151, ok := d.float(val, "float64"); ok {
+				v.MaxLog = float64(x151)
 			}
 		case 4:
 			d.path = append(d.path, "factor")
-			if x151, ok := d.float(val, "float64"); ok {
-				v.Factor = float64(x151)
+			if x152, ok := d.float(val, "float64"); ok {
+				v.Factor = float64(x152)
 			}
 		case 5:
 			d.path = append(d.path, "errorBound")
-			if x152, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x152)
+			if x153, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x153)
 			}
 		}
 		d.path = d.path[:n]
@@ -1349,18 +1354,18 @@ func (v *SessionConfig) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"maxTokenBudget", "maxPerInjection", "backoffMultiplier"}) {
 		case 0:
 			d.path = append(d.path, "maxTokenBudget")
-			if x153, ok := d.int(val, "int", 64); ok {
-				v.MaxTokenBudget = int(x153)
+			if x154, ok := d.int(val, "int", 64); ok {
+				v.MaxTokenBudget = int(x154)
 			}
 		case 1:
 			d.path = append(d.path, "maxPerInjection")
-			if x154, ok := d.int(val, "int", 64); ok {
-				v.MaxPerInjection = int(x154)
+			if x155, ok := d.int(val, "int", 64); ok {
+				v.MaxPerInjection = int(x155)
 			}
 		case 2:
 			d.path = append(d.path, "backoffMultiplier")
-			if x155, ok := d.int(val, "int", 64); ok {
-				v.BackoffMultiplier = int(x155)
+			if x156, ok := d.int(val, "int", 64); ok {
+				v.BackoffMultiplier = int(x156)
 			}
 		}
 		d.path = d.path[:n]
@@ -1383,23 +1388,23 @@ func (v *SessionState) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"prompt", "injections", "tokensUsed", "lastInjectionPrompt"}) {
 		case 0:
 			d.path = append(d.path, "prompt")
-			if x156, ok := d.int(val, "int", 64); ok {
-				v.Prompt = int(x156)
+			if x157, ok := d.int(val, "int", 64); ok {
+				v.Prompt = int(x157)
 			}
 		case 1:
 			d.path = append(d.path, "injections")
-			if x157, ok := d.int(val, "int", 64); ok {
-				v.Injections = int(x157)
+			if x158, ok := d.int(val, "int", 64); ok {
+				v.Injections = int(x158)
 			}
 		case 2:
 			d.path = append(d.path, "tokensUsed")
-			if x158, ok := d.int(val, "int", 64); ok {
-				v.TokensUsed = int(x158)
+			if x159, ok := d.int(val, "int", 64); ok {
+				v.TokensUsed = int(x159)
 			}
 		case 3:
 			d.path = append(d.path, "lastInjectionPrompt")
-			if x159, ok := d.int(val, "int", 64); ok {
-				v.LastInjectionPrompt = int(x159)
+			if x160, ok := d.int(val, "int", 64); ok {
+				v.LastInjectionPrompt = int(x160)
 			}
 		}
 		d.path = d.path[:n]

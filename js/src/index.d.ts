@@ -614,6 +614,8 @@ export interface Model {
   estimator?: string;
   /** The model's Hugging Face tokenizer (`hf:<repository>`): loaded under this name, it counts the model exactly. */
   tokenizer?: string;
+  /** The built-in chat template its server renders chat requests with (`llama3`, `qwen3`, `deepseek-v3`, `gemma3`): countChat counts the rendered prompt, exactly once `tokenizer` is loaded. */
+  chatTemplate?: string;
 }
 
 export interface Estimator {

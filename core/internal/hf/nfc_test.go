@@ -24,7 +24,7 @@ func TestNFC(t *testing.T) {
 		for range 3 {
 			s += string([]rune{0x300 + rune(rng.IntN(0x70)), 0x1100 + rune(rng.IntN(0x100)), 0xAC00 + rune(rng.IntN(11172)), 0x1E00 + rune(rng.IntN(0x100)), 0x0B3E, 0x0F71 + rune(rng.IntN(16))}[rng.IntN(6)])
 		}
-		texts = append(texts, comparable(s))
+		texts = append(texts, randtext.Comparable(s))
 	}
 	texts = append(texts, "e\u0301", "\u1100\u1161\u11a8", "\uac00\u11a8", "a\u0328\u0301", "\u0344", "\u212b", "\u0b47\u0b3e", "Å\u0301")
 	cmd := exec.Command(node, "-e", `const l=require('fs').readFileSync(0,'utf8').split('\u0000');process.stdout.write(l.map(s=>s.normalize('NFC')).join('\u0000'))`)

@@ -6,6 +6,7 @@ package randtext
 import (
 	"math/rand/v2"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -51,6 +52,31 @@ func Text(rng *rand.Rand, size int) string {
 		}
 	}
 	return b.String()
+}
+
+// Comparable keeps out of a random text the two things tokenizers.js answers
+// differently from the official tiktoken, whose behaviour tokenfit's scanners
+// reproduce (and which the Rust tokenizers' regex engine shares, as far as
+// we know):
+//
+//   - code points Go's Unicode tables (15.0) leave unassigned become U+FFFD:
+//     Node's regular expressions answer for Unicode 17.0, tokenfit's for
+//     16.0, so a character assigned since is a letter or a mark to one and a
+//     symbol to the other;
+//   - ſ (U+017F) becomes ž: tokenizers.js folds case in (?i:'s|…) for ASCII
+//     only, so "'ſ" is no contraction to it, while tiktoken folds ſ to s.
+func Comparable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == 'ſ' {
+			return 'ž'
+		}
+		for _, t := range []*unicode.RangeTable{unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.Cc, unicode.Cf, unicode.Co} {
+			if unicode.Is(t, r) {
+				return r
+			}
+		}
+		return unicode.ReplacementChar
+	}, s)
 }
 
 func pick(rng *rand.Rand, from []string, n int) string {

@@ -1,0 +1,120 @@
+package core
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
+)
+
+// toolJSON is a tool as a template's tojson filter prints it: Python's
+// json.dumps(tool, ensure_ascii=False) as transformers calls it, separators
+// ", " and ": ", keys in the order the request gives them, non-ASCII text
+// as it is. The tool is {"type", "function": {"name", "description",
+// "parameters", "strict"}}, absent fields left out.
+func (t *templateRender) toolJSON(tool *ChatTool) string {
+	b := []byte(`{"type": `)
+	b = appendPyString(b, tool.Type)
+	b = append(b, `, "function": {"name": `...)
+	f := &tool.Function
+	b = appendPyString(b, f.Name)
+	if f.Description != "" {
+		b = append(b, `, "description": `...)
+		b = appendPyString(b, f.Description)
+	}
+	if len(f.Parameters) > 0 {
+		b = append(b, `, "parameters": `...)
+		b = t.appendPyJSON(b, f.Parameters)
+	}
+	if f.Strict != nil {
+		b = append(b, `, "strict": `...)
+		b = strconv.AppendBool(b, *f.Strict)
+	}
+	return string(append(b, "}}"...))
+}
+
+// appendPyJSON appends the JSON value raw (already checked by the decoder)
+// as json.dumps prints it after json.loads.
+func (t *templateRender) appendPyJSON(b, raw []byte) []byte {
+	raw = []byte(strings.TrimSpace(string(raw)))
+	switch jsonio.Kind(raw) {
+	case "an object":
+		b = append(b, '{')
+		first := true
+		_ = jsonio.Object(raw, func(key string, val []byte) error {
+			if !first {
+				b = append(b, ", "...)
+			}
+			first = false
+			b = appendPyString(b, key)
+			b = append(b, ": "...)
+			b = t.appendPyJSON(b, val)
+			return nil
+		})
+		return append(b, '}')
+	case "an array":
+		b = append(b, '[')
+		first := true
+		_ = jsonio.Array(raw, func(val []byte) error {
+			if !first {
+				b = append(b, ", "...)
+			}
+			first = false
+			b = t.appendPyJSON(b, val)
+			return nil
+		})
+		return append(b, ']')
+	case "a string":
+		s, _ := jsonio.Unquote(raw)
+		return appendPyString(b, s)
+	case "a number":
+		if strings.ContainsAny(string(raw), ".eE") || len(raw) > 15 {
+			// Python keeps 1.0 and 1e5 as floats (1.0, 100000.0) and big
+			// integers whole; JavaScript's Jinja prints 1 and 100000.
+			t.inexact("a tool schema has a number with a fraction, an exponent or over 15 digits: Python's json.dumps may print it differently")
+			if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+				if out, ok := jsonio.AppendFloat(b, f); ok {
+					return out
+				}
+			}
+		}
+		if strings.Trim(string(raw), "-0") == "" {
+			return append(b, '0')
+		}
+	}
+	return append(b, raw...) // true, false, null, an integer
+}
+
+// appendPyString appends s quoted as json.dumps(ensure_ascii=False) does:
+// " and \ escaped, \b \f \n \r \t short, other control characters as
+// \u00XX, everything else as it is.
+func appendPyString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf || c >= 0x20 && c != '"' && c != '\\' {
+			b = append(b, c)
+			i++
+			continue
+		}
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\b':
+			b = append(b, `\b`...)
+		case '\f':
+			b = append(b, `\f`...)
+		case '\n':
+			b = append(b, `\n`...)
+		case '\r':
+			b = append(b, `\r`...)
+		case '\t':
+			b = append(b, `\t`...)
+		default:
+			b = append(b, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
+		}
+		i++
+	}
+	return append(b, '"')
+}

