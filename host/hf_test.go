@@ -90,7 +90,7 @@ func TestHost_ChatTemplate(t *testing.T) {
 		t.Skipf("%v (run make hf-deps)", err)
 	}
 	ctx := context.Background()
-	h, err := host.New(ctx, exampleConfig())
+	h, err := host.New(ctx, exampleConfig().WithEncodings("cl100k_base")) // the qwen estimate's base
 	if err != nil {
 		t.Fatal(err)
 	}
