@@ -1,11 +1,11 @@
 package core
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/format"
 )
 
 // Chat templates. An open-weight model's server turns a chat request into
@@ -94,7 +94,7 @@ func (t *templateRender) String() string {
 func renderTemplate(name string, req *ChatRequest) (*templateRender, error) {
 	render, ok := chatTemplates[name]
 	if !ok {
-		return nil, fmt.Errorf("%w: unknown chat template %q (want one of %s)", ErrInvalidRequest, engine.Clip(name), strings.Join(ChatTemplates(), ", "))
+		return nil, format.Errorf("%w: unknown chat template %q (want one of %s)", ErrInvalidRequest, engine.Clip(name), strings.Join(ChatTemplates(), ", "))
 	}
 	t := &templateRender{}
 	render(t, req)
@@ -165,7 +165,7 @@ func countTemplate(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, 
 	out.UpperBound = tok.Upper(out.Total)
 	if !tok.Exact() {
 		out.Exact = false
-		out.Notes = append(out.Notes, fmt.Sprintf("%s is an estimating tokenizer: the template's marker tokens are exact, its text is estimated", tok.Name()))
+		out.Notes = append(out.Notes, format.Sprintf("%s is an estimating tokenizer: the template's marker tokens are exact, its text is estimated", tok.Name()))
 	}
 	if len(t.notes) > 0 {
 		out.Exact = false

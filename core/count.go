@@ -1,11 +1,11 @@
 package core
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/format"
 )
 
 // The counting requests: countTokens, encode, decode, withinLimit, truncate.
@@ -250,7 +250,7 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 		}
 		rules = res.Model.ChatRules()
 		if m := res.Model; m.Tokenizer != "" && m.ChatTemplate == "" {
-			note = fmt.Sprintf("%s's chat template is not built in (tokenfit renders %s): counted with the generic rules, which the template's own framing may exceed, upperBound included", m.ID, strings.Join(ChatTemplates(), ", "))
+			note = format.Sprintf("%s's chat template is not built in (tokenfit renders %s): counted with the generic rules, which the template's own framing may exceed, upperBound included", m.ID, strings.Join(ChatTemplates(), ", "))
 		}
 	}
 	cc, err := CountChat(tok, req, rules)
