@@ -126,9 +126,9 @@ func encodeGlobals(gs []global) []byte {
 		}
 		b = append(b, g.typ, mut)
 		if g.typ == 0x7f {
-			b = appendSleb32(append(b, opI32Const), int32(g.value))
+			b = appendSleb(append(b, opI32Const), int64(int32(g.value)))
 		} else {
-			b = appendSleb64(append(b, opI64Const), g.value)
+			b = appendSleb(append(b, opI64Const), g.value)
 		}
 		b = append(b, opEnd)
 	}

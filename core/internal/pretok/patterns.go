@@ -32,7 +32,7 @@ func GPT2(s string, i int) int {
 	case c&notOther == 0:
 		return runOther(s, i+n)
 	}
-	return whitespace(s, i, false)
+	return whitespace(s, i, false, nil)
 }
 
 // Cl100k splits like cl100k_base:
@@ -66,7 +66,7 @@ func Cl100k(s string, i int) int {
 	if c&notOther == 0 {
 		return runBytes(s, runOther(s, i+n), "\r\n")
 	}
-	return whitespace(s, i, true)
+	return whitespace(s, i, true, nil)
 }
 
 // O200k splits like o200k_base:
@@ -117,7 +117,7 @@ func O200k(s string, i int) int {
 	if c&notOther == 0 {
 		return runBytes(s, runOther(s, i+n), "\r\n/")
 	}
-	return whitespace(s, i, true)
+	return whitespace(s, i, true, nil)
 }
 
 // casedWord matches [U]*[W]+ and an optional contraction at p, where U is
