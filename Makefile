@@ -310,7 +310,7 @@ test-race:
 # module grown past 2 GiB and to 4 GiB (big-memory), and workerd under
 # 8 × 10,000 requests.
 test-long: js js-deps js-runtimes hf-deps
-	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
+	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory|CodePoints' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
 	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
 	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs test/tokenizer.test.mjs
 

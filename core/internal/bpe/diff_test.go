@@ -128,16 +128,23 @@ func TestOracle_Random(t *testing.T) {
 }
 
 // TestOracle_CodePoints puts every code point (but surrogates) in the
-// contexts where its character class matters.
+// contexts where its character class matters. Planes 4–13 (unassigned) and
+// 15–16 (private use) are each one class throughout, so make test takes
+// every 61st of them and TOKENFIT_LONG=1 (make test-long) all: a quarter of
+// the work, which under a loaded CI machine was 20 of its 30 minutes.
 func TestOracle_CodePoints(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
 	}
+	all := os.Getenv("TOKENFIT_LONG") == "1"
 	o := startOracle(t)
 	var texts []string
 	var b strings.Builder
 	for r := rune(0); r <= utf8.MaxRune; r++ {
 		if 0xD800 <= r && r <= 0xDFFF {
+			continue
+		}
+		if !all && uniformPlane(r) && r%61 != 0 && r&0xFFFF < 0xFFFE {
 			continue
 		}
 		x := string(r)
@@ -149,6 +156,13 @@ func TestOracle_CodePoints(t *testing.T) {
 	}
 	texts = append(texts, b.String())
 	compare(t, o, texts)
+}
+
+// uniformPlane reports whether r lies in a plane whose code points all share
+// one character class: 4–13 (unassigned) and 15–16 (private use).
+func uniformPlane(r rune) bool {
+	p := r >> 16
+	return 4 <= p && p <= 13 || p >= 15
 }
 
 // RandomText is randtext.Text: the strings every differential test draws.
