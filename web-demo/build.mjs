@@ -1,6 +1,10 @@
-// Builds the page into dist/: the two bundles (main.js with main.css, and
-// worker.js, which carries the tokenfit package), index.html, and the files
-// the package loads at run time, in dist/assets.
+// Builds the page into dist/: boot.js (a classic script, the page's first),
+// the two module bundles (main.js with main.css, and worker.js; both carry
+// the tokenfit package), index.html, and the files the package loads at
+// run time, in dist/assets: both modules, the four tables, and o200k_base
+// also expanded (.tkt), which the first screen loads without expanding it
+// on the main thread. build.mjs also asks the full module for its model
+// registry (registry.js), which the page shows before any module starts.
 //
 //   node build.mjs            (make demo and make test-demo run it)
 //
@@ -40,7 +44,10 @@ if (!existsSync(join(pkg, 'src/index.js'))) {
 }
 const assets = [
   [join(pkg, 'dist/tokenfit.wasm'), 'tokenfit.wasm'],
+  [join(pkg, 'dist/tokenfit-lite.wasm'), 'tokenfit-lite.wasm'],
   ...encodings.map((e) => [join(pkg, `dist/tables/${e}.tkp`), `tables/${e}.tkp`]),
+  // The first screen's table, expanded (boot.js).
+  [join(pkg, 'dist/tables/o200k_base.tkt'), 'tables/o200k_base.tkt'],
 ];
 for (const [from] of assets) {
   try {
@@ -57,21 +64,32 @@ const assetDir = `assets/${hash.digest('hex').slice(0, 12)}/`;
 await rm(dist, { recursive: true, force: true });
 await mkdir(join(dist, assetDir, 'tables'), { recursive: true });
 
+// The model registry, as the full module answers it (tf.models(), and the
+// package's version): the page shows the model's window, and counts with
+// its encoding, before any module has started; the lean module that
+// makes the first count knows no models.
+const { init } = await import('tokenfit');
+const full = await init();
+const registry = { version: full.version(), ...full.models() };
+
 const t0 = performance.now();
-await build({
-  entryPoints: [join(here, 'src/main.js'), join(here, 'src/worker.js')],
+const common = {
   outdir: dist,
   bundle: true,
-  format: 'esm',
   target: 'es2022',
   platform: 'browser',
   minify: true,
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
-  define: { TOKENFIT_ASSETS: JSON.stringify(assetDir) },
-});
-await copyFile(join(here, 'src/index.html'), join(dist, 'index.html'));
+  define: { TOKENFIT_ASSETS: JSON.stringify(assetDir), TOKENFIT_REGISTRY: JSON.stringify(JSON.stringify(registry)) },
+};
+await build({ ...common, entryPoints: [join(here, 'src/main.js'), join(here, 'src/worker.js')], format: 'esm' });
+await build({ ...common, entryPoints: [join(here, 'src/boot.js')], format: 'iife' }); // a classic script: index.html
+// index.html preloads what the first count needs, so that the downloads
+// start with the page's own, not once main.js has run.
+const html = await readFile(join(here, 'src/index.html'), 'utf8');
+await writeFile(join(dist, 'index.html'), html.replaceAll('assets/HASH/', assetDir));
 for (const [from, to] of assets) await copyFile(from, join(dist, assetDir, to));
 await precompress(dist);
 
@@ -84,7 +102,7 @@ async function precompress(dir) {
   const br = promisify(brotliCompress);
   await mkdir(cache, { recursive: true });
   const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
-    .filter((e) => e.isFile() && ['.html', '.js', '.css', '.wasm', '.tkp'].includes(extname(e.name)))
+    .filter((e) => e.isFile() && ['.html', '.js', '.css', '.wasm', '.tkp', '.tkt'].includes(extname(e.name)))
     .map((e) => join(e.parentPath, e.name));
   await Promise.all(files.map(async (file) => {
     const body = await readFile(file);

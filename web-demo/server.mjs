@@ -30,6 +30,7 @@ const types = {
   '.map': 'application/json; charset=utf-8',
   '.wasm': 'application/wasm',
   '.tkp': 'application/octet-stream',
+  '.tkt': 'application/octet-stream',
   '.txt': 'text/plain; charset=utf-8',
 };
 

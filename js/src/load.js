@@ -40,8 +40,12 @@ export async function compile(platform, src) {
   src = await src;
   if (isModule(src)) return src;
   if (typeof src === 'string' || src instanceof URL) src = await platform.open(new URL(src, platform.base()), 'the module');
+  // compileStreaming takes exactly "application/wasm" (Chromium and Node
+  // refuse a parameter such as "; charset=binary", Node any other case);
+  // another type is compiled from the bytes instead. Only a streamed compile
+  // lets Chromium keep the module's code in its code cache.
   if (isResponse(src) && typeof WebAssembly.compileStreaming === 'function' &&
-    (src.headers.get('content-type') || '').startsWith('application/wasm')) {
+    src.headers.get('content-type') === 'application/wasm') {
     if (!src.ok) throw new TokenfitError('invalid_argument', `tokenfit: the module: HTTP ${src.status} for ${src.url}`);
     return WebAssembly.compileStreaming(src);
   }

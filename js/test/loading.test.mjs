@@ -49,3 +49,13 @@ test('concurrent loads of one encoding fetch it once', async () => {
   await assert.rejects(broken.loadEncoding('p50k_base'));
   assert.equal(fetched.length, 2, 'two concurrent calls, one fetch; a later call, another');
 });
+
+test('a module served with a type compileStreaming refuses is compiled from its bytes', async () => {
+  // Chromium and Node stream only "application/wasm" exactly; a server that
+  // adds a parameter must not make init() fail.
+  for (const type of ['application/wasm; charset=binary', 'Application/WASM', 'application/wasm']) {
+    const module = new Response(dist('tokenfit-lite.wasm'), { headers: { 'content-type': type } });
+    const tf = await init({ module, encodings: { r50k_base: dist('tables/r50k_base.tkp') } });
+    assert.equal(tf.countTokens('Hello world', { encoding: 'r50k_base' }), 2, type);
+  }
+});

@@ -1,12 +1,12 @@
 // The page's one door to tokenfit, the npm package, imported by its name as
 // any application would. The page opens it twice: on the main thread for
 // the live count (a keystroke's count in the same frame as the keystroke,
-// with no 1 MB text to copy to a worker), and in the jobs worker
-// (worker.js) for everything that reads the whole text.
+// with no 1 MB text to copy to a worker), on the lean module; and in the
+// jobs worker (worker.js) for everything that reads the whole text, on the
+// lean module first and the full one once it has compiled.
 //
 // A bundled page tells the package where its files are: build.mjs copies
-// the module and the tables into dist/assets, and the page compiles the
-// module once (assets.js) for both.
+// the modules and the tables into dist/assets (assets.js).
 
 import { init } from 'tokenfit';
 import { assetBase } from './assets.js';
@@ -33,17 +33,4 @@ export async function loading(tf, fn) {
       await tf.loadEncoding(name);
     }
   }
-}
-
-// encodingOf names the encoding that counts for a model, loaded: its own,
-// or its estimator's base. The model is resolved by the package
-// (tf.models({model}): exact id, alias, dated snapshot, or the fallback
-// it reports), never here.
-const estimators = new WeakMap(); // tf → models().estimators
-export async function encodingOf(tf, model) {
-  if (!estimators.has(tf)) estimators.set(tf, tf.models().estimators);
-  const m = (await loading(tf, () => tf.models({ model }))).model;
-  const encoding = m.encoding ?? estimators.get(tf)[m.estimator].base;
-  await tf.loadEncoding(encoding);
-  return encoding;
 }

@@ -1,16 +1,26 @@
-// A module worker holding the jobs' tokenfit instance: everything that
+// A module worker holding the jobs' tokenfit instances: everything that
 // reads the whole text (token views, estimates, budgets, plans, chat
 // counts), off the main thread. The live count runs on the main thread
 // (main.js), so a keystroke never waits behind a job.
 //
+// It opens on the page's lean module, which shows the first screen's
+// tokens at once, and compiles the full module meanwhile; what needs the
+// full one (estimates, budgets, plans, chat counts) waits for it, and the
+// token view moves to it.
+//
 // Messages in: {id, op, ...args}; out: {id, ok} or {id, error: {code, message}}.
-// Jobs run one at a time, in order.
+// Jobs run one at a time, in order, except that a job waiting for the full
+// module lets the token views behind it run.
 
-import { encodingOf as encodingFor, loading as loadingFor, open } from './tokenfit.js';
+import { compileFull } from './assets.js';
+import { loading as loadingFor, open } from './tokenfit.js';
 
-let tf;
-const loading = (fn) => loadingFor(tf, fn);
-const encodingOf = (model) => encodingFor(tf, model);
+let current; // the full instance once it has started, the lean one before
+let full; // the promise of the full instance
+const loading = async (fn) => {
+  const f = await full;
+  return loadingFor(f, () => fn(f));
+};
 const pieces = new Map(); // encoding -> Map(id -> text of that one token)
 let encoded = { key: '', text: '', ids: [] }; // the last encode, for paging
 
@@ -25,17 +35,20 @@ function joins(a, b) {
 }
 
 const ops = {
-  // open: {module, encodings} from assets.js's prepare.
+  // open: {module, encodings} from boot.js's prepare (the lean module and
+  // o200k_base); the full module compiles meanwhile.
   async open({ module, encodings }) {
-    tf = await open({ module, encodings });
-    return { version: tf.version() };
+    current = await open({ module, encodings });
+    full = compileFull().then((m) => open({ module: m, encodings }));
+    full.then((f) => (current = f), () => {});
+    return {};
   },
 
   // estimate: the model's own count and the bound core gives it (for
   // models without a public tokenizer), beside the base encoding's exact
   // count: countTokens' JSON answer {tokens, upperBound, encoding, exact}.
   async estimate({ model, text }) {
-    return loading(() => tf.call('countTokens', { model, text }));
+    return loading((f) => f.call('countTokens', { model, text }));
   },
 
   // tokens: the tokens from index `from` to about `to`, as groups to show:
@@ -43,8 +56,9 @@ const ops = {
   // together (an emoji's UTF-8 split across tokens) or whole graphemes
   // together (a family emoji joined by ZWJ) form one group, shown once.
   // A page ends at a group boundary, so `next` may pass `to`.
-  async tokens({ model, text, from, to }) {
-    const encoding = await encodingOf(model);
+  async tokens({ encoding, text, from, to }) {
+    const tf = current; // the full instance may take over while this one loads a table
+    await tf.loadEncoding(encoding);
     if (encoded.key !== encoding || encoded.text !== text) {
       encoded = { key: encoding, text, ids: tf.encode(text, { encoding }) };
     }
@@ -84,25 +98,31 @@ const ops = {
   },
 
   async budget(req) {
-    return loading(() => tf.calculateBudget(req));
+    return loading((f) => f.calculateBudget(req));
   },
 
   async chat(req) {
-    return loading(() => tf.countChat(req));
+    return loading((f) => f.countChat(req));
   },
 
   async plan(req) {
-    return loading(() => tf.planInjection(req));
+    return loading((f) => f.planInjection(req));
   },
 };
 
+const needsFull = new Set(['estimate', 'budget', 'chat', 'plan']);
 let queue = Promise.resolve();
 self.onmessage = ({ data }) => {
-  queue = queue.then(async () => {
+  const run = async () => {
     try {
       self.postMessage({ id: data.id, ok: await ops[data.op](data) });
     } catch (e) {
       self.postMessage({ id: data.id, error: { code: e.code ?? 'internal', message: String(e.message ?? e), field: e.field } });
     }
-  });
+  };
+  // A job for the full module joins the queue once the module has started
+  // (or failed to: the job then says why), so token views go first meanwhile.
+  const joins = needsFull.has(data.op) && full ? full.then(() => {}, () => {}) : null;
+  if (joins) joins.then(() => (queue = queue.then(run)));
+  else queue = queue.then(run);
 };

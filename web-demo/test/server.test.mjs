@@ -77,11 +77,18 @@ test('precompressed brotli and gzip, made at build time, equal the file', async 
   assert.equal(none.headers['content-encoding'], undefined);
   assert.ok(none.body.equals(raw));
   console.log(`# tokenfit.wasm: ${raw.length} bytes, br ${br.body.length}, gzip ${gz.body.length}`);
-  for (const p of ['', 'main.js', 'main.css', 'worker.js', `${assetDir()}tables/o200k_base.tkp`]) {
+  // What a first visit downloads until the count is on screen, then after it.
+  const first = ['', 'boot.js', 'main.css', 'main.js', `${assetDir()}tokenfit-lite.wasm`, `${assetDir()}tables/o200k_base.tkt`];
+  const then = ['worker.js', `${assetDir()}tokenfit.wasm`];
+  const sizes = {};
+  for (const p of [...first, ...then, `${assetDir()}tables/o200k_base.tkp`]) {
     const r = await get(`/${p}`, { 'Accept-Encoding': 'br' });
     assert.equal(r.status, 200, p);
     assert.equal(r.headers['content-encoding'], 'br', p);
+    sizes[p] = r.body.length;
   }
+  const kb = (ps) => `${Math.round(ps.reduce((n, p) => n + sizes[p], 0) / 1024)} KB`;
+  console.log(`# a first visit downloads, brotli: ${kb(first)} to the first count (${first.map((p) => `${p.replace(/.*\//, '') || 'index.html'} ${Math.round(sizes[p] / 1024)}`).join(', ')}), then ${kb(then)} (the jobs worker and the full module)`);
   // The compressed files themselves are not pages.
   assert.equal((await get('/main.js.br')).status, 404);
 });
