@@ -2,11 +2,12 @@ package core
 
 import (
 	"errors"
-	"fmt"
-	"runtime/debug"
-	"sort"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/tokenfit/tokenfit/core/internal/format"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 )
@@ -86,12 +87,12 @@ func (a *API) Call(op string, request []byte) []byte {
 func (a *API) Do(op string, request []byte) (out []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("%w: %v\n%s", ErrInternal, p, debug.Stack())
+			out, err = nil, format.Errorf("%w: %v\n%s", ErrInternal, p, string(stack()))
 		}
 	}()
 	h, ok := operations[op]
 	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownOperation, engine.Clip(op), strings.Join(OperationNames(), ", "))
+		return nil, format.Errorf("%w %q (known: %s)", ErrUnknownOperation, engine.Clip(op), strings.Join(OperationNames(), ", "))
 	}
 	if len(strings.TrimSpace(string(request))) == 0 {
 		request = []byte("{}")
@@ -109,7 +110,7 @@ func OperationNames() []string {
 	for n := range operations {
 		names = append(names, n)
 	}
-	sort.Strings(names)
+	slices.Sort(names)
 	return names
 }
 
@@ -241,4 +242,17 @@ func (r *Registry) ModelsAnswer(req ModelsRequest) (map[string]any, error) {
 		all = append(all, info(m, Resolved{}))
 	}
 	return map[string]any{"models": all, "estimators": r.estimators}, nil
+}
+
+// stack is runtime/debug.Stack without runtime/debug, which links fmt and
+// os into the modules: the calling goroutine's stack trace.
+func stack() []byte {
+	buf := make([]byte, 4096)
+	for {
+		n := runtime.Stack(buf, false)
+		if n < len(buf) {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }

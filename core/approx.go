@@ -1,7 +1,7 @@
 package core
 
 import (
-	"fmt"
+	"github.com/tokenfit/tokenfit/core/internal/format"
 	"github.com/tokenfit/tokenfit/core/internal/measure"
 )
 
@@ -79,7 +79,7 @@ func TokenizerByName(name string) (Tokenizer, error) {
 	}
 	e, err := GetEncoding(name)
 	if err != nil {
-		return nil, fmt.Errorf("%w (heuristics: %s, %s)", err, Chars4, Bytes4)
+		return nil, format.Errorf("%w (heuristics: %s, %s)", err, Chars4, Bytes4)
 	}
 	return e, nil
 }

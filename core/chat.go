@@ -1,9 +1,10 @@
 package core
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tokenfit/tokenfit/core/internal/format"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
@@ -161,17 +162,17 @@ type ChatCount struct {
 // one read of each data URL image's header.
 func CountChat(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, error) {
 	if tok == nil {
-		return ChatCount{}, fmt.Errorf("%w: CountChat needs a tokenizer", ErrInternal)
+		return ChatCount{}, format.Errorf("%w: CountChat needs a tokenizer", ErrInternal)
 	}
 	if err := req.validate(); err != nil {
 		return ChatCount{}, err
 	}
 	c := &chatCounter{tok: tok, rules: rules, exact: true}
 	if !tok.Exact() {
-		c.inexact(fmt.Sprintf("%s is an estimating tokenizer: every text count is an estimate", tok.Name()))
+		c.inexact(format.Sprintf("%s is an estimating tokenizer: every text count is an estimate", tok.Name()))
 	}
 	if !rules.Messages.Exact {
-		c.inexact(fmt.Sprintf("the %s rules are not verified against the API: per-message and reply-priming constants are a best guess", rules.Family))
+		c.inexact(format.Sprintf("the %s rules are not verified against the API: per-message and reply-priming constants are a best guess", rules.Family))
 	}
 
 	out := ChatCount{PerMessage: make([]int, len(req.Messages)), Rules: rules.Family, Encoding: tok.Name()}
@@ -346,7 +347,7 @@ func (c *chatCounter) message(m *ChatMessage, callNames map[string]string) int {
 // the only ones whose counts were verified.
 func (c *chatCounter) legacyNote() {
 	if !c.rules.ToolCalls.Legacy {
-		c.inexact(fmt.Sprintf("legacy function messages and function_call: verified on the 2023 snapshots only, not for %s", c.rules.Family))
+		c.inexact(format.Sprintf("legacy function messages and function_call: verified on the 2023 snapshots only, not for %s", c.rules.Family))
 	}
 }
 
@@ -387,10 +388,10 @@ func (c *chatCounter) tools(req *ChatRequest) (int, error) {
 	}
 	n, r := d.n, d.r
 	if !tr.Exact {
-		c.inexact(fmt.Sprintf("function definitions: the rendering is not verified against the API for %s", c.rules.Family))
+		c.inexact(format.Sprintf("function definitions: the rendering is not verified against the API for %s", c.rules.Family))
 	}
 	if r.nested && !tr.NestedExact {
-		c.inexact(fmt.Sprintf("function parameters with nested objects or anyOf: the rendering is not verified for %s", c.rules.Family))
+		c.inexact(format.Sprintf("function parameters with nested objects or anyOf: the rendering is not verified for %s", c.rules.Family))
 	}
 	if r.undescribed > 0 && tr.Undescribed != 0 {
 		c.inexact("properties without a description: their adjustment is fitted, not verified")
@@ -427,10 +428,10 @@ func (c *chatCounter) tools(req *ChatRequest) (int, error) {
 func functionInputs(req *ChatRequest) []funcInput {
 	defs := make([]funcInput, 0, len(req.Tools)+len(req.Functions))
 	for i := range req.Tools {
-		defs = append(defs, funcInput{&req.Tools[i].Function, fmt.Sprintf("tools[%d].function", i)})
+		defs = append(defs, funcInput{&req.Tools[i].Function, format.Sprintf("tools[%d].function", i)})
 	}
 	for i := range req.Functions {
-		defs = append(defs, funcInput{&req.Functions[i], fmt.Sprintf("functions[%d]", i)})
+		defs = append(defs, funcInput{&req.Functions[i], format.Sprintf("functions[%d]", i)})
 	}
 	return defs
 }
@@ -500,7 +501,7 @@ var chatRoles = []string{"system", "developer", "user", "assistant", "tool", "fu
 // requests built in Go are checked like decoded ones.
 func (r *ChatRequest) validate() error {
 	for i := range r.Messages {
-		if err := r.Messages[i].validate(fmt.Sprintf("messages[%d]", i)); err != nil {
+		if err := r.Messages[i].validate(format.Sprintf("messages[%d]", i)); err != nil {
 			return err
 		}
 	}
@@ -513,15 +514,15 @@ func (r *ChatRequest) validate() error {
 	for i := range r.Tools {
 		t := &r.Tools[i]
 		if t.Type != "function" {
-			return fieldErr(fmt.Sprintf("tools[%d].type", i), "unknown tool type %q (want \"function\")", engine.Clip(t.Type))
+			return fieldErr(format.Sprintf("tools[%d].type", i), "unknown tool type %q (want \"function\")", engine.Clip(t.Type))
 		}
 		if t.Function.Name == "" {
-			return fieldErr(fmt.Sprintf("tools[%d].function.name", i), "missing")
+			return fieldErr(format.Sprintf("tools[%d].function.name", i), "missing")
 		}
 	}
 	for i := range r.Functions {
 		if r.Functions[i].Name == "" {
-			return fieldErr(fmt.Sprintf("functions[%d].name", i), "missing")
+			return fieldErr(format.Sprintf("functions[%d].name", i), "missing")
 		}
 	}
 	if ch := r.ToolChoice; ch != nil {
@@ -558,7 +559,7 @@ func (m *ChatMessage) validate(path string) error {
 	}
 	for j := range m.Content.Parts {
 		p := &m.Content.Parts[j]
-		pp := fmt.Sprintf("%s.content[%d]", path, j)
+		pp := format.Sprintf("%s.content[%d]", path, j)
 		switch p.Type {
 		case "text":
 		case "image_url":
@@ -584,7 +585,7 @@ func (m *ChatMessage) validate(path string) error {
 	}
 	for j := range m.ToolCalls {
 		tc := &m.ToolCalls[j]
-		tp := fmt.Sprintf("%s.tool_calls[%d]", path, j)
+		tp := format.Sprintf("%s.tool_calls[%d]", path, j)
 		if tc.Type != "" && tc.Type != "function" {
 			return fieldErr(tp+".type", "unknown tool call type %q (want \"function\")", engine.Clip(tc.Type))
 		}

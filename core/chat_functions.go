@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
@@ -254,7 +253,7 @@ func renderFunctions(defs []funcInput, style ParamStyle) (rendered, error) {
 	for k := range r.unknown {
 		r.out.unknown = append(r.out.unknown, k)
 	}
-	sort.Strings(r.out.unknown)
+	slices.Sort(r.out.unknown)
 	return r.out, nil
 }
 

@@ -3,10 +3,11 @@ package core
 import (
 	"encoding/base64"
 	"encoding/binary"
-	"fmt"
 	"io"
 	"math"
 	"strings"
+
+	"github.com/tokenfit/tokenfit/core/internal/format"
 )
 
 // Image tokens (testdata/chat-rules.md §7). The cost depends only on the
@@ -17,13 +18,13 @@ import (
 func (c *chatCounter) image(img *ImageURL) int {
 	ir := c.rules.Images
 	if ir.Kind == ImagesNone {
-		c.inexact(fmt.Sprintf("the %s models take no images: images estimated with gpt-4o's tiles", c.rules.Family))
+		c.inexact(format.Sprintf("the %s models take no images: images estimated with gpt-4o's tiles", c.rules.Family))
 		ir = tiles(85, 170)
 	}
 	if ir.Kind == ImagesPatches {
-		c.inexact(fmt.Sprintf("image tokens follow the documented patch formula (32-px patches × %g, +%d): an estimate", ir.Multiplier, ir.PatchExtra))
+		c.inexact(format.Sprintf("image tokens follow the documented patch formula (32-px patches × %g, +%d): an estimate", ir.Multiplier, ir.PatchExtra))
 	} else {
-		c.inexact(fmt.Sprintf("image tokens follow the documented tile formula (%d + %d per 512-px tile): an estimate", ir.Base, ir.Tile))
+		c.inexact(format.Sprintf("image tokens follow the documented tile formula (%d + %d per 512-px tile): an estimate", ir.Base, ir.Tile))
 	}
 	w, h := img.Width, img.Height
 	if w <= 0 || h <= 0 {

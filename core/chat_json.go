@@ -2,8 +2,9 @@ package core
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
+
+	"github.com/tokenfit/tokenfit/core/internal/format"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
@@ -27,6 +28,10 @@ type jsonObject struct {
 	fields map[string][]byte
 }
 
+// joinPath is the path of key inside the object at path. Not inlined: it
+// is called at a hundred places, each a string concatenation.
+//
+//go:noinline
 func joinPath(path, key string) string {
 	if path == "" {
 		return key
@@ -34,7 +39,7 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-func indexPath(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+func indexPath(path string, i int) string { return format.Sprintf("%s[%d]", path, i) }
 
 // decodeObject decodes raw as an object; null gives ok false.
 func decodeObject(raw []byte, path string) (o jsonObject, ok bool, err error) {
@@ -77,14 +82,14 @@ func decodeArray(raw []byte, path string) ([][]byte, error) {
 
 func typeErr(path, want string, raw []byte) error {
 	if path == "" {
-		return fmt.Errorf("%w: want %s, got %s", ErrInvalidRequest, want, jsonio.Kind(raw))
+		return format.Errorf("%w: want %s, got %s", ErrInvalidRequest, want, jsonio.Kind(raw))
 	}
 	return fieldErr(path, "want %s, got %s", want, jsonio.Kind(raw))
 }
 
 func requestJSONErr(path string, err error) error {
 	if path == "" {
-		return fmt.Errorf("%w: %v", ErrInvalidRequest, err)
+		return format.Errorf("%w: %v", ErrInvalidRequest, err)
 	}
 	return fieldErr(path, "%v", err)
 }

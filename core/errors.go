@@ -2,7 +2,8 @@ package core
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/tokenfit/tokenfit/core/internal/format"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 )
@@ -53,13 +54,13 @@ type FieldError struct {
 }
 
 func (e *FieldError) Error() string {
-	return fmt.Sprintf("tokenfit: invalid request: %s: %s", e.Field, e.Reason)
+	return format.Sprintf("tokenfit: invalid request: %s: %s", e.Field, e.Reason)
 }
 
 func (e *FieldError) Unwrap() error { return ErrInvalidRequest }
 
 // fieldErr is an invalid request at field. Values quoted from the input go
 // through engine.Clip, and so does field (it may hold a key of the input).
-func fieldErr(field, format string, args ...any) error {
-	return &FieldError{Field: engine.Clip(field), Reason: fmt.Sprintf(format, args...)}
+func fieldErr(field, reason string, args ...any) error {
+	return &FieldError{Field: engine.Clip(field), Reason: format.Sprintf(reason, args...)}
 }

@@ -63,6 +63,13 @@ type decoder struct {
 	saved error
 }
 
+// enter appends to the path the names of the field a value is decoded
+// into. Not inlined: the generated decoders call it once per field, and an
+// inlined append is a few hundred bytes of WebAssembly at each.
+//
+//go:noinline
+func (d *decoder) enter(names ...string) { d.path = append(d.path, names...) }
+
 // typeErr records a value of the wrong JSON type for a Go type typeName.
 func (d *decoder) typeErr(raw []byte, typeName string) {
 	d.typeErrValue(jsonType(raw), typeName)
@@ -110,7 +117,10 @@ func (d *decoder) own(fn func() error) error {
 }
 
 // is reports whether raw opens with c; null is false, another type is
-// recorded as an error.
+// recorded as an error. Not inlined: the generated decoders call it for
+// every object, array and map.
+//
+//go:noinline
 func (d *decoder) is(raw []byte, c byte, typeName string) bool {
 	switch raw[0] {
 	case c:

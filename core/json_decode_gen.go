@@ -19,17 +19,17 @@ func (v *CountRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text"}) {
 		case 0:
-			d.path = append(d.path, "Target", "model")
+			d.enter("Target", "model")
 			if x56, ok := d.str(val, "string"); ok {
 				v.Target.Model = string(x56)
 			}
 		case 1:
-			d.path = append(d.path, "Target", "encoding")
+			d.enter("Target", "encoding")
 			if x57, ok := d.str(val, "string"); ok {
 				v.Target.Encoding = string(x57)
 			}
 		case 2:
-			d.path = append(d.path, "Target", "calibration")
+			d.enter("Target", "calibration")
 			if val[0] == 'n' {
 				v.Target.Calibration = nil
 			} else {
@@ -41,7 +41,7 @@ func (v *CountRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 				}
 			}
 		case 3:
-			d.path = append(d.path, "text")
+			d.enter("text")
 			if x58, ok := d.str(val, "string"); ok {
 				v.Text = string(x58)
 			}
@@ -61,17 +61,17 @@ func (v *DecodeRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
-			d.path = append(d.path, "Target", "model")
+			d.enter("Target", "model")
 			if x59, ok := d.str(val, "string"); ok {
 				v.Target.Model = string(x59)
 			}
 		case 1:
-			d.path = append(d.path, "Target", "encoding")
+			d.enter("Target", "encoding")
 			if x60, ok := d.str(val, "string"); ok {
 				v.Target.Encoding = string(x60)
 			}
 		case 2:
-			d.path = append(d.path, "Target", "calibration")
+			d.enter("Target", "calibration")
 			if val[0] == 'n' {
 				v.Target.Calibration = nil
 			} else {
@@ -83,7 +83,7 @@ func (v *DecodeRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				}
 			}
 		case 3:
-			d.path = append(d.path, "ids")
+			d.enter("ids")
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]int") {
@@ -120,17 +120,17 @@ func (v *LimitRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "limit"}) {
 		case 0:
-			d.path = append(d.path, "Target", "model")
+			d.enter("Target", "model")
 			if x63, ok := d.str(val, "string"); ok {
 				v.Target.Model = string(x63)
 			}
 		case 1:
-			d.path = append(d.path, "Target", "encoding")
+			d.enter("Target", "encoding")
 			if x64, ok := d.str(val, "string"); ok {
 				v.Target.Encoding = string(x64)
 			}
 		case 2:
-			d.path = append(d.path, "Target", "calibration")
+			d.enter("Target", "calibration")
 			if val[0] == 'n' {
 				v.Target.Calibration = nil
 			} else {
@@ -142,12 +142,12 @@ func (v *LimitRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 				}
 			}
 		case 3:
-			d.path = append(d.path, "text")
+			d.enter("text")
 			if x65, ok := d.str(val, "string"); ok {
 				v.Text = string(x65)
 			}
 		case 4:
-			d.path = append(d.path, "limit")
+			d.enter("limit")
 			if x66, ok := d.int(val, "int", 64); ok {
 				v.Limit = int(x66)
 			}
@@ -171,17 +171,17 @@ func (v *TruncateRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "keep"}) {
 		case 0:
-			d.path = append(d.path, "Target", "model")
+			d.enter("Target", "model")
 			if x67, ok := d.str(val, "string"); ok {
 				v.Target.Model = string(x67)
 			}
 		case 1:
-			d.path = append(d.path, "Target", "encoding")
+			d.enter("Target", "encoding")
 			if x68, ok := d.str(val, "string"); ok {
 				v.Target.Encoding = string(x68)
 			}
 		case 2:
-			d.path = append(d.path, "Target", "calibration")
+			d.enter("Target", "calibration")
 			if val[0] == 'n' {
 				v.Target.Calibration = nil
 			} else {
@@ -193,17 +193,17 @@ func (v *TruncateRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 				}
 			}
 		case 3:
-			d.path = append(d.path, "text")
+			d.enter("text")
 			if x69, ok := d.str(val, "string"); ok {
 				v.Text = string(x69)
 			}
 		case 4:
-			d.path = append(d.path, "maxTokens")
+			d.enter("maxTokens")
 			if x70, ok := d.int(val, "int", 64); ok {
 				v.MaxTokens = int(x70)
 			}
 		case 5:
-			d.path = append(d.path, "keep")
+			d.enter("keep")
 			if x71, ok := d.str(val, "string"); ok {
 				v.Keep = string(x71)
 			}
@@ -227,17 +227,17 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"model", "encoding", "contextWindow", "outputReserve", "reserve", "sections", "directive", "history", "tools", "limits", "keepFrom", "lowWater", "alerts", "calibration", "summarizeTarget", "keepRecent"}) {
 		case 0:
-			d.path = append(d.path, "model")
+			d.enter("model")
 			if x72, ok := d.str(val, "string"); ok {
 				v.Model = string(x72)
 			}
 		case 1:
-			d.path = append(d.path, "encoding")
+			d.enter("encoding")
 			if x73, ok := d.str(val, "string"); ok {
 				v.Encoding = string(x73)
 			}
 		case 2:
-			d.path = append(d.path, "contextWindow")
+			d.enter("contextWindow")
 			if val[0] == 'n' {
 				v.ContextWindow = nil
 			} else {
@@ -249,7 +249,7 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				}
 			}
 		case 3:
-			d.path = append(d.path, "outputReserve")
+			d.enter("outputReserve")
 			if val[0] == 'n' {
 				v.OutputReserve = nil
 			} else {
@@ -261,7 +261,7 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				}
 			}
 		case 4:
-			d.path = append(d.path, "reserve")
+			d.enter("reserve")
 			if val[0] == 'n' {
 				v.Reserve = nil
 			} else {
@@ -273,47 +273,47 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				}
 			}
 		case 5:
-			d.path = append(d.path, "sections")
+			d.enter("sections")
 			if err := v.Sections.decodeJSON(d, val); err != nil {
 				return err
 			}
 		case 6:
-			d.path = append(d.path, "directive")
+			d.enter("directive")
 			if x76, ok := d.str(val, "string"); ok {
 				v.Directive = string(x76)
 			}
 		case 7:
-			d.path = append(d.path, "history")
+			d.enter("history")
 			if err := v.History.decodeJSON(d, val); err != nil {
 				return err
 			}
 		case 8:
-			d.path = append(d.path, "tools")
+			d.enter("tools")
 			if err := v.Tools.decodeJSON(d, val); err != nil {
 				return err
 			}
 		case 9:
-			d.path = append(d.path, "limits")
+			d.enter("limits")
 			if err := v.Limits.decodeJSON(d, val); err != nil {
 				return err
 			}
 		case 10:
-			d.path = append(d.path, "keepFrom")
+			d.enter("keepFrom")
 			if x77, ok := d.int(val, "int", 64); ok {
 				v.KeepFrom = int(x77)
 			}
 		case 11:
-			d.path = append(d.path, "lowWater")
+			d.enter("lowWater")
 			if x78, ok := d.float(val, "float64"); ok {
 				v.LowWater = float64(x78)
 			}
 		case 12:
-			d.path = append(d.path, "alerts")
+			d.enter("alerts")
 			if err := v.Alerts.decodeJSON(d, val); err != nil {
 				return err
 			}
 		case 13:
-			d.path = append(d.path, "calibration")
+			d.enter("calibration")
 			if val[0] == 'n' {
 				v.Calibration = nil
 			} else {
@@ -325,12 +325,12 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				}
 			}
 		case 14:
-			d.path = append(d.path, "summarizeTarget")
+			d.enter("summarizeTarget")
 			if x79, ok := d.float(val, "float64"); ok {
 				v.SummarizeTarget = float64(x79)
 			}
 		case 15:
-			d.path = append(d.path, "keepRecent")
+			d.enter("keepRecent")
 			if val[0] == 'n' {
 				v.KeepRecent = nil
 			} else {
@@ -365,7 +365,7 @@ func (v *chatExtra) decodeFields(d *decoder, raw []byte, typeName string) error 
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"calibration"}) {
 		case 0:
-			d.path = append(d.path, "calibration")
+			d.enter("calibration")
 			if val[0] == 'n' {
 				v.Calibration = nil
 			} else {
@@ -396,17 +396,17 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "overlap"}) {
 		case 0:
-			d.path = append(d.path, "Target", "model")
+			d.enter("Target", "model")
 			if x81, ok := d.str(val, "string"); ok {
 				v.Target.Model = string(x81)
 			}
 		case 1:
-			d.path = append(d.path, "Target", "encoding")
+			d.enter("Target", "encoding")
 			if x82, ok := d.str(val, "string"); ok {
 				v.Target.Encoding = string(x82)
 			}
 		case 2:
-			d.path = append(d.path, "Target", "calibration")
+			d.enter("Target", "calibration")
 			if val[0] == 'n' {
 				v.Target.Calibration = nil
 			} else {
@@ -418,17 +418,17 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 				}
 			}
 		case 3:
-			d.path = append(d.path, "text")
+			d.enter("text")
 			if x83, ok := d.str(val, "string"); ok {
 				v.Text = string(x83)
 			}
 		case 4:
-			d.path = append(d.path, "maxTokens")
+			d.enter("maxTokens")
 			if x84, ok := d.int(val, "int", 64); ok {
 				v.MaxTokens = int(x84)
 			}
 		case 5:
-			d.path = append(d.path, "overlap")
+			d.enter("overlap")
 			if x85, ok := d.int(val, "int", 64); ok {
 				v.Overlap = int(x85)
 			}
@@ -452,22 +452,22 @@ func (v *CalibrateRequest) decodeFields(d *decoder, raw []byte, typeName string)
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"calibration", "model", "estimate", "reported"}) {
 		case 0:
-			d.path = append(d.path, "calibration")
+			d.enter("calibration")
 			if err := v.Calibration.decodeJSON(d, val); err != nil {
 				return err
 			}
 		case 1:
-			d.path = append(d.path, "model")
+			d.enter("model")
 			if x86, ok := d.str(val, "string"); ok {
 				v.Model = string(x86)
 			}
 		case 2:
-			d.path = append(d.path, "estimate")
+			d.enter("estimate")
 			if x87, ok := d.int(val, "int", 64); ok {
 				v.Estimate = int(x87)
 			}
 		case 3:
-			d.path = append(d.path, "reported")
+			d.enter("reported")
 			if x88, ok := d.int(val, "int", 64); ok {
 				v.Reported = int(x88)
 			}
@@ -491,17 +491,17 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "budget", "items", "thresholds", "session"}) {
 		case 0:
-			d.path = append(d.path, "Target", "model")
+			d.enter("Target", "model")
 			if x89, ok := d.str(val, "string"); ok {
 				v.Target.Model = string(x89)
 			}
 		case 1:
-			d.path = append(d.path, "Target", "encoding")
+			d.enter("Target", "encoding")
 			if x90, ok := d.str(val, "string"); ok {
 				v.Target.Encoding = string(x90)
 			}
 		case 2:
-			d.path = append(d.path, "Target", "calibration")
+			d.enter("Target", "calibration")
 			if val[0] == 'n' {
 				v.Target.Calibration = nil
 			} else {
@@ -513,12 +513,12 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 				}
 			}
 		case 3:
-			d.path = append(d.path, "PlanRequest", "budget")
+			d.enter("PlanRequest", "budget")
 			if x91, ok := d.int(val, "int", 64); ok {
 				v.PlanRequest.Budget = int(x91)
 			}
 		case 4:
-			d.path = append(d.path, "PlanRequest", "items")
+			d.enter("PlanRequest", "items")
 			if val[0] == 'n' {
 				v.PlanRequest.Items = nil
 			} else if d.is(val, '[', "[]core.PlanItem") {
@@ -536,7 +536,7 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 				v.PlanRequest.Items = s92
 			}
 		case 5:
-			d.path = append(d.path, "PlanRequest", "thresholds")
+			d.enter("PlanRequest", "thresholds")
 			if val[0] == 'n' {
 				v.PlanRequest.Thresholds = nil
 			} else {
@@ -548,7 +548,7 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 				}
 			}
 		case 6:
-			d.path = append(d.path, "PlanRequest", "session")
+			d.enter("PlanRequest", "session")
 			if val[0] == 'n' {
 				v.PlanRequest.Session = nil
 			} else {
@@ -579,17 +579,17 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "units"}) {
 		case 0:
-			d.path = append(d.path, "Target", "model")
+			d.enter("Target", "model")
 			if x93, ok := d.str(val, "string"); ok {
 				v.Target.Model = string(x93)
 			}
 		case 1:
-			d.path = append(d.path, "Target", "encoding")
+			d.enter("Target", "encoding")
 			if x94, ok := d.str(val, "string"); ok {
 				v.Target.Encoding = string(x94)
 			}
 		case 2:
-			d.path = append(d.path, "Target", "calibration")
+			d.enter("Target", "calibration")
 			if val[0] == 'n' {
 				v.Target.Calibration = nil
 			} else {
@@ -601,12 +601,12 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 				}
 			}
 		case 3:
-			d.path = append(d.path, "text")
+			d.enter("text")
 			if x95, ok := d.str(val, "string"); ok {
 				v.Text = string(x95)
 			}
 		case 4:
-			d.path = append(d.path, "units")
+			d.enter("units")
 			if x96, ok := d.str(val, "string"); ok {
 				v.Units = string(x96)
 			}
@@ -630,22 +630,22 @@ func (v *LiveEditRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"id", "at", "delete", "insert"}) {
 		case 0:
-			d.path = append(d.path, "id")
+			d.enter("id")
 			if x97, ok := d.int(val, "int", 64); ok {
 				v.ID = int(x97)
 			}
 		case 1:
-			d.path = append(d.path, "at")
+			d.enter("at")
 			if x98, ok := d.int(val, "int", 64); ok {
 				v.At = int(x98)
 			}
 		case 2:
-			d.path = append(d.path, "delete")
+			d.enter("delete")
 			if x99, ok := d.int(val, "int", 64); ok {
 				v.Delete = int(x99)
 			}
 		case 3:
-			d.path = append(d.path, "insert")
+			d.enter("insert")
 			if x100, ok := d.str(val, "string"); ok {
 				v.Insert = string(x100)
 			}
@@ -669,12 +669,12 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"id", "text"}) {
 		case 0:
-			d.path = append(d.path, "id")
+			d.enter("id")
 			if x101, ok := d.int(val, "int", 64); ok {
 				v.ID = int(x101)
 			}
 		case 1:
-			d.path = append(d.path, "text")
+			d.enter("text")
 			if val[0] == 'n' {
 				v.Text = nil
 			} else {
@@ -705,7 +705,7 @@ func (v *ModelsRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"model"}) {
 		case 0:
-			d.path = append(d.path, "model")
+			d.enter("model")
 			if x103, ok := d.str(val, "string"); ok {
 				v.Model = string(x103)
 			}
@@ -729,7 +729,7 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"estimators", "models"}) {
 		case 0:
-			d.path = append(d.path, "estimators")
+			d.enter("estimators")
 			if val[0] == 'n' {
 				v.Estimators = nil
 			} else if d.is(val, '{', "map[string]core.Estimator") {
@@ -749,7 +749,7 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 				}
 			}
 		case 1:
-			d.path = append(d.path, "models")
+			d.enter("models")
 			if val[0] == 'n' {
 				v.Models = nil
 			} else if d.is(val, '[', "[]core.Model") {
@@ -786,17 +786,17 @@ func (v *LoadTokenizerRequest) decodeFields(d *decoder, raw []byte, typeName str
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"name", "tokenizer", "data"}) {
 		case 0:
-			d.path = append(d.path, "name")
+			d.enter("name")
 			if x106, ok := d.str(val, "string"); ok {
 				v.Name = string(x106)
 			}
 		case 1:
-			d.path = append(d.path, "tokenizer")
+			d.enter("tokenizer")
 			if err := v.Tokenizer.decodeJSON(d, val); err != nil {
 				return err
 			}
 		case 2:
-			d.path = append(d.path, "data")
+			d.enter("data")
 			if err := v.Data.decodeJSON(d, val); err != nil {
 				return err
 			}
@@ -816,17 +816,17 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
-			d.path = append(d.path, "plain", "Target", "model")
+			d.enter("plain", "Target", "model")
 			if x107, ok := d.str(val, "string"); ok {
 				v.plain.Target.Model = string(x107)
 			}
 		case 1:
-			d.path = append(d.path, "plain", "Target", "encoding")
+			d.enter("plain", "Target", "encoding")
 			if x108, ok := d.str(val, "string"); ok {
 				v.plain.Target.Encoding = string(x108)
 			}
 		case 2:
-			d.path = append(d.path, "plain", "Target", "calibration")
+			d.enter("plain", "Target", "calibration")
 			if val[0] == 'n' {
 				v.plain.Target.Calibration = nil
 			} else {
@@ -838,7 +838,7 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 				}
 			}
 		case 3:
-			d.path = append(d.path, "ids")
+			d.enter("ids")
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]*int") {
@@ -882,7 +882,7 @@ func (v *Calibration) decodeFields(d *decoder, raw []byte, typeName string) erro
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"models"}) {
 		case 0:
-			d.path = append(d.path, "models")
+			d.enter("models")
 			if val[0] == 'n' {
 				v.Models = nil
 			} else if d.is(val, '{', "map[string]core.ModelCalibration") {
@@ -921,22 +921,22 @@ func (v *ReservePolicy) decodeFields(d *decoder, raw []byte, typeName string) er
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"ratio", "min", "max", "safetyRatio"}) {
 		case 0:
-			d.path = append(d.path, "ratio")
+			d.enter("ratio")
 			if x112, ok := d.float(val, "float64"); ok {
 				v.Ratio = float64(x112)
 			}
 		case 1:
-			d.path = append(d.path, "min")
+			d.enter("min")
 			if x113, ok := d.int(val, "int", 64); ok {
 				v.Min = int(x113)
 			}
 		case 2:
-			d.path = append(d.path, "max")
+			d.enter("max")
 			if x114, ok := d.int(val, "int", 64); ok {
 				v.Max = int(x114)
 			}
 		case 3:
-			d.path = append(d.path, "safetyRatio")
+			d.enter("safetyRatio")
 			if x115, ok := d.float(val, "float64"); ok {
 				v.SafetyRatio = float64(x115)
 			}
@@ -972,7 +972,7 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"minHistoryTokens", "maxKnowledgeTokens", "maxEpisodeTokens"}) {
 		case 0:
-			d.path = append(d.path, "minHistoryTokens")
+			d.enter("minHistoryTokens")
 			if val[0] == 'n' {
 				v.MinHistoryTokens = nil
 			} else {
@@ -984,7 +984,7 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				}
 			}
 		case 1:
-			d.path = append(d.path, "maxKnowledgeTokens")
+			d.enter("maxKnowledgeTokens")
 			if val[0] == 'n' {
 				v.MaxKnowledgeTokens = nil
 			} else {
@@ -996,7 +996,7 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				}
 			}
 		case 2:
-			d.path = append(d.path, "maxEpisodeTokens")
+			d.enter("maxEpisodeTokens")
 			if val[0] == 'n' {
 				v.MaxEpisodeTokens = nil
 			} else {
@@ -1027,12 +1027,12 @@ func (v *Alerts) decodeFields(d *decoder, raw []byte, typeName string) error {
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"warning", "critical"}) {
 		case 0:
-			d.path = append(d.path, "warning")
+			d.enter("warning")
 			if x119, ok := d.float(val, "float64"); ok {
 				v.Warning = float64(x119)
 			}
 		case 1:
-			d.path = append(d.path, "critical")
+			d.enter("critical")
 			if x120, ok := d.float(val, "float64"); ok {
 				v.Critical = float64(x120)
 			}
@@ -1056,22 +1056,22 @@ func (v *PlanItem) decodeFields(d *decoder, raw []byte, typeName string) error {
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"id", "name", "kind", "tags", "activation", "content", "summary"}) {
 		case 0:
-			d.path = append(d.path, "id")
+			d.enter("id")
 			if x121, ok := d.str(val, "string"); ok {
 				v.ID = string(x121)
 			}
 		case 1:
-			d.path = append(d.path, "name")
+			d.enter("name")
 			if x122, ok := d.str(val, "string"); ok {
 				v.Name = string(x122)
 			}
 		case 2:
-			d.path = append(d.path, "kind")
+			d.enter("kind")
 			if x123, ok := d.str(val, "string"); ok {
 				v.Kind = string(x123)
 			}
 		case 3:
-			d.path = append(d.path, "tags")
+			d.enter("tags")
 			if val[0] == 'n' {
 				v.Tags = nil
 			} else if d.is(val, '[', "[]string") {
@@ -1089,17 +1089,17 @@ func (v *PlanItem) decodeFields(d *decoder, raw []byte, typeName string) error {
 				v.Tags = s124
 			}
 		case 4:
-			d.path = append(d.path, "activation")
+			d.enter("activation")
 			if x126, ok := d.float(val, "float64"); ok {
 				v.Activation = float64(x126)
 			}
 		case 5:
-			d.path = append(d.path, "content")
+			d.enter("content")
 			if x127, ok := d.str(val, "string"); ok {
 				v.Content = string(x127)
 			}
 		case 6:
-			d.path = append(d.path, "summary")
+			d.enter("summary")
 			if x128, ok := d.str(val, "string"); ok {
 				v.Summary = string(x128)
 			}
@@ -1119,17 +1119,17 @@ func (v *Thresholds) decodeFields(d *decoder, raw []byte, typeName string) error
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"full", "summary", "nameOnly"}) {
 		case 0:
-			d.path = append(d.path, "full")
+			d.enter("full")
 			if x129, ok := d.float(val, "float64"); ok {
 				v.Full = float64(x129)
 			}
 		case 1:
-			d.path = append(d.path, "summary")
+			d.enter("summary")
 			if x130, ok := d.float(val, "float64"); ok {
 				v.Summary = float64(x130)
 			}
 		case 2:
-			d.path = append(d.path, "nameOnly")
+			d.enter("nameOnly")
 			if x131, ok := d.float(val, "float64"); ok {
 				v.NameOnly = float64(x131)
 			}
@@ -1149,12 +1149,12 @@ func (v *Session) decodeFields(d *decoder, raw []byte, typeName string) error {
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"config", "state"}) {
 		case 0:
-			d.path = append(d.path, "config")
+			d.enter("config")
 			if err := v.Config.decodeJSON(d, val); err != nil {
 				return err
 			}
 		case 1:
-			d.path = append(d.path, "state")
+			d.enter("state")
 			if err := v.State.decodeJSON(d, val); err != nil {
 				return err
 			}
@@ -1178,22 +1178,22 @@ func (v *Estimator) decodeFields(d *decoder, raw []byte, typeName string) error 
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"base", "ratio", "errorBound", "note"}) {
 		case 0:
-			d.path = append(d.path, "base")
+			d.enter("base")
 			if x132, ok := d.str(val, "string"); ok {
 				v.Base = string(x132)
 			}
 		case 1:
-			d.path = append(d.path, "ratio")
+			d.enter("ratio")
 			if x133, ok := d.float(val, "float64"); ok {
 				v.Ratio = float64(x133)
 			}
 		case 2:
-			d.path = append(d.path, "errorBound")
+			d.enter("errorBound")
 			if x134, ok := d.float(val, "float64"); ok {
 				v.ErrorBound = float64(x134)
 			}
 		case 3:
-			d.path = append(d.path, "note")
+			d.enter("note")
 			if x135, ok := d.str(val, "string"); ok {
 				v.Note = string(x135)
 			}
@@ -1217,17 +1217,17 @@ func (v *Model) decodeFields(d *decoder, raw []byte, typeName string) error {
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "encoding", "estimator", "tokenizer"}) {
 		case 0:
-			d.path = append(d.path, "id")
+			d.enter("id")
 			if x136, ok := d.str(val, "string"); ok {
 				v.ID = string(x136)
 			}
 		case 1:
-			d.path = append(d.path, "provider")
+			d.enter("provider")
 			if x137, ok := d.str(val, "string"); ok {
 				v.Provider = string(x137)
 			}
 		case 2:
-			d.path = append(d.path, "aliases")
+			d.enter("aliases")
 			if val[0] == 'n' {
 				v.Aliases = nil
 			} else if d.is(val, '[', "[]string") {
@@ -1245,37 +1245,37 @@ func (v *Model) decodeFields(d *decoder, raw []byte, typeName string) error {
 				v.Aliases = s138
 			}
 		case 3:
-			d.path = append(d.path, "contextWindow")
+			d.enter("contextWindow")
 			if x140, ok := d.int(val, "int", 64); ok {
 				v.ContextWindow = int(x140)
 			}
 		case 4:
-			d.path = append(d.path, "maxOutput")
+			d.enter("maxOutput")
 			if x141, ok := d.int(val, "int", 64); ok {
 				v.MaxOutput = int(x141)
 			}
 		case 5:
-			d.path = append(d.path, "maxInput")
+			d.enter("maxInput")
 			if x142, ok := d.int(val, "int", 64); ok {
 				v.MaxInput = int(x142)
 			}
 		case 6:
-			d.path = append(d.path, "reasoning")
+			d.enter("reasoning")
 			if x143, ok := d.boolean(val, "bool"); ok {
 				v.Reasoning = bool(x143)
 			}
 		case 7:
-			d.path = append(d.path, "encoding")
+			d.enter("encoding")
 			if x144, ok := d.str(val, "string"); ok {
 				v.Encoding = string(x144)
 			}
 		case 8:
-			d.path = append(d.path, "estimator")
+			d.enter("estimator")
 			if x145, ok := d.str(val, "string"); ok {
 				v.Estimator = string(x145)
 			}
 		case 9:
-			d.path = append(d.path, "tokenizer")
+			d.enter("tokenizer")
 			if x146, ok := d.str(val, "string"); ok {
 				v.Tokenizer = string(x146)
 			}
@@ -1303,32 +1303,32 @@ func (v *ModelCalibration) decodeFields(d *decoder, raw []byte, typeName string)
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"pairs", "sumLog", "minLog", "maxLog", "factor", "errorBound"}) {
 		case 0:
-			d.path = append(d.path, "pairs")
+			d.enter("pairs")
 			if x147, ok := d.int(val, "int", 64); ok {
 				v.Pairs = int(x147)
 			}
 		case 1:
-			d.path = append(d.path, "sumLog")
+			d.enter("sumLog")
 			if x148, ok := d.float(val, "float64"); ok {
 				v.SumLog = float64(x148)
 			}
 		case 2:
-			d.path = append(d.path, "minLog")
+			d.enter("minLog")
 			if x149, ok := d.float(val, "float64"); ok {
 				v.MinLog = float64(x149)
 			}
 		case 3:
-			d.path = append(d.path, "maxLog")
+			d.enter("maxLog")
 			if x150, ok := d.float(val, "float64"); ok {
 				v.MaxLog = float64(x150)
 			}
 		case 4:
-			d.path = append(d.path, "factor")
+			d.enter("factor")
 			if x151, ok := d.float(val, "float64"); ok {
 				v.Factor = float64(x151)
 			}
 		case 5:
-			d.path = append(d.path, "errorBound")
+			d.enter("errorBound")
 			if x152, ok := d.float(val, "float64"); ok {
 				v.ErrorBound = float64(x152)
 			}
@@ -1348,17 +1348,17 @@ func (v *SessionConfig) decodeFields(d *decoder, raw []byte, typeName string) er
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"maxTokenBudget", "maxPerInjection", "backoffMultiplier"}) {
 		case 0:
-			d.path = append(d.path, "maxTokenBudget")
+			d.enter("maxTokenBudget")
 			if x153, ok := d.int(val, "int", 64); ok {
 				v.MaxTokenBudget = int(x153)
 			}
 		case 1:
-			d.path = append(d.path, "maxPerInjection")
+			d.enter("maxPerInjection")
 			if x154, ok := d.int(val, "int", 64); ok {
 				v.MaxPerInjection = int(x154)
 			}
 		case 2:
-			d.path = append(d.path, "backoffMultiplier")
+			d.enter("backoffMultiplier")
 			if x155, ok := d.int(val, "int", 64); ok {
 				v.BackoffMultiplier = int(x155)
 			}
@@ -1382,22 +1382,22 @@ func (v *SessionState) decodeFields(d *decoder, raw []byte, typeName string) err
 	return jsonio.Object(raw, func(key string, val []byte) error {
 		switch fieldIndex(key, []string{"prompt", "injections", "tokensUsed", "lastInjectionPrompt"}) {
 		case 0:
-			d.path = append(d.path, "prompt")
+			d.enter("prompt")
 			if x156, ok := d.int(val, "int", 64); ok {
 				v.Prompt = int(x156)
 			}
 		case 1:
-			d.path = append(d.path, "injections")
+			d.enter("injections")
 			if x157, ok := d.int(val, "int", 64); ok {
 				v.Injections = int(x157)
 			}
 		case 2:
-			d.path = append(d.path, "tokensUsed")
+			d.enter("tokensUsed")
 			if x158, ok := d.int(val, "int", 64); ok {
 				v.TokensUsed = int(x158)
 			}
 		case 3:
-			d.path = append(d.path, "lastInjectionPrompt")
+			d.enter("lastInjectionPrompt")
 			if x159, ok := d.int(val, "int", 64); ok {
 				v.LastInjectionPrompt = int(x159)
 			}

@@ -114,7 +114,7 @@ func TestDecode_AsEncodingJSON(t *testing.T) {
 		}
 		calls = append(calls, call{b.Op, strings.ToUpper(body)}, call{b.Op, body + " x"})
 	}
-	calls = append(calls, call{"registerModels", string(modelsJSON)})
+	calls = append(calls, call{"registerModels", modelsJSON})
 	for _, body := range []string{`[]`, `3`, `"x"`, `null`, `{"ids": [1.5, null]}`, `{"limit": 1e3}`, `{"id": 9223372036854775808}`,
 		`{"thresholds": {"full": "x"}}`, `{"thresholds": null}`, `{"session": {"config": {"minGap": "x"}}}`, `{"sections": {"system": {"TOKENS": "5"}}}`,
 		`{"sections": {"system": {"tokens": "5x"}}}`, `{"sections": []}`, `{"items": [{"tier": 5}]}`, `{"items": [{"tier": null}]}`} {

@@ -1,14 +1,14 @@
 package core
 
 import (
-	_ "embed"
 	"errors"
-	"fmt"
 	"hash/crc32"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/tokenfit/tokenfit/core/internal/format"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 )
@@ -65,16 +65,14 @@ const (
 // models ("at least 25,000 tokens for reasoning and outputs").
 const ReasoningReserve = 25000
 
-//go:embed models.json
-var modelsJSON []byte
-
-//go:generate go run gen_models_sum.go
+//go:generate go run gen_models.go
 
 var defaultRegistry = sync.OnceValue(func() *Registry {
-	if err := checkModelsSum(modelsJSON); err != nil {
+	data := []byte(modelsJSON)
+	if err := checkModelsSum(data); err != nil {
 		panic(err.Error())
 	}
-	r, err := (&Registry{}).With(modelsJSON)
+	r, err := (&Registry{}).With(data)
 	if err != nil {
 		panic("core: embedded models.json: " + err.Error())
 	}
@@ -82,7 +80,7 @@ var defaultRegistry = sync.OnceValue(func() *Registry {
 })
 
 // checkModelsSum refuses an embedded registry whose bytes are not the ones
-// this build was made from (models_sum.go): a damaged module or binary
+// this build was made from (models_data.go): a damaged module or binary
 // would otherwise answer with a wrong window and no error. Cost: O(len).
 func checkModelsSum(data []byte) error {
 	if crc32.ChecksumIEEE(data) != modelsSum {
@@ -133,7 +131,7 @@ func (r *Registry) with(f registryFile) (*Registry, error) {
 	}
 	replaced := map[string]bool{}
 	for i, m := range f.Models {
-		if err := n.check(m, fmt.Sprintf("models[%d]", i)); err != nil {
+		if err := n.check(m, format.Sprintf("models[%d]", i)); err != nil {
 			return nil, err
 		}
 		replaced[strings.ToLower(m.ID)] = true
@@ -366,7 +364,7 @@ func (r *Registry) tokenizer(m Model) (Tokenizer, error) {
 	}
 	e, ok := r.estimator(m.Estimator)
 	if !ok {
-		return nil, fmt.Errorf("%w: model %s: unknown estimator %q", ErrInvalidRequest, engine.Clip(m.ID), engine.Clip(m.Estimator))
+		return nil, format.Errorf("%w: model %s: unknown estimator %q", ErrInvalidRequest, engine.Clip(m.ID), engine.Clip(m.Estimator))
 	}
 	base, err := GetEncoding(e.Base)
 	if err != nil {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -42,7 +43,7 @@ func TestRegistry_EveryNameResolves(t *testing.T) {
 // models.json (the later would silently win).
 func TestRegistry_NoNameClaimedTwice(t *testing.T) {
 	var f registryFile
-	if err := decodeJSON(modelsJSON, &f); err != nil {
+	if err := decodeJSON([]byte(modelsJSON), &f); err != nil {
 		t.Fatal(err)
 	}
 	owner := map[string]string{}
@@ -180,14 +181,21 @@ func TestGetEncoding_TiktokenAliases(t *testing.T) {
 	}
 }
 
-// TestModelsSum holds models_sum.go to models.json, and shows that one
-// changed byte of the embedded registry is refused rather than read.
-func TestModelsSum(t *testing.T) {
-	if err := checkModelsSum(modelsJSON); err != nil {
+// TestModelsGenerated holds models_data.go to models.json, and shows that
+// one changed byte of the built-in registry is refused rather than read.
+func TestModelsGenerated(t *testing.T) {
+	file, err := os.ReadFile("models.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(file) != modelsJSON {
+		t.Fatal("models_data.go is not models.json: run `go generate ./core` after editing models.json")
+	}
+	if err := checkModelsSum(file); err != nil {
 		t.Fatalf("%v: run `go generate ./core` after editing models.json", err)
 	}
-	for _, i := range []int{0, len(modelsJSON) / 2, len(modelsJSON) - 1} {
-		damaged := bytes.Clone(modelsJSON)
+	for _, i := range []int{0, len(file) / 2, len(file) - 1} {
+		damaged := bytes.Clone(file)
 		damaged[i] ^= 0x04
 		if checkModelsSum(damaged) == nil {
 			t.Errorf("a flipped bit at byte %d of models.json passed the check", i)

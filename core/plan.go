@@ -1,7 +1,7 @@
 package core
 
 import (
-	"fmt"
+	"github.com/tokenfit/tokenfit/core/internal/format"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 )
@@ -122,7 +122,7 @@ type Demotion struct {
 // again after every demotion: O(n + d·(n + k)) for d demotions.
 func PlanInjection(tok Tokenizer, req PlanRequest) (Plan, error) {
 	if tok == nil {
-		return Plan{}, fmt.Errorf("%w: no tokenizer", ErrInvalidRequest)
+		return Plan{}, format.Errorf("%w: no tokenizer", ErrInvalidRequest)
 	}
 	if err := validatePlanRequest(&req); err != nil {
 		return Plan{}, err
@@ -170,7 +170,7 @@ func PlanInjection(tok Tokenizer, req PlanRequest) (Plan, error) {
 		if used == 0 {
 			reason += "; nothing to inject, so nothing recorded"
 		} else {
-			reason += fmt.Sprintf("; recorded %d tokens", used)
+			reason += format.Sprintf("; recorded %d tokens", used)
 			if plan.OverBudget {
 				reason += " (over the budget: the constraints alone exceed it)"
 			}
@@ -208,14 +208,14 @@ func validatePlanRequest(req *PlanRequest) error {
 	for i := range req.Items {
 		it := &req.Items[i]
 		if it.ID == "" {
-			return fieldErr(fmt.Sprintf("items[%d].id", i), "must not be empty")
+			return fieldErr(format.Sprintf("items[%d].id", i), "must not be empty")
 		}
 		if j, dup := seen[it.ID]; dup {
-			return fieldErr(fmt.Sprintf("items[%d].id", i), "%q is also the id of items[%d]; ids must be unique", engine.Clip(it.ID), j)
+			return fieldErr(format.Sprintf("items[%d].id", i), "%q is also the id of items[%d]; ids must be unique", engine.Clip(it.ID), j)
 		}
 		seen[it.ID] = i
 		if a := it.Activation; !(a >= 0 && a <= 1) { // also false for NaN
-			return fieldErr(fmt.Sprintf("items[%d].activation", i), "must be a number in [0, 1], got %v", a)
+			return fieldErr(format.Sprintf("items[%d].activation", i), "must be a number in [0, 1], got %v", a)
 		}
 	}
 	if req.Session != nil {

@@ -1,10 +1,11 @@
 package core
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tokenfit/tokenfit/core/internal/format"
 )
 
 // Rendering: the text of a plan, item by item and section by section, built
@@ -82,7 +83,7 @@ func renderItem(tok Tokenizer, it *PlanItem, t Tier) (seg, note string) {
 		cut, _ := tok.Truncate(first, truncatedSummaryTokens, KeepStart)
 		switch {
 		case cut != first:
-			note = fmt.Sprintf("it has no summary, so the first line of its content is shown, cut to %d tokens", truncatedSummaryTokens)
+			note = format.Sprintf("it has no summary, so the first line of its content is shown, cut to %d tokens", truncatedSummaryTokens)
 		case first != strings.TrimFunc(it.Content, unicode.IsSpace):
 			note = "it has no summary, so the first line of its content is shown"
 		default:

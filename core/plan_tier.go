@@ -1,11 +1,12 @@
 package core
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tokenfit/tokenfit/core/internal/format"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 )
@@ -48,7 +49,7 @@ func (t *Tier) UnmarshalText(b []byte) error {
 		*t = Tier(i)
 		return nil
 	}
-	return fmt.Errorf("%w: unknown tier %q (known: %s)", ErrInvalidRequest, engine.Clip(string(b)), strings.Join(tierNames[:], ", "))
+	return format.Errorf("%w: unknown tier %q (known: %s)", ErrInvalidRequest, engine.Clip(string(b)), strings.Join(tierNames[:], ", "))
 }
 
 // Thresholds map an activation to a tier: at least Full is TierFull, at
@@ -285,20 +286,20 @@ func (e *planEntry) reason(th Thresholds, budget int, overBudget bool) string {
 	var r string
 	switch {
 	case e.constraint && e.initial != e.raw:
-		r = fmt.Sprintf("constraint: kept at summary (floor), though activation %s < %s", a, formatActivation(th.Summary))
+		r = format.Sprintf("constraint: kept at summary (floor), though activation %s < %s", a, formatActivation(th.Summary))
 	case e.raw == TierOmitted:
-		r = fmt.Sprintf("activation %s < %s", a, formatActivation(th.NameOnly))
+		r = format.Sprintf("activation %s < %s", a, formatActivation(th.NameOnly))
 	default:
-		r = fmt.Sprintf("activation %s ≥ %s", a, formatActivation(th.of(e.raw)))
+		r = format.Sprintf("activation %s ≥ %s", a, formatActivation(th.of(e.raw)))
 	}
 	if e.tier != e.initial {
-		r += fmt.Sprintf("; demoted from %s to %s to fit the budget of %d", e.initial, e.tier, budget)
+		r += format.Sprintf("; demoted from %s to %s to fit the budget of %d", e.initial, e.tier, budget)
 	}
 	if e.tier < TierOmitted && e.note[e.tier] != "" {
 		r += "; " + e.note[e.tier]
 	}
 	if e.constraint && overBudget {
-		r += fmt.Sprintf("; over the budget of %d, but constraints are never demoted", budget)
+		r += format.Sprintf("; over the budget of %d, but constraints are never demoted", budget)
 	}
 	return r
 }

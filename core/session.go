@@ -1,7 +1,7 @@
 package core
 
 import (
-	"fmt"
+	"github.com/tokenfit/tokenfit/core/internal/format"
 )
 
 // Session defaults from the seed (tiered-injection): a session may inject
@@ -163,13 +163,13 @@ func (s *Session) Admit() SessionDecision {
 	s.State.Prompt = satAdd(s.State.Prompt, 1)
 	p := s.State.Prompt
 	if s.Exhausted() {
-		return SessionDecision{Exhausted: true, Reason: fmt.Sprintf(
+		return SessionDecision{Exhausted: true, Reason: format.Sprintf(
 			"session budget exhausted: %d of %d tokens used; no more injections", s.State.TokensUsed, c.MaxTokenBudget)}
 	}
 	k := s.State.Injections + 1 // the injection this prompt would be
 	if next := s.NextInjectionPrompt(); p < next {
 		wait := next - p
-		return SessionDecision{Wait: wait, Reason: fmt.Sprintf(
+		return SessionDecision{Wait: wait, Reason: format.Sprintf(
 			"backoff: injection %d must wait %d × %d = %d prompts after prompt %d; %d more %s (next at prompt %d)",
 			k, c.BackoffMultiplier, k-1, next-s.State.LastInjectionPrompt, s.State.LastInjectionPrompt,
 			wait, plural(wait, "prompt", "prompts"), next)}
@@ -180,12 +180,12 @@ func (s *Session) Admit() SessionDecision {
 	}
 	var why string
 	if k == 1 {
-		why = fmt.Sprintf("injection 1 of the session is immediate (prompt %d)", p)
+		why = format.Sprintf("injection 1 of the session is immediate (prompt %d)", p)
 	} else {
-		why = fmt.Sprintf("injection %d allowed at prompt %d, %d prompts after prompt %d (backoff %d × %d)",
+		why = format.Sprintf("injection %d allowed at prompt %d, %d prompts after prompt %d (backoff %d × %d)",
 			k, p, p-s.State.LastInjectionPrompt, s.State.LastInjectionPrompt, c.BackoffMultiplier, k-1)
 	}
-	return SessionDecision{Allowed: true, Budget: budget, Reason: fmt.Sprintf(
+	return SessionDecision{Allowed: true, Budget: budget, Reason: format.Sprintf(
 		"%s; budget %d = min(%d per injection, %d left of %d)", why, budget, c.MaxPerInjection, s.Remaining(), c.MaxTokenBudget)}
 }
 

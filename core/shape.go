@@ -2,9 +2,10 @@ package core
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tokenfit/tokenfit/core/internal/format"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
@@ -77,7 +78,7 @@ func (s *shapedChat) note(n string) {
 // callID makes up an id for a tool call that has none.
 func (s *shapedChat) callID() string {
 	s.calls++
-	return fmt.Sprintf("tokenfit-call-%d", s.calls)
+	return format.Sprintf("tokenfit-call-%d", s.calls)
 }
 
 // origin is the shape and the index of the message a translated message
@@ -430,7 +431,7 @@ func (e *evidence) shape() (Shape, error) {
 		field string
 	}{{ShapeOpenAI, e.openai}, {ShapeAnthropic, e.anthropic}, {ShapeAISDK, e.aisdk}} {
 		if c.field != "" {
-			found = append(found, fmt.Sprintf("%s is %s's", c.field, shapeName(c.s)))
+			found = append(found, format.Sprintf("%s is %s's", c.field, shapeName(c.s)))
 			shape = c.s
 		}
 	}
@@ -538,7 +539,7 @@ func (s *shapedChat) refield(err error, list string) error {
 	if f := s.from[k]; f >= 0 {
 		field = indexPath(list, f)
 	}
-	return &FieldError{Field: field, Reason: fmt.Sprintf("as translated to OpenAI's shape, %s: %s", fe.Field, fe.Reason)}
+	return &FieldError{Field: field, Reason: format.Sprintf("as translated to OpenAI's shape, %s: %s", fe.Field, fe.Reason)}
 }
 
 // Tools are a request's tool definitions. Decoding reads OpenAI's, and

@@ -40,14 +40,7 @@ func fail(err error) int32 {
 }
 
 func recovered(p any) error {
-	msg := "panic"
-	switch v := p.(type) {
-	case error:
-		msg = v.Error()
-	case string:
-		msg = v
-	}
-	return &engine.Error{Err: errInternal, Detail: ": " + msg}
+	return &engine.Error{Err: errInternal, Detail: ": " + boundary.PanicText(p)}
 }
 
 func invalid(field, reason string) error {

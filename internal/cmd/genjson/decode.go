@@ -111,7 +111,7 @@ func (g *decGen) writeMethod(n *types.Named) {
 		for j := range push {
 			push[j] = strconv.Quote(push[j])
 		}
-		fmt.Fprintf(b, "d.path = append(d.path, %s)\n", strings.Join(push, ", "))
+		fmt.Fprintf(b, "d.enter(%s)\n", strings.Join(push, ", "))
 		g.value(b, f.typ, f.expr, "val", g.reflectName(f.typ))
 	}
 	b.WriteString("}\nd.path = d.path[:n]\nreturn nil\n})\n}\n\n")

@@ -7,8 +7,6 @@
 package abi
 
 import (
-	"fmt"
-
 	"github.com/tokenfit/tokenfit/core"
 	"github.com/tokenfit/tokenfit/wasm/internal/boundary"
 )
@@ -54,5 +52,5 @@ func ErrorJSON(err error) []byte {
 // Recovered turns a recovered panic value into an error wrapping
 // core.ErrInternal.
 func Recovered(p any) error {
-	return fmt.Errorf("%w: %v", core.ErrInternal, p)
+	return &boundary.Error{Err: core.ErrInternal, Detail: boundary.PanicText(p)}
 }

@@ -50,6 +50,21 @@ type Error struct {
 func (e *Error) Error() string { return e.Err.Error() + ": " + e.Detail }
 func (e *Error) Unwrap() error { return e.Err }
 
+// PanicText is the text of a recovered panic value for an internal error's
+// message: an error's or a Stringer's text, a string itself, "panic" for
+// anything else (the modules link no fmt to print it).
+func PanicText(p any) string {
+	switch v := p.(type) {
+	case error:
+		return v.Error()
+	case string:
+		return v
+	case interface{ String() string }:
+		return v.String()
+	}
+	return "panic"
+}
+
 // Code returns the code of a boundary fault, "" for any other error.
 func Code(err error) string {
 	switch {
