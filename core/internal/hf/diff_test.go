@@ -61,7 +61,7 @@ func TestOracle_Fixed(t *testing.T) {
 		"helloWorld", "HELLOworld", "ab\u0301cd", "e\u0301", "\u0301", "你好，世界", "😀", "👨‍👩‍👧‍👦",
 		"<|endoftext|>", "<|begin_of_text|>x<|end_of_text|>", "<|im_start|>user\nhi<|im_end|>", "<|start|>",
 		"<|begin_of_text|<|begin_of_text|>>", "<<|eot_id|>", "<|reserved_special_token_0|>", "<｜begin▁of▁sentence｜>",
-		"<start_of_turn>user", "<think>x</think>", "\u00a0x", "\u0085", "\ufeffx", "\u2028", "\U0010FFFF",
+		"<start_of_turn>user", "<think>x</think>", "<s> hi</s>", " <s>", "hi <unk> ", "▁x ▁", "\n a", "  lead", "\u00a0x", "\u0085", "\ufeffx", "\u2028", "\U0010FFFF",
 		strings.Repeat("a", 1000), strings.Repeat(" ", 300), strings.Repeat("漢", 200), strings.Repeat("9", 100),
 	}
 	compare(t, o, texts)
@@ -124,5 +124,5 @@ func familiesFromEnv() []string {
 	if s := os.Getenv("TOKENFIT_HF_FAMILIES"); s != "" {
 		return strings.Split(s, ",")
 	}
-	return []string{"llama3_1", "gptoss", "qwen3", "deepseek_v3", "gemma3"}
+	return []string{"llama3_1", "gptoss", "qwen3", "deepseek_v3", "gemma3", "llama2", "llama2_metaspace"}
 }

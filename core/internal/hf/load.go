@@ -59,13 +59,17 @@ func Load(name string, data []byte) (*Model, error) {
 	if !ok {
 		return nil, bad("model is not an object")
 	}
-	if fb, _ := model.get("byte_fallback").(bool); fb {
-		if err := m.sentencePiece(root); err != nil {
+	m.spiece, _ = model.get("byte_fallback").(bool)
+	if err := m.normalizer(root.get("normalizer")); err != nil {
+		return nil, err
+	}
+	if m.spiece {
+		if err := m.spiecePreTokenizer(root.get("pre_tokenizer")); err != nil {
 			return nil, err
 		}
 	} else {
-		if err := m.normalizer(root.get("normalizer")); err != nil {
-			return nil, err
+		if m.replaceSpace || m.prependSpace {
+			return nil, unsupported("a byte-level tokenizer whose normalizer writes ▁")
 		}
 		if err := m.preTokenizer(root.get("pre_tokenizer")); err != nil {
 			return nil, err
@@ -103,6 +107,21 @@ func (m *Model) normalizer(v any) error {
 		return nil
 	case "NFC":
 		m.nfc = true
+		return nil
+	case "Prepend":
+		// Llama 2's and Mistral 7B v0.1's: ▁ before the text of each
+		// section (between added tokens), whatever it starts with.
+		if o.get("prepend") != "▁" {
+			return unsupported("a Prepend normalizer of other than \"▁\"")
+		}
+		m.prependSpace = true
+		return nil
+	case "Replace":
+		pat, _ := o.get("pattern").(*object)
+		if pat.get("String") != " " || o.get("content") != "▁" {
+			return unsupported("a Replace normalizer other than \" \" → \"▁\"")
+		}
+		m.replaceSpace = true
 		return nil
 	default:
 		return unsupported("normalizer " + strconv.Quote(t))
@@ -222,7 +241,8 @@ func (m *Model) bpe(o *object) error {
 			// Not in the byte-level alphabet, so no merge can make it: an
 			// added token's text listed in the vocabulary too (DeepSeek's).
 			// It stays decodable; added_tokens makes it matchable.
-			m.setAdded(id, k, false, false)
+			m.grow(id)
+			m.tokens[id], m.has[id] = k, true
 			continue
 		}
 		if err := m.setToken(id, tok); err != nil {
@@ -239,7 +259,7 @@ func (m *Model) bpe(o *object) error {
 	if len(merges) > maxMerges {
 		return bad(strconv.Itoa(len(merges)) + " merges (at most " + strconv.Itoa(maxMerges) + ")")
 	}
-	m.merges = make(map[uint64]uint64, len(merges))
+	m.merges = newPairTable(len(merges))
 	for rank, x := range merges {
 		var a, b string
 		switch x := x.(type) {
@@ -304,7 +324,7 @@ func (m *Model) addedTokens(v any) error {
 		if !set {
 			normalized = !special
 		}
-		m.setAdded(int(f), content, normalized && m.normalizes, true)
+		m.setAdded(int(f), content, normalized && m.normalizes)
 	}
 	return nil
 }
@@ -313,10 +333,7 @@ func (m *Model) addedTokens(v any) error {
 // (SentencePiece-style: ▁ for a space, <0xXX> for a byte), which the
 // vocabulary is looked up by; an id given twice is an error.
 func (m *Model) setToken(id int, tok string) error {
-	for id >= len(m.tokens) {
-		m.tokens = append(m.tokens, "")
-		m.has = append(m.has, false)
-	}
+	m.grow(id)
 	if m.has[id] {
 		return bad("token id " + strconv.Itoa(id) + " appears twice in the vocabulary")
 	}
@@ -342,29 +359,52 @@ func fallbackByte(tok string) (byte, bool) {
 	return byte(v), err == nil && strings.ToUpper(tok[3:5]) == tok[3:5]
 }
 
-// sentencePiece checks the normalizer and pre-tokenizer of a
-// SentencePiece-style file (byte_fallback): spaces replaced by ▁ and
-// nothing else, and a pre-tokenizer that then splits nothing.
-func (m *Model) sentencePiece(root *object) error {
-	n, _ := root.get("normalizer").(*object)
-	pat, _ := n.get("pattern").(*object)
-	if t, _ := n.get("type").(string); t != "Replace" || pat.get("String") != " " || n.get("content") != "▁" {
-		return unsupported("a SentencePiece-style normalizer other than Replace(\" \", \"▁\") (Llama 2's Prepend, …)")
+// spiecePreTokenizer checks the pre-tokenizer of a SentencePiece-style file
+// (byte_fallback): none; a Split on " " after a normalizer that left no
+// space (Gemma's); or Metaspace (Mistral 7B v0.3's), which writes spaces as
+// ▁ and may put one before the text.
+func (m *Model) spiecePreTokenizer(v any) error {
+	if v == nil {
+		return nil
 	}
-	m.spiece, m.normalizes = true, true
-	if p := root.get("pre_tokenizer"); p != nil {
-		po, _ := p.(*object)
+	po, _ := v.(*object)
+	switch t, _ := po.get("type").(string); t {
+	case "Split":
 		pat, _ := po.get("pattern").(*object)
-		if t, _ := po.get("type").(string); t != "Split" || pat.get("String") != " " || po.get("behavior") != "MergedWithPrevious" {
-			return unsupported("a SentencePiece-style pre_tokenizer other than Split(\" \")")
+		if !m.replaceSpace || pat.get("String") != " " || po.get("behavior") != "MergedWithPrevious" {
+			return unsupported("a SentencePiece-style Split pre_tokenizer other than on \" \" after the normalizer replaced spaces")
 		}
+		return nil
+	case "Metaspace":
+		if po.get("replacement") != "▁" || po.get("str_rep") != nil && po.get("str_rep") != "▁" {
+			return unsupported("a Metaspace pre_tokenizer whose replacement is not \"▁\"")
+		}
+		// tokenizers.js never splits at ▁; the Rust library does when
+		// split is true (its default), which changes merges across ▁▁.
+		if split, ok := po.get("split").(bool); !ok || split {
+			return unsupported("a Metaspace pre_tokenizer that splits (split is not false)")
+		}
+		switch s, _ := po.get("prepend_scheme").(string); s {
+		case "always":
+			m.meta = metaAlways
+		case "first":
+			m.meta = metaFirst
+		case "never":
+			m.meta = metaNever
+		default:
+			// add_prefix_space alone: the libraries read it differently.
+			return unsupported("a Metaspace pre_tokenizer without prepend_scheme")
+		}
+		return nil
 	}
-	return nil
+	return unsupported("a SentencePiece-style pre_tokenizer other than Metaspace or Split(\" \")")
 }
 
 // setBytes finds the token of each byte, which byte-level BPE starts from
-// and SentencePiece-style BPE falls back to.
+// and SentencePiece-style BPE falls back to, once the vocabulary is read,
+// and prepares the shortcuts of words.go.
 func (m *Model) setBytes() error {
+	m.initWords()
 	for b := range 256 {
 		key := string([]byte{byte(b)})
 		if m.spiece {
@@ -389,24 +429,25 @@ func (m *Model) addMerge(rank int, a, b string) error {
 	if !ok1 || !ok2 || !ok3 {
 		return bad("merge " + strconv.Itoa(rank) + " (" + strconv.Quote(a+" "+b) + ") names a token the vocabulary lacks")
 	}
-	m.merges[uint64(ia)<<32|uint64(ib)] = uint64(rank)<<32 | uint64(r)
+	m.merges.put(uint64(ia)<<32|uint64(ib), uint64(rank)<<32|uint64(r))
 	return nil
 }
 
 // setAdded records an added token; normalized ones are matched after the
-// normalizer, and only those that match are looked for in text.
-func (m *Model) setAdded(id int, text string, normalized, match bool) {
+// normalizer, as the normalizer writes their text.
+func (m *Model) setAdded(id int, text string, normalized bool) {
+	m.grow(id)
+	m.tokens[id], m.has[id] = text, true
+	if normalized {
+		m.addedNorm.add(m.normalize(text), uint32(id))
+	} else {
+		m.added.add(text, uint32(id))
+	}
+}
+
+func (m *Model) grow(id int) {
 	for id >= len(m.tokens) {
 		m.tokens = append(m.tokens, "")
 		m.has = append(m.has, false)
-	}
-	m.tokens[id], m.has[id] = text, true
-	if !match {
-		return
-	}
-	if normalized {
-		m.addedNorm.add(text, uint32(id))
-	} else {
-		m.added.add(text, uint32(id))
 	}
 }

