@@ -18,6 +18,9 @@
 #                    in Go and in the npm package (workerd under 80,000 requests)
 #   make fuzz        every fuzz target in turn, FUZZTIME each (default 1m)
 
+# bash: the bench targets' records keep the measuring command's exit status.
+SHELL := bash
+
 GO   ?= go
 NPM  ?= npm
 NODE ?= node
@@ -137,10 +140,20 @@ test-go:
 	$(GO) test -timeout 30m ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
+# Each bench target also writes what it prints to build/bench/<target>.txt:
+# the README's and RATIONALE's numbers are copied from those records, and
+# say which target printed them.
 bench: bench-core bench-host bench-node bench-js bench-start bench-hf bench-serve bench-demo
 
+BENCH_RECORD = $(BUILD)/bench/$@.txt
+# $(call record,command): run the command, its output also to the record.
+record = mkdir -p $(BUILD)/bench && { $(1); } 2>&1 | tee -a $(BENCH_RECORD); exit $${PIPESTATUS[0]}
+# Before a target's first recorded command: an empty record.
+new-record = @mkdir -p $(BUILD)/bench && : > $(BENCH_RECORD)
+
 bench-core:
-	TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m
+	$(new-record)
+	$(call record,TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m)
 
 # SHA256SUMS: the digest of every shipped file, beside the modules and the
 # CLI (build/SHA256SUMS) and in the npm package (js/dist/SHA256SUMS, written
@@ -152,7 +165,8 @@ build: wasm cli js
 # The web demo in Chromium: keystroke → count in a 1 MB document against a
 # plain text area's keystroke → frame, in the same run, and their ratio.
 bench-demo: demo-build
-	cd web-demo && $(NODE) bench/keystroke.mjs
+	$(new-record)
+	$(call record,cd web-demo && $(NODE) bench/keystroke.mjs)
 
 # ---- the npm package (js/) --------------------------------------------------
 
@@ -332,14 +346,17 @@ check-wasm:
 # Host benchmarks (start-up, per call, throughput against native core) and
 # their ratio tables.
 bench-host: $(CORPUS)
-	TOKENFIT_CORPUS=$(abspath $(CORPUS)) $(GO) test ./host/ -run '^$$' -bench . -benchtime 2s -count 1 | tee $(BUILD)/bench/host.txt
-	@$(GO) run ./host/internal/benchtable < $(BUILD)/bench/host.txt
+	$(new-record)
+	$(call record,TOKENFIT_CORPUS=$(abspath $(CORPUS)) $(GO) test ./host/ -run '^$$' -bench . -benchtime 2s -count 1)
+	@cp $(BENCH_RECORD) $(BUILD)/bench/host.txt
+	@$(call record,$(GO) run ./host/internal/benchtable < $(BUILD)/bench/host.txt)
 
 # Hugging Face tokenizer.json counting (package core/internal/hf, native)
 # against tokenizers.js in Node, per family, measured in one run.
 bench-hf: hf-deps js
-	TOKENFIT_BENCH=1 $(GO) test ./core/internal/hf -run '^TestBenchReport$$' -v -count=1 -timeout 30m
-	$(NODE) js/scripts/bench-hf.mjs
+	$(new-record)
+	$(call record,TOKENFIT_BENCH=1 $(GO) test ./core/internal/hf -run '^TestBenchReport$$' -v -count=1 -timeout 30m)
+	$(call record,$(NODE) js/scripts/bench-hf.mjs)
 
 # The npm package against gpt-tokenizer, tiktoken and js-tiktoken in one
 # Node process (cold starts in fresh ones), on the text Go's engine
@@ -348,8 +365,9 @@ bench-hf: hf-deps js
 # downloads as headless Chromium fetched it (gzip and brotli), beside
 # gpt-tokenizer's: js/scripts/bench-page.mjs.
 bench-js: js js-deps js-bundlers $(CORPUS)
-	$(NODE) js/scripts/bench.mjs $(CORPUS)
-	TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) js/scripts/bench-page.mjs
+	$(new-record)
+	$(call record,$(NODE) js/scripts/bench.mjs $(CORPUS))
+	$(call record,TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) js/scripts/bench-page.mjs)
 
 # Cold start phase by phase (read, compile, instantiate, _initialize, the
 # table, the first count) in fresh Node processes and in returning visits of
@@ -357,21 +375,23 @@ bench-js: js js-deps js-bundlers $(CORPUS)
 # Node's phases again with the full module pre-initialised (postlink
 # -preinit; RATIONALE.md, "Why is the module not pre-initialised?").
 bench-start: js js-deps js-runtimes
-	TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) js/scripts/bench-start.mjs
-	@mkdir -p $(BUILD)/bench
+	$(new-record)
+	$(call record,TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) js/scripts/bench-start.mjs)
 	cp $(WASM_DIR)/tokenfit.wasm $(BUILD)/bench/tokenfit-preinit.wasm
 	$(GO) run ./internal/cmd/postlink -preinit $(BUILD)/bench/tokenfit-preinit.wasm
-	TOKENFIT_MODULE=$(abspath $(BUILD)/bench/tokenfit-preinit.wasm) $(NODE) js/scripts/bench-start.mjs
+	$(call record,TOKENFIT_MODULE=$(abspath $(BUILD)/bench/tokenfit-preinit.wasm) $(NODE) js/scripts/bench-start.mjs)
 
 # The JSON API over HTTP on loopback: tokenfit serve native and --runtime
 # wasm, tokenfit/edge in Node and in workerd, each under 20,000 mixed
 # requests from 16 clients (every answer checked): requests/s, p50, p99.
 bench-serve: cli js js-deps js-runtimes
-	$(NODE) js/scripts/bench-serve.mjs $(BUILD)/bin/tokenfit $(JS_RUNTIMES) 20000
+	$(new-record)
+	$(call record,$(NODE) js/scripts/bench-serve.mjs $(BUILD)/bin/tokenfit $(JS_RUNTIMES) 20000)
 
 # The GOOS=js module against the wasip1 module in Node.
 bench-node: wasm $(CORPUS)
-	$(NODE) js/scripts/bench-wasm.mjs $(WASM_DIR) $(CORPUS)
+	$(new-record)
+	$(call record,$(NODE) js/scripts/bench-wasm.mjs $(WASM_DIR) $(CORPUS))
 
 # The one benchmark text every host counts: core/bench_test.go's
 # benchCorpus (1 MiB, no repetition: the multilingual corpus, Go's spec,

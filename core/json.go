@@ -66,14 +66,7 @@ func (s Section) appendJSON(w *jsonio.Writer) {
 			w.Null()
 			return
 		}
-		w.Byte('[')
-		for i, t := range s.Texts {
-			if i > 0 {
-				w.Byte(',')
-			}
-			w.String(t)
-		}
-		w.Byte(']')
+		w.Array(len(s.Texts), func(i int) { w.String(s.Texts[i]) })
 	case len(s.Texts) == 1:
 		w.String(s.Texts[0])
 	default:
@@ -87,14 +80,7 @@ func (c ChatContent) appendJSON(w *jsonio.Writer) {
 		w.String(c.Text)
 		return
 	}
-	w.Byte('[')
-	for i, p := range c.Parts {
-		if i > 0 {
-			w.Byte(',')
-		}
-		p.appendJSON(w)
-	}
-	w.Byte(']')
+	w.Array(len(c.Parts), func(i int) { c.Parts[i].appendJSON(w) })
 }
 
 // appendJSON writes the choice as OpenAI spells it.

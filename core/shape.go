@@ -162,6 +162,48 @@ func (s *shapedChat) messages(list [][]byte, path string, translate func(o jsonO
 	return nil
 }
 
+// readHead reads what the translated shapes' requests open with: the
+// model, a system prompt under each of systemKeys present (as text by
+// system) and the list of messages under list, each translated by read.
+func (s *shapedChat) readHead(o jsonObject, systemKeys []string, system func(o jsonObject, key string) (string, error), list string, read func(msgs [][]byte, path string) error) error {
+	if err := o.str("model", &s.req.Model); err != nil {
+		return err
+	}
+	for _, k := range systemKeys {
+		if raw, ok := o.fields[k]; !ok || jsonio.IsNull(raw) {
+			continue
+		}
+		text, err := system(o, k)
+		if err != nil {
+			return err
+		}
+		if text != "" {
+			s.add(ChatMessage{Role: "system", Content: ChatContent{Text: text}}, -1)
+		}
+	}
+	msgs, err := decodeArray(o.fields[list], list)
+	if err != nil {
+		return err
+	}
+	return read(msgs, list)
+}
+
+// callBlock is a block that calls a tool, whose id, name and input the
+// shape keeps under idKey, nameKey and input.
+func callBlock(o jsonObject, idKey, nameKey string, input []byte) (translated, error) {
+	call := ToolCall{Type: "function", Function: FunctionCall{Arguments: "{}"}}
+	if err := o.str(idKey, &call.ID); err != nil {
+		return translated{}, err
+	}
+	if err := o.requiredStr(nameKey, &call.Function.Name); err != nil {
+		return translated{}, err
+	}
+	if !jsonio.IsNull(input) {
+		call.Function.Arguments = jsonText(input)
+	}
+	return translated{call: &call}, nil
+}
+
 // readChat reads a chat request in any shape. Cost: O(n) in the size of
 // the JSON.
 func readChat(b []byte) (*shapedChat, error) {

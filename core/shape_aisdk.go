@@ -17,23 +17,11 @@ import (
 // their JSON text. Cost: O(n) in the size of the JSON.
 
 func (s *shapedChat) readAISDK(o jsonObject) error {
-	if err := o.str("model", &s.req.Model); err != nil {
-		return err
-	}
-	for _, key := range []string{"system", "instructions"} {
+	system := func(o jsonObject, key string) (string, error) {
 		var text string
-		if err := o.str(key, &text); err != nil {
-			return err
-		}
-		if text != "" {
-			s.add(ChatMessage{Role: "system", Content: ChatContent{Text: text}}, -1)
-		}
+		return text, o.str(key, &text)
 	}
-	msgs, err := decodeArray(o.fields["messages"], "messages")
-	if err != nil {
-		return err
-	}
-	if err := s.aisdkMessages(msgs, "messages"); err != nil {
+	if err := s.readHead(o, []string{"system", "instructions"}, system, "messages", s.aisdkMessages); err != nil {
 		return err
 	}
 	if raw, ok := o.fields["tools"]; ok && !jsonio.IsNull(raw) {
@@ -79,17 +67,8 @@ func (s *shapedChat) aisdkMessages(list [][]byte, path string) error {
 func (s *shapedChat) aisdkBlock(o jsonObject, typ string, raw []byte, path string) (translated, error) {
 	switch typ {
 	case "tool-call":
-		call := ToolCall{Type: "function", Function: FunctionCall{Arguments: "{}"}}
-		if err := o.str("toolCallId", &call.ID); err != nil {
-			return translated{}, err
-		}
-		if err := o.requiredStr("toolName", &call.Function.Name); err != nil {
-			return translated{}, err
-		}
-		if in, _ := field(o, "input", "args"); !jsonio.IsNull(in) {
-			call.Function.Arguments = jsonText(in)
-		}
-		return translated{call: &call}, nil
+		in, _ := field(o, "input", "args")
+		return callBlock(o, "toolCallId", "toolName", in)
 	case "tool-result":
 		tool := ChatMessage{Role: "tool"}
 		if err := o.requiredStr("toolCallId", &tool.ToolCallID); err != nil {

@@ -16,23 +16,8 @@ import (
 // blocks count as their JSON text. Cost: O(n) in the size of the JSON.
 
 func (s *shapedChat) readAnthropic(o jsonObject) error {
-	if err := o.str("model", &s.req.Model); err != nil {
-		return err
-	}
-	if raw, ok := o.fields["system"]; ok && !jsonio.IsNull(raw) {
-		text, err := s.anthropicText(raw, "system")
-		if err != nil {
-			return err
-		}
-		if text != "" {
-			s.add(ChatMessage{Role: "system", Content: ChatContent{Text: text}}, -1)
-		}
-	}
-	msgs, err := decodeArray(o.fields["messages"], "messages")
-	if err != nil {
-		return err
-	}
-	if err := s.anthropicMessages(msgs, "messages"); err != nil {
+	system := func(o jsonObject, key string) (string, error) { return s.anthropicText(o.fields[key], key) }
+	if err := s.readHead(o, []string{"system"}, system, "messages", s.anthropicMessages); err != nil {
 		return err
 	}
 	tools, err := decodeArray(o.fields["tools"], "tools")
@@ -87,17 +72,7 @@ func (s *shapedChat) anthropicMessages(list [][]byte, path string) error {
 func (s *shapedChat) anthropicBlock(o jsonObject, typ string, raw []byte, path string) (translated, error) {
 	switch typ {
 	case "tool_use", "server_tool_use", "mcp_tool_use":
-		call := ToolCall{Type: "function", Function: FunctionCall{Arguments: "{}"}}
-		if err := o.str("id", &call.ID); err != nil {
-			return translated{}, err
-		}
-		if err := o.requiredStr("name", &call.Function.Name); err != nil {
-			return translated{}, err
-		}
-		if in, ok := o.fields["input"]; ok && !jsonio.IsNull(in) {
-			call.Function.Arguments = jsonText(in)
-		}
-		return translated{call: &call}, nil
+		return callBlock(o, "id", "name", o.fields["input"])
 	case "tool_result":
 		tool := ChatMessage{Role: "tool"}
 		if err := o.requiredStr("tool_use_id", &tool.ToolCallID); err != nil {

@@ -20,23 +20,8 @@ import (
 // Cost: O(n) in the size of the JSON.
 
 func (s *shapedChat) readGemini(o jsonObject) error {
-	if err := o.str("model", &s.req.Model); err != nil {
-		return err
-	}
-	if raw, key := field(o, "systemInstruction", "system_instruction"); !jsonio.IsNull(raw) {
-		text, err := s.geminiSystem(raw, key)
-		if err != nil {
-			return err
-		}
-		if text != "" {
-			s.add(ChatMessage{Role: "system", Content: ChatContent{Text: text}}, -1)
-		}
-	}
-	contents, err := decodeArray(o.fields["contents"], "contents")
-	if err != nil {
-		return err
-	}
-	if err := s.geminiContents(contents, "contents"); err != nil {
+	system := func(o jsonObject, key string) (string, error) { return s.geminiSystem(o.fields[key], key) }
+	if err := s.readHead(o, []string{"systemInstruction", "system_instruction"}, system, "contents", s.geminiContents); err != nil {
 		return err
 	}
 	tools, err := decodeArray(o.fields["tools"], "tools")

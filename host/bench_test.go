@@ -223,11 +223,7 @@ func BenchmarkThroughput(b *testing.B) {
 			}
 		}
 	})
-	lean, err := host.New(ctx, leanConfig(b).WithMaxInstances(1).WithEncodings("o200k_base"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer lean.Close(ctx)
+	lean := newHost(b, leanConfig(b).WithMaxInstances(1).WithEncodings("o200k_base"))
 	b.Run("wasm-lean", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		for b.Loop() {
@@ -279,11 +275,7 @@ func benchStop(b *testing.B, text string) {
 	ctx := context.Background()
 	var hosts []*host.Host
 	for _, stop := range []bool{false, true} {
-		h, err := host.New(ctx, config(b).WithCloseOnContextDone(stop).WithMaxInstances(1).WithEncodings("o200k_base"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer h.Close(ctx)
+		h := newHost(b, config(b).WithCloseOnContextDone(stop).WithMaxInstances(1).WithEncodings("o200k_base"))
 		hosts = append(hosts, h)
 	}
 	deadline, cancel := context.WithTimeout(ctx, time.Hour)

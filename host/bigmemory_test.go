@@ -48,16 +48,8 @@ func TestMemory_Above2GiB(t *testing.T) {
 		t.Skip("make test-long: grows an instance to near 4 GiB")
 	}
 	ctx := context.Background()
-	h, err := host.New(ctx, config(t).WithMaxInstances(1).WithEncodings("o200k_base"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
-	in, err := h.Instance(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Release()
+	h := newHost(t, config(t).WithMaxInstances(1).WithEncodings("o200k_base"))
+	in := instance(t, h)
 	defer host.Retire(in) // its gigabytes go when it is released
 	e, _ := core.GetEncoding("o200k_base")
 	text := strings.Repeat("Hello world, over two gigabytes. ", 3000)

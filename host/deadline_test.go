@@ -23,11 +23,7 @@ var slowText = strings.Repeat("a", 2<<20)
 func TestDeadline_Call(t *testing.T) {
 	ctx := context.Background()
 	for _, stop := range []bool{false, true} {
-		h, err := host.New(ctx, config(t).WithCloseOnContextDone(stop).WithMaxInstances(2).WithEncodings("o200k_base"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer h.Close(ctx)
+		h := newHost(t, config(t).WithCloseOnContextDone(stop).WithMaxInstances(2).WithEncodings("o200k_base"))
 		for _, tc := range []struct {
 			name string
 			run  func(ctx context.Context) error
@@ -60,11 +56,7 @@ func TestDeadline_Call(t *testing.T) {
 // calls (ErrModule) and is retired when released.
 func TestDeadline_Instance(t *testing.T) {
 	ctx := context.Background()
-	h, err := host.New(ctx, config(t).WithCloseOnContextDone(true).WithMaxInstances(1).WithEncodings("o200k_base"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, config(t).WithCloseOnContextDone(true).WithMaxInstances(1).WithEncodings("o200k_base"))
 	in, err := h.Instance(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -104,11 +96,7 @@ func TestDeadline_Ended(t *testing.T) {
 // gives up when its context ends, not when the long call does.
 func TestDeadline_Wait(t *testing.T) {
 	ctx := context.Background()
-	h, err := host.New(ctx, config(t).WithCloseOnContextDone(true).WithMaxInstances(1).WithEncodings("o200k_base"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, config(t).WithCloseOnContextDone(true).WithMaxInstances(1).WithEncodings("o200k_base"))
 	long, stop := context.WithCancel(ctx)
 	started := make(chan struct{})
 	var wg sync.WaitGroup

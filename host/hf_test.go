@@ -25,11 +25,7 @@ func TestHost_LoadTokenizer(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	h, err := host.New(ctx, exampleConfig().WithMaxInstances(2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, exampleConfig().WithMaxInstances(2))
 	req, _ := json.Marshal(core.LoadTokenizerRequest{Name: "qwen3", Data: ref.Table()})
 	out, err := h.Do(ctx, "loadTokenizer", req)
 	if err != nil || string(out) != `{"name":"qwen3","vocabSize":151669}` {
@@ -61,11 +57,7 @@ func TestHost_LoadTokenizer(t *testing.T) {
 	// Both instances at once: each answers with the tokenizer.
 	var held []*host.Instance
 	for range 2 {
-		in, err := h.Instance(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer in.Release()
+		in := instance(t, h)
 		held = append(held, in)
 	}
 	for i, in := range held {

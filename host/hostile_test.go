@@ -167,11 +167,7 @@ func errorAnswer(he *host.Error) []byte {
 func TestHostile_Host(t *testing.T) {
 	skipShort(t)
 	ctx := context.Background()
-	h, err := host.New(ctx, config(t).WithMaxInstances(2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, config(t).WithMaxInstances(2))
 	n := runHostile(t, func(t *testing.T) (runner, func()) {
 		in, err := h.Instance(ctx)
 		if err != nil {

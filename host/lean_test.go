@@ -26,11 +26,7 @@ func leanConfig(t testing.TB) host.Config {
 // the official tiktoken does, through the pool and a checked-out Instance.
 func TestLean_Counts(t *testing.T) {
 	ctx := context.Background()
-	h, err := host.New(ctx, leanConfig(t).WithMaxInstances(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, leanConfig(t).WithMaxInstances(1))
 	cases, err := tokenvectors.Load("../testdata")
 	if err != nil {
 		t.Fatal(err)
@@ -46,11 +42,7 @@ func TestLean_Counts(t *testing.T) {
 	if _, err := h.Count(ctx, "p51k_base", "x"); !errors.Is(err, core.ErrUnknownEncoding) {
 		t.Errorf("unknown encoding: %v", err)
 	}
-	in, err := h.Instance(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Release()
+	in := instance(t, h)
 	if n, err := in.Count(ctx, "cl100k_base", "Hello world"); err != nil || n != 2 {
 		t.Errorf("Instance.Count: %d, %v", n, err)
 	}
@@ -60,11 +52,7 @@ func TestLean_Counts(t *testing.T) {
 // and on an Instance, and the Host keeps counting after it.
 func TestLean_Operations(t *testing.T) {
 	ctx := context.Background()
-	h, err := host.New(ctx, leanConfig(t).WithMaxInstances(1).WithEncodings("o200k_base"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, leanConfig(t).WithMaxInstances(1).WithEncodings("o200k_base"))
 	_, err1 := h.Call(ctx, "countTokens", []byte(`{"text":"x"}`))
 	_, err2 := h.Do(ctx, "version", nil)
 	_, err3 := h.CountTokens(ctx, core.CountRequest{Text: "x"})

@@ -128,11 +128,7 @@ func TestHost_SharedVectors(t *testing.T) {
 // one instance is seen by all of them, including those started later.
 func TestHost_RegisterModelsReachesEveryInstance(t *testing.T) {
 	ctx := context.Background()
-	h, err := host.New(ctx, config(t).WithMaxInstances(3).WithEncodings("o200k_base"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, config(t).WithMaxInstances(3).WithEncodings("o200k_base"))
 	// Two instances exist before the registration, a third starts after.
 	var held []*host.Instance
 	for range 2 {
@@ -214,11 +210,7 @@ func TestHost_Close(t *testing.T) {
 // call gets a fresh one.
 func TestHost_RetiresGrownInstances(t *testing.T) {
 	ctx := context.Background()
-	h, err := host.New(ctx, config(t).WithMaxInstances(1).WithEncodings("o200k_base").WithMaxInstanceMemory(64<<20))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, config(t).WithMaxInstances(1).WithEncodings("o200k_base").WithMaxInstanceMemory(64<<20))
 	in, err := h.Instance(ctx)
 	if err != nil {
 		t.Fatal(err)

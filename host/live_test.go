@@ -18,21 +18,13 @@ func TestHost_LiveNeedsInstance(t *testing.T) {
 	ctx := context.Background()
 	// A Host of its own: the shared one's instances must not count
 	// counters made here (TestParity compares their ids with core's).
-	h, err := host.New(ctx, config(t).WithMaxInstances(1).WithEncodings("o200k_base"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, config(t).WithMaxInstances(1).WithEncodings("o200k_base"))
 	for _, op := range []string{"liveNew", "liveEdit", "liveGet", "liveFree"} {
 		if _, err := h.Call(ctx, op, []byte(`{"id": 1, "encoding": "o200k_base"}`)); !errors.Is(err, host.ErrNeedsInstance) {
 			t.Errorf("%s on the pool: %v", op, err)
 		}
 	}
-	in, err := h.Instance(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Release()
+	in := instance(t, h)
 	out, err := in.Call(ctx, "liveNew", []byte(`{"encoding": "o200k_base", "text": "Hello world"}`))
 	if err != nil || !strings.Contains(string(out), `"tokens":2`) {
 		t.Fatalf("liveNew on an Instance: %s, %v", out, err)
@@ -43,16 +35,8 @@ func TestHost_LiveNeedsInstance(t *testing.T) {
 // live counters; one more is an invalid_request answer until one is freed.
 func TestHost_LiveBound(t *testing.T) {
 	ctx := context.Background()
-	h, err := host.New(ctx, config(t).WithMaxInstances(1).WithEncodings("o200k_base"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
-	in, err := h.Instance(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Release()
+	h := newHost(t, config(t).WithMaxInstances(1).WithEncodings("o200k_base"))
+	in := instance(t, h)
 	req := []byte(`{"encoding": "o200k_base", "text": "x"}`)
 	for i := range engine.MaxLiveCounters {
 		if out, err := in.Call(ctx, "liveNew", req); err != nil || strings.HasPrefix(string(out), `{"error"`) {

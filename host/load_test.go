@@ -40,11 +40,7 @@ func TestHost_Load(t *testing.T) {
 		calls = n
 	}
 	ctx := context.Background()
-	h, err := host.New(ctx, config(t).WithMaxInstances(4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, config(t).WithMaxInstances(4))
 	for _, e := range core.EncodingNames() {
 		core.GetEncoding(e) // "encodings" reports what is loaded
 	}

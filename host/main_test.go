@@ -102,3 +102,26 @@ func sharedHost(t testing.TB) *host.Host {
 	}
 	return shared
 }
+
+// newHost starts a Host from c, closed when the test ends.
+func newHost(t testing.TB, c host.Config) *host.Host {
+	t.Helper()
+	h, err := host.New(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close(context.Background()) })
+	return h
+}
+
+// instance checks out an instance of h, released when the test ends
+// (before h closes).
+func instance(t testing.TB, h *host.Host) *host.Instance {
+	t.Helper()
+	in, err := h.Instance(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(in.Release)
+	return in
+}

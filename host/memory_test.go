@@ -65,16 +65,8 @@ func budgetRequests() [][]byte {
 func TestMemory_Module(t *testing.T) {
 	skipShort(t)
 	ctx := context.Background()
-	h, err := host.New(ctx, config(t).WithMaxInstances(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
-	in, err := h.Instance(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Release()
+	h := newHost(t, config(t).WithMaxInstances(1))
+	in := instance(t, h)
 	texts, budgets := memoryTexts(), budgetRequests()
 	var reqs [][]byte
 	for i, s := range texts {
@@ -211,11 +203,7 @@ func TestMemory_Cycles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, err := host.New(ctx, cfg.WithMaxInstances(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, cfg.WithMaxInstances(1))
 	// Warm up: the compilation cache, the runtime's pools.
 	for range 5 {
 		cycle(h)

@@ -17,11 +17,7 @@ import (
 // instance, and the heap does not grow with them.
 func TestMemory_Registrations(t *testing.T) {
 	ctx := context.Background()
-	h, err := host.New(ctx, config(t).WithMaxInstances(2).WithEncodings("o200k_base"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, config(t).WithMaxInstances(2).WithEncodings("o200k_base"))
 	n := size(20000, 500) // ~4 ms each in a loaded machine
 	before := heapInUse()
 	for i := range n {
@@ -64,11 +60,7 @@ func TestMemory_Registrations(t *testing.T) {
 // models move to the end, estimators add up, aliases follow their model.
 func TestHost_RegistrationsAsNative(t *testing.T) {
 	ctx := context.Background()
-	h, err := host.New(ctx, config(t).WithMaxInstances(2).WithEncodings("o200k_base"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, config(t).WithMaxInstances(2).WithEncodings("o200k_base"))
 	api := core.NewAPI()
 	for _, req := range []string{
 		`{"models": [{"id": "a", "contextWindow": 1000, "encoding": "o200k_base"}, {"id": "b", "aliases": ["bee"], "contextWindow": 2000, "encoding": "o200k_base"}]}`,
@@ -81,16 +73,8 @@ func TestHost_RegistrationsAsNative(t *testing.T) {
 		h.Call(ctx, "registerModels", []byte(req))
 		api.Call("registerModels", []byte(req))
 	}
-	busy, err := h.Instance(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer busy.Release()
-	fresh, err := h.Instance(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Release()
+	instance(t, h) // busy: the next instance is a fresh one
+	fresh := instance(t, h)
 	for _, req := range []string{`{}`, `{"model": "bee"}`, `{"model": "c"}`, `{"model": "a"}`} {
 		got, err := fresh.Call(ctx, "models", []byte(req))
 		if want := api.Call("models", []byte(req)); err != nil || string(got) != string(want) {

@@ -10,12 +10,12 @@ import (
 )
 
 // TestJSLiveBound_MirrorEngine holds the live-counter bound that the npm
-// package's documentation states (index.d.ts, README) to the one the
+// package's documentation states (index.d.ts, js/README.md) to the one the
 // modules enforce, core/engine.MaxLiveCounters.
 func TestJSLiveBound_MirrorEngine(t *testing.T) {
 	for _, f := range []struct{ file, pattern string }{
 		{"../js/src/index.d.ts", `keeps at most ([0-9,]+) live counters`},
-		{"../README.md", `keeps at most\s+([0-9,]+) at once`},
+		{"../js/README.md", `keeps at most\s+([0-9,]+) at once`},
 	} {
 		m := regexp.MustCompile(f.pattern).FindStringSubmatch(readFile(t, f.file))
 		if m == nil {

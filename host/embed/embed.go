@@ -13,13 +13,13 @@ package embed
 
 import _ "embed"
 
-// Module is the wasip1 reactor (wasm/ABI.md), about 5 MB: what
+// Module is the wasip1 reactor (wasm/ABI.md; make wasm prints its size): what
 // host.NewConfig() runs.
 //
 //go:embed tokenfit.wasm
 var Module []byte
 
-// LeanModule is the counting-only reactor, about 2.6 MB, for
+// LeanModule is the counting-only reactor, about half the full one, for
 // host.NewConfig().WithLeanModule(embed.LeanModule): hosts that only count
 // start it in about half the time.
 //

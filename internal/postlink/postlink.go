@@ -161,7 +161,7 @@ func encodeData(segs []segment) []byte {
 	b := appendUleb(nil, uint32(len(segs)))
 	for _, s := range segs {
 		b = append(b, 0, opI32Const)
-		b = appendSleb32(b, int32(s.offset))
+		b = appendSleb(b, int64(int32(s.offset)))
 		b = append(b, opEnd)
 		b = appendUleb(b, uint32(len(s.data)))
 		b = append(b, s.data...)

@@ -145,7 +145,7 @@ func TestMergeData_Unsupported(t *testing.T) {
 
 func TestLEB128(t *testing.T) {
 	for _, v := range []int32{0, 1, 63, 64, -1, -64, -65, 127, 128, 1 << 20, -1 << 31, 1<<31 - 1} {
-		b := appendSleb32(nil, v)
+		b := appendSleb(nil, int64(v))
 		got, n, err := sleb32(b, 0)
 		if err != nil || got != v || n != len(b) {
 			t.Errorf("sleb32(%d) = %d, %d, %v", v, got, n, err)

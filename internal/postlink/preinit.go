@@ -14,7 +14,7 @@ import (
 // stack, and no Go state points outside the module. Preinit runs it once,
 // at build time, under wazero, and writes the module whose memory and
 // globals start as they were after it and whose _initialize does nothing.
-// See RATIONALE.md, "Why is the module pre-initialised?".
+// See RATIONALE.md, "Why is the module not pre-initialised?".
 //
 // The run is deterministic, so the result is a function of the input: no
 // arguments, no environment, a monotonic clock that reads 1 ns (no host's
@@ -126,9 +126,9 @@ func encodeGlobals(gs []global) []byte {
 		}
 		b = append(b, g.typ, mut)
 		if g.typ == 0x7f {
-			b = appendSleb32(append(b, opI32Const), int32(g.value))
+			b = appendSleb(append(b, opI32Const), int64(int32(g.value)))
 		} else {
-			b = appendSleb64(append(b, opI64Const), g.value)
+			b = appendSleb(append(b, opI64Const), g.value)
 		}
 		b = append(b, opEnd)
 	}

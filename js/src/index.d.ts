@@ -282,7 +282,8 @@ export interface ChatCount {
 /**
  * The shape a chat request was read in: OpenAI's, Anthropic's Messages,
  * Gemini's generateContent or the Vercel AI SDK's ModelMessage[] (see the
- * README, "Request shapes"). Detected from the request unless it names one.
+ * repository's API.md, "Request shapes"). Detected from the request unless it
+ * names one.
  */
 export type Shape = 'openai' | 'anthropic' | 'gemini' | 'aisdk';
 

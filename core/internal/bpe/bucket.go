@@ -21,14 +21,13 @@ type entry struct {
 }
 
 type bucketMerge struct {
-	next, prev []int32  // linked list of token starts; next[last] = len(p)
-	tok        []uint32 // tok[i]: rank of the token that starts at i
-	pair       []uint32 // pair[i]: rank of the token at i joined with the next
-	entries    []entry  // every pair ever queued, chained per rank
-	head       []int32  // head[rank]: last entry queued for rank, or -1
-	ranks      []uint64 // min-heap of the ranks that have entries
-	touched    []uint32 // ranks whose head is set, to reset afterwards
-	work       []int32  // starts queued for the rank being merged
+	tokenList
+	tok     []uint32 // tok[i]: rank of the token that starts at i
+	entries []entry  // every pair ever queued, chained per rank
+	head    []int32  // head[rank]: last entry queued for rank, or -1
+	ranks   []uint64 // min-heap of the ranks that have entries
+	touched []uint32 // ranks whose head is set, to reset afterwards
+	work    []int32  // starts queued for the rank being merged
 }
 
 // The scratch of a bucket merge includes a head per rank of the vocabulary
@@ -132,13 +131,8 @@ func (v *Vocab) splitBuckets(p string, m *bucketMerge) bool {
 			if m.pair[i] != current {
 				continue // stale: the token at i changed since this was queued
 			}
-			j := m.next[i]
-			m.next[i] = m.next[j]
-			if int(m.next[j]) < n {
-				m.prev[m.next[j]] = i
-			}
+			m.join(i, n)
 			m.tok[i] = current
-			m.pair[j] = noRank
 			rerank(i)
 			if pr := m.prev[i]; pr >= 0 {
 				rerank(pr)

@@ -59,9 +59,25 @@ func (v *Vocab) splitSmall(p string, buf *[smallPiece + 1]part) []part {
 // bigMerge holds the scratch state of a heap merge; pooled so that counting
 // long pieces does not allocate once warm.
 type bigMerge struct {
-	next, prev []int32  // linked list of token starts; next[last] = len(p)
+	tokenList
+	heap []uint64 // rank << 32 | start, a min-heap
+}
+
+// tokenList is a merge's tokens: a linked list of their starts in a piece
+// of n bytes, with the rank of each joined with the next.
+type tokenList struct {
+	next, prev []int32  // next[last] = n
 	pair       []uint32 // pair[i]: rank of the token at i joined with the next
-	heap       []uint64 // rank << 32 | start, a min-heap
+}
+
+// join joins the token at i with the next one. Cost: O(1).
+func (l *tokenList) join(i int32, n int) {
+	j := l.next[i]
+	l.next[i] = l.next[j]
+	if int(l.next[j]) < n {
+		l.prev[l.next[j]] = i
+	}
+	l.pair[j] = noRank
 }
 
 var bigPool = sync.Pool{New: func() any { return new(bigMerge) }}
@@ -111,13 +127,7 @@ func (v *Vocab) splitBig(p string, m *bigMerge) {
 		if m.pair[i] != r {
 			continue // stale: the token at i changed since this was queued
 		}
-		// Join the token at i with the next one.
-		j := m.next[i]
-		m.next[i] = m.next[j]
-		if int(m.next[j]) < n {
-			m.prev[m.next[j]] = i
-		}
-		m.pair[j] = noRank
+		m.join(i, n)
 		rerank(i)
 		if pr := m.prev[i]; pr >= 0 {
 			rerank(pr)

@@ -73,6 +73,18 @@ func (w *Writer) RawJSON(raw []byte) {
 	w.B = Compact(w.B, raw)
 }
 
+// Array writes an array of n elements, each written by elem(i).
+func (w *Writer) Array(n int, elem func(i int)) {
+	w.Byte('[')
+	for i := range n {
+		if i > 0 {
+			w.Byte(',')
+		}
+		elem(i)
+	}
+	w.Byte(']')
+}
+
 // ObjectStart begins an object whose members are each written with a
 // leading comma; ObjectEnd(start) turns the first comma into the brace.
 // Members that may be left out thus need no bookkeeping.

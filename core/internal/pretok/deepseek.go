@@ -128,27 +128,7 @@ func deepseekMatch(s string, i int) int {
 		return i
 	}
 	// \s*[\r\n]+|\s+(?!\S)|\s+, where a number or CJK character ends the text
-	j, last, lastNL, chars := i, i, -1, 0
-	for j < len(s) {
-		c, m := classAt(s, j)
-		if c&space == 0 {
-			break
-		}
-		if c&newline != 0 {
-			lastNL = j
-		}
-		last = j
-		j += m
-		chars++
-	}
-	switch {
-	case lastNL >= 0:
-		return lastNL + 1
-	case j == len(s) || chars == 1 || dsBoundary(s, j):
-		return j
-	default:
-		return last
-	}
+	return whitespace(s, i, true, dsBoundary)
 }
 
 func runLetterMark(s string, j int) int {

@@ -32,7 +32,7 @@ func GPT2(s string, i int) int {
 	case c&notOther == 0:
 		return runOther(s, i+n)
 	}
-	return whitespace(s, i, false)
+	return whitespace(s, i, false, nil)
 }
 
 // Cl100k splits like cl100k_base:
@@ -55,18 +55,7 @@ func Cl100k(s string, i int) int {
 			return run(s, i+n+n2, letter)
 		}
 	}
-	if c&number != 0 {
-		return runNumbers(s, i+n, 2)
-	}
-	if s[i] == ' ' && i+1 < len(s) {
-		if c2, n2 := classAt(s, i+1); c2&notOther == 0 {
-			return runBytes(s, runOther(s, i+1+n2), "\r\n")
-		}
-	}
-	if c&notOther == 0 {
-		return runBytes(s, runOther(s, i+n), "\r\n")
-	}
-	return whitespace(s, i, true)
+	return numberOrRest(s, i, c, n, "\r\n")
 }
 
 // O200k splits like o200k_base:
@@ -106,18 +95,7 @@ func O200k(s string, i int) int {
 			return e
 		}
 	}
-	if c&number != 0 {
-		return runNumbers(s, i+n, 2)
-	}
-	if s[i] == ' ' && i+1 < len(s) {
-		if c2, n2 := classAt(s, i+1); c2&notOther == 0 {
-			return runBytes(s, runOther(s, i+1+n2), "\r\n/")
-		}
-	}
-	if c&notOther == 0 {
-		return runBytes(s, runOther(s, i+n), "\r\n/")
-	}
-	return whitespace(s, i, true)
+	return numberOrRest(s, i, c, n, "\r\n/")
 }
 
 // casedWord matches [U]*[W]+ and an optional contraction at p, where U is
@@ -226,4 +204,23 @@ func asciiWord(s string, i int) int {
 		}
 	}
 	return j
+}
+
+// numberOrRest matches the alternatives cl100k and o200k end with:
+// \p{N}{1,3}, then ` ?[^\s\p{L}\p{N}]+` followed by any of trail's bytes,
+// then the whitespace ones. c and n are the class and length of the
+// character at i.
+func numberOrRest(s string, i int, c uint8, n int, trail string) int {
+	if c&number != 0 {
+		return runNumbers(s, i+n, 2)
+	}
+	if s[i] == ' ' && i+1 < len(s) {
+		if c2, n2 := classAt(s, i+1); c2&notOther == 0 {
+			return runBytes(s, runOther(s, i+1+n2), trail)
+		}
+	}
+	if c&notOther == 0 {
+		return runBytes(s, runOther(s, i+n), trail)
+	}
+	return whitespace(s, i, true, nil)
 }

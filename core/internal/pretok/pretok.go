@@ -122,8 +122,10 @@ func isAny(b byte, set string) bool {
 
 // whitespace matches the whitespace alternatives that every pattern ends
 // with, at a whitespace character i. With newlines (cl100k, o200k) it first
-// tries `\s*[\r\n]+`; then `\s+(?!\S)` and `\s+`.
-func whitespace(s string, i int, newlines bool) int {
+// tries `\s*[\r\n]+`; then `\s+(?!\S)` and `\s+`. ends, when not nil,
+// says where else the text ends for (?!\S): DeepSeek splits before a number
+// or a CJK character.
+func whitespace(s string, i int, newlines bool, ends func(s string, j int) bool) int {
 	j, last, lastNL, chars := i, i, -1, 0
 	for j < len(s) {
 		c, n := classAt(s, j)
@@ -140,7 +142,7 @@ func whitespace(s string, i int, newlines bool) int {
 	switch {
 	case newlines && lastNL >= 0:
 		return lastNL + 1 // \s* backtracks to the last CR or LF; [\r\n]+ takes it
-	case j == len(s) || chars == 1:
+	case j == len(s) || chars == 1 || ends != nil && ends(s, j):
 		return j
 	default:
 		return last // \s+(?!\S) gives back the last whitespace character
