@@ -12,9 +12,11 @@ import { checkSource, fetchBytes } from './load.js';
 const isPlainJSON = (v) => v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
 
 // base64 of bytes: Node's Buffer, the newer Uint8Array.toBase64, or btoa
-// over 32 KB slices.
+// over 32 KB slices. Buffer is read from globalThis: a bare `Buffer` makes
+// Parcel insert a Node polyfill, which a browser build then fails to resolve.
 function base64(bytes) {
-  if (typeof Buffer === 'function') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  const NodeBuffer = globalThis.Buffer;
+  if (typeof NodeBuffer === 'function') return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
   if (typeof bytes.toBase64 === 'function') return bytes.toBase64();
   let s = '';
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
