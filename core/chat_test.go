@@ -134,6 +134,29 @@ func TestCountChat_APIVectors(t *testing.T) {
 	t.Logf("%d of %d cases match the API exactly; %d known mismatches", exact, len(vs), known)
 }
 
+// TestCountChat_APIVectorsByModel runs the same requests through the JSON
+// API, as every host does: the model's name picks the tokenizer and the
+// rules. (gpt-3.5-turbo-0301 is an alias of the 0613 row, but bills by its
+// own rules.)
+func TestCountChat_APIVectorsByModel(t *testing.T) {
+	api := NewAPI()
+	for _, v := range loadChatVectors(t) {
+		if v.KnownMismatch != "" {
+			continue
+		}
+		var req map[string]json.RawMessage
+		if err := json.Unmarshal(v.Request, &req); err != nil {
+			t.Fatal(err)
+		}
+		req["model"], _ = json.Marshal(v.model())
+		body, _ := json.Marshal(req)
+		var got struct{ Total int }
+		if err := json.Unmarshal(api.Call("countChat", body), &got); err != nil || got.Total != v.PromptTokens {
+			t.Errorf("%s: countChat %d, the API billed %d (%v)", v.Name, got.Total, v.PromptTokens, err)
+		}
+	}
+}
+
 func TestCountChat_Breakdown(t *testing.T) {
 	enc := encodingForTest(t, "gpt-4o")
 	req := ChatRequest{

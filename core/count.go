@@ -248,8 +248,12 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 		if err != nil {
 			return ChatAnswer{}, err
 		}
-		rules = res.Model.ChatRules()
-		if m := res.Model; m.Tokenizer != "" && m.ChatTemplate == "" {
+		// The rules stay the requested name's (ChatRulesFor knows snapshots,
+		// such as gpt-3.5-turbo-0301, that the registry folds into another
+		// row); a row's chat template replaces them.
+		if m := res.Model; m.ChatTemplate != "" {
+			rules = m.ChatRules()
+		} else if m.Tokenizer != "" {
 			note = format.Sprintf("%s's chat template is not built in (tokenfit renders %s): counted with the generic rules, which the template's own framing may exceed, upperBound included", m.ID, strings.Join(ChatTemplates(), ", "))
 		}
 	}
