@@ -43,6 +43,13 @@ func (r *Registry) WithTokenizer(t *HFTokenizer) (*Registry, error) {
 	return &n, nil
 }
 
+// Tokenizer returns the tokenizer loaded under name (WithTokenizer), and
+// false when none is.
+func (r *Registry) Tokenizer(name string) (*HFTokenizer, bool) {
+	t, ok := r.tokenizers[name].(*HFTokenizer)
+	return t, ok
+}
+
 // checkTokenizerName refuses a name a loaded tokenizer cannot have.
 func checkTokenizerName(name string) error {
 	if name == "" || len(name) > 256 {

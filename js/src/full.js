@@ -1,7 +1,7 @@
 // The operations of the modules that answer in JSON: the full wasip1
 // reactor and the GOOS=js module. Every operation is a call; counting by an
-// encoding, or by a model seen once, takes the module's count export
-// instead (no JSON either way). lean.js is the same interface over the lean
+// encoding or a loaded tokenizer, or by a model seen once, takes the
+// module's count export instead (no JSON either way). lean.js is the same interface over the lean
 // module; instance.js documents it.
 
 import { fromAnswer } from './errors.js';
@@ -14,6 +14,15 @@ import { ENCODINGS, DEFAULT_ENCODING } from './table.js';
  */
 export function jsonOps(be, enc) {
   const models = new Map(); // model → encoding name, for exact models
+  const tokenizers = new Map(); // the name of a loaded tokenizer → its handle, once asked for
+
+  // tokenizer returns the handle of the tokenizer loaded under name, or
+  // undefined when none is.
+  const tokenizer = (name) => {
+    let h = tokenizers.get(name);
+    if (h === null) tokenizers.set(name, (h = be.encodingHandle(name)));
+    return h;
+  };
 
   // call runs one JSON operation, loading encodings it finds missing.
   const call = (op, request, fn = op) => {
@@ -40,18 +49,19 @@ export function jsonOps(be, enc) {
     if (target.calibration != null) return undefined;
     if (target.encoding !== undefined && target.encoding !== '') {
       if (ENCODINGS.includes(target.encoding)) return enc.handle(target.encoding, fn);
-      return undefined; // a heuristic such as chars4: core knows
+      return tokenizer(target.encoding); // else a heuristic such as chars4: core knows
     }
     if (target.model !== undefined && target.model !== '') {
       const name = models.get(target.model);
-      return name === undefined ? undefined : enc.handle(name, fn);
+      if (name === undefined) return undefined;
+      return ENCODINGS.includes(name) ? enc.handle(name, fn) : tokenizer(name);
     }
     return enc.handle(DEFAULT_ENCODING, fn);
   };
 
   // learn remembers the encoding of an exact model from a JSON answer.
   const learn = (target, answer) => {
-    if (target && target.model && !target.encoding && target.calibration == null && answer.exact && ENCODINGS.includes(answer.encoding)) {
+    if (target && target.model && !target.encoding && target.calibration == null && answer.exact && (ENCODINGS.includes(answer.encoding) || tokenizers.has(answer.encoding))) {
       models.set(target.model, answer.encoding);
     }
   };
@@ -91,6 +101,7 @@ export function jsonOps(be, enc) {
     loadTokenizer(json) {
       const answer = be.call('loadTokenizer', json);
       if (answer && answer.error) throw fromAnswer(answer);
+      if (!tokenizers.has(answer.name)) tokenizers.set(answer.name, null);
       return answer;
     },
   };

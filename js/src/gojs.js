@@ -23,6 +23,10 @@ class GoJS {
     return a.encoding; // names are the handles here
   }
 
+  encodingHandle(name) {
+    return name; // count takes names, loaded tokenizers' included
+  }
+
   count(name, text) {
     const n = this.api.count(name, text);
     if (n < 0) throw fromAnswer(JSON.parse(this.api.lastError()));

@@ -136,6 +136,15 @@ export class Wasip1 {
     return h;
   }
 
+  // encodingHandle returns the handle of an encoding, or of a tokenizer
+  // loaded under the name (which counts with the name's latest load).
+  encodingHandle(name) {
+    const n = this.put(name);
+    const h = this.x.encoding_handle(this.buf, n);
+    if (h < 0) throw this.fail(h);
+    return h;
+  }
+
   count(h, text) {
     const n = this.put(text);
     const c = this.x.count(h, this.buf, n);

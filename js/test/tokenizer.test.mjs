@@ -85,6 +85,14 @@ test('loadTokenizer: a loaded tokenizer answers truncate, chunk, liveCounter and
   const budget = tf.calculateBudget({ encoding: 'qwen', contextWindow: 32000, sections: { system: text } });
   assert.equal(budget.sections.system.tokens, n);
   assert.deepEqual(tf.decode(tf.encode(text, enc), enc), text);
+  // countTokens takes the module's count export by the tokenizer's name
+  // (no JSON): the JSON operation's count, and after another load under the
+  // name, the new tokenizer's.
+  assert.equal(n, tf.call('countTokens', { text, encoding: 'qwen' }).tokens);
+  await tf.loadTokenizer('qwen', fileURL('llama2'));
+  const m = tf.call('countTokens', { text, encoding: 'qwen' }).tokens;
+  assert.notEqual(m, n);
+  assert.equal(tf.countTokens(text, enc), m);
 });
 
 // Chat templates: countChat for a model with a built-in chat template, once

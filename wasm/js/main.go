@@ -84,7 +84,8 @@ func call(_ js.Value, args []js.Value) (res any) {
 	return string(api.Call(op, []byte(req)))
 }
 
-// count(encoding, text) → tokens, or a negative status.
+// count(encoding, text) → tokens, or a negative status. The encoding is a
+// built-in one or a tokenizer loaded under that name (loadTokenizer).
 func count(_ js.Value, args []js.Value) (res any) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -100,10 +101,13 @@ func count(_ js.Value, args []js.Value) (res any) {
 		return fail(err)
 	}
 	e, err := core.GetEncoding(name)
-	if err != nil {
-		return fail(err)
+	if err == nil {
+		return e.Count(text)
 	}
-	return e.Count(text)
+	if t, ok := api.Registry().Tokenizer(name); ok {
+		return t.Count(text)
+	}
+	return fail(err)
 }
 
 // loadTable(Uint8Array) → {"encoding": name} or an error answer.

@@ -87,7 +87,7 @@ func alloc(size uint32) (ptr uint32) {
 			Detail: "alloc(" + strconv.FormatUint(uint64(size), 10) + "): at most " + strconv.Itoa(maxAlloc) + " bytes"})
 		return 0
 	}
-	if size >= 1<<20 && len(encodings) == 0 {
+	if size >= 1<<20 && len(handles) == 0 {
 		// The first table or index, in a young heap: a collection now would
 		// scan a heap that is about to hold it anyway (tens of ms in a cold
 		// V8). Later big buffers (texts) let the collector keep pace.

@@ -14,15 +14,25 @@ import (
 // variant has its own fail and recovered: the full one answers errors as
 // core does, the lean one without core.
 
-// encodings are the encoding handles given out: handle h is encodings[h-1].
-var encodings []*engine.Encoding
+// handles are the handles given out: handle h is handles[h-1], a built-in
+// encoding or (the full variant) the name of a loaded tokenizer.
+var handles []handleOf
+
+type handleOf struct {
+	e         *engine.Encoding
+	tokenizer string
+}
+
+func invalidHandle(h int32) error {
+	return &boundary.Error{Err: boundary.ErrInvalidHandle, Detail: strconv.Itoa(int(h))}
+}
 
 // enc returns the encoding of handle h.
 func enc(h int32) (*engine.Encoding, error) {
-	if h <= 0 || int(h) > len(encodings) {
-		return nil, &boundary.Error{Err: boundary.ErrInvalidHandle, Detail: strconv.Itoa(int(h))}
+	if h <= 0 || int(h) > len(handles) || handles[h-1].e == nil {
+		return nil, invalidHandle(h)
 	}
-	return encodings[h-1], nil
+	return handles[h-1].e, nil
 }
 
 // encText returns the encoding of h and the n bytes of text at ptr.
@@ -35,14 +45,15 @@ func encText(h int32, ptr, n uint32) (*engine.Encoding, string, error) {
 	return e, s, err
 }
 
+// handle returns the handle of e, giving it one the first time.
 func handle(e *engine.Encoding) int32 {
-	for i, x := range encodings {
-		if x == e {
+	for i, x := range handles {
+		if x.e == e {
 			return int32(i + 1)
 		}
 	}
-	encodings = append(encodings, e)
-	return int32(len(encodings))
+	handles = append(handles, handleOf{e: e})
+	return int32(len(handles))
 }
 
 // loadTable loads an encoding from a vocabulary table (a .tkt file) and
@@ -94,7 +105,8 @@ func loadIndexed(tptr, tn, iptr, in uint32) (h int32) {
 }
 
 // encodingHandle returns the handle of a loaded encoding named by the n
-// bytes at ptr, or a negative status (encoding_not_loaded, unknown_encoding).
+// bytes at ptr (in the full variant, or of a tokenizer loaded under that
+// name), or a negative status (encoding_not_loaded, unknown_encoding).
 //
 //go:wasmexport encoding_handle
 func encodingHandle(ptr, n uint32) (h int32) {
@@ -103,22 +115,26 @@ func encodingHandle(ptr, n uint32) (h int32) {
 	if err != nil {
 		return fail(err)
 	}
-	e, err := engine.Get(s)
+	h, err = handleNamed(s)
 	if err != nil {
 		return fail(err)
 	}
-	return handle(e)
+	return h
 }
 
 // count returns the number of tokens in the n bytes at ptr with the encoding
-// h, or a negative status. The text is read in place.
+// (or tokenizer) h, or a negative status. The text is read in place.
 //
 //go:wasmexport count
 func count(h int32, ptr, n uint32) (c int32) {
 	defer rescue(&c)
-	e, s, err := encText(h, ptr, n)
+	t, err := counter(h)
 	if err != nil {
 		return fail(err)
 	}
-	return int32(e.Count(s))
+	s, err := str(ptr, n)
+	if err != nil {
+		return fail(err)
+	}
+	return int32(t.Count(s))
 }

@@ -6,7 +6,10 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/tokenfit/tokenfit/core"
+	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/wasm/internal/abi"
 )
 
@@ -56,4 +59,40 @@ func call(opPtr, opLen, reqPtr, reqLen uint32) (res uint64) {
 	// after the call, so the host may reuse the buffer. A copy would cost as
 	// much memory again as the request, for good.
 	return pack(theAPI().Call(string(op), req))
+}
+
+// handleNamed returns the handle of the encoding name, or of the tokenizer
+// loaded under it: such a handle stands for the name, so a count by it
+// takes the name's latest load. The API is not made for a built-in name
+// (no tokenizer can be loaded before it is).
+func handleNamed(name string) (int32, error) {
+	e, err := engine.Get(name)
+	if err == nil {
+		return handle(e), nil
+	}
+	if api == nil {
+		return 0, err
+	}
+	if _, ok := api.Registry().Tokenizer(name); !ok {
+		return 0, err
+	}
+	for i, x := range handles {
+		if x.tokenizer == name {
+			return int32(i + 1), nil
+		}
+	}
+	handles = append(handles, handleOf{tokenizer: strings.Clone(name)}) // name is the host's buffer
+	return int32(len(handles)), nil
+}
+
+// counter returns what handle h counts with.
+func counter(h int32) (interface{ Count(string) int }, error) {
+	if h <= 0 || int(h) > len(handles) || handles[h-1].tokenizer == "" {
+		return enc(h)
+	}
+	t, ok := theAPI().Registry().Tokenizer(handles[h-1].tokenizer)
+	if !ok {
+		return nil, invalidHandle(h) // never: a tokenizer stays loaded
+	}
+	return t, nil
 }

@@ -258,3 +258,15 @@ func liveText(id int32) (res uint64) {
 //
 //go:wasmexport live_free
 func liveFree(id int32) { delete(lives, id) }
+
+// handleNamed returns the handle of the encoding name.
+func handleNamed(name string) (int32, error) {
+	e, err := engine.Get(name)
+	if err != nil {
+		return 0, err
+	}
+	return handle(e), nil
+}
+
+// counter returns what handle h counts with.
+func counter(h int32) (*engine.Encoding, error) { return enc(h) }
