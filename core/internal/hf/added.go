@@ -28,10 +28,23 @@ func (s *addedSet) add(text string, id uint32) {
 }
 
 // next returns the first added token in s at or after i: its start and
-// end and id, or start = len(s) when there is none.
+// end and id, or start = len(s) when there is none. A token's second byte
+// is compared first, inline: Gemma 3's 31 runs of newlines, 30 of ▁ and
+// 6,322 tokens starting with < are mostly told apart by it.
 func (s *addedSet) next(text string, i int) (start, end int, id uint32) {
 	for ; i < len(text); i++ {
-		for _, t := range s.byFirst[text[i]] {
+		l := s.byFirst[text[i]]
+		if len(l) == 0 {
+			continue
+		}
+		var second byte
+		if i+1 < len(text) {
+			second = text[i+1]
+		}
+		for _, t := range l {
+			if len(t.text) > 1 && (t.text[1] != second || len(text)-i < len(t.text)) {
+				continue
+			}
 			if len(text)-i >= len(t.text) && text[i:i+len(t.text)] == t.text {
 				return i, i + len(t.text), t.id
 			}

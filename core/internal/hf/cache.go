@@ -12,7 +12,7 @@ import (
 // is only a miss.
 
 const (
-	pieceCacheBits = 14
+	pieceCacheBits = 16
 	maxCachedPiece = 64 // bytes
 )
 

@@ -223,7 +223,7 @@ func (m *Model) bpe(o *object) error {
 	if len(vocab.keys) > maxVocab {
 		return bad(strconv.Itoa(len(vocab.keys)) + " vocabulary entries (at most " + strconv.Itoa(maxVocab) + ")")
 	}
-	m.vocab = make(map[string]uint32, len(vocab.keys))
+	m.vocab = newVocabTable(len(vocab.keys))
 	for i, k := range vocab.keys {
 		f, ok := vocab.vals[i].(float64)
 		if !ok || f < 0 || f >= maxVocab || f != float64(int(f)) {
@@ -346,7 +346,7 @@ func (m *Model) setToken(id int, tok string) error {
 		}
 	}
 	m.tokens[id], m.has[id] = text, true
-	m.vocab[tok] = uint32(id)
+	m.vocab.put(tok, uint32(id))
 	return nil
 }
 
@@ -410,7 +410,7 @@ func (m *Model) setBytes() error {
 		if m.spiece {
 			key = "<0x" + strings.ToUpper(strconv.FormatUint(uint64(b)|0x100, 16)[1:]) + ">"
 		}
-		id, ok := m.vocab[key]
+		id, ok := m.vocab.get(key)
 		if !ok {
 			return bad("byte 0x" + strconv.FormatInt(int64(b), 16) + " has no token")
 		}
@@ -423,9 +423,9 @@ func (m *Model) setBytes() error {
 // at rank into the token of a+b. A pair listed twice keeps its last rank,
 // as tokenizers.js does.
 func (m *Model) addMerge(rank int, a, b string) error {
-	ia, ok1 := m.vocab[a]
-	ib, ok2 := m.vocab[b]
-	r, ok3 := m.vocab[a+b]
+	ia, ok1 := m.vocab.get(a)
+	ib, ok2 := m.vocab.get(b)
+	r, ok3 := m.vocab.get(a + b)
 	if !ok1 || !ok2 || !ok3 {
 		return bad("merge " + strconv.Itoa(rank) + " (" + strconv.Quote(a+" "+b) + ") names a token the vocabulary lacks")
 	}
@@ -439,7 +439,7 @@ func (m *Model) setAdded(id int, text string, normalized bool) {
 	m.grow(id)
 	m.tokens[id], m.has[id] = text, true
 	if normalized {
-		m.addedNorm.add(m.normalize(text), uint32(id))
+		m.addedNorm.add(m.normalize(new([]byte), text), uint32(id))
 	} else {
 		m.added.add(text, uint32(id))
 	}

@@ -36,7 +36,7 @@ func (w *merger) merge(m *Model, p string, dst []uint32) []uint32 {
 		prev := int32(-1)
 		for i := 0; i < n; {
 			_, size := utf8.DecodeRuneInString(p[i:])
-			id, ok := m.vocab[p[i:i+size]]
+			id, ok := m.vocab.get(p[i : i+size])
 			if !ok {
 				id = none
 			}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/tokenfit/tokenfit/core/internal/pretok"
 )
@@ -32,11 +33,11 @@ type Model struct {
 	meta         byte   // a Metaspace pre-tokenizer's prepend scheme (metaNone: none)
 	ignoreMerges bool
 
-	vocab  map[string]uint32 // the model's tokens, by their bytes
-	tokens []string          // by id: the bytes of model tokens, the text of added ones
-	has    []bool            // has[id]: the id is a token
-	byteID [256]uint32       // the token of each byte: a byte-level token, or SentencePiece's <0xXX>
-	merges pairTable         // left<<32|right → rank<<32|merged
+	vocab  vocabTable  // the model's tokens, by their bytes
+	tokens []string    // by id: the bytes of model tokens, the text of added ones
+	has    []bool      // has[id]: the id is a token
+	byteID [256]uint32 // the token of each byte: a byte-level token, or SentencePiece's <0xXX>
+	merges pairTable   // left<<32|right → rank<<32|merged
 
 	added, addedNorm addedSet
 	cache            *pieceCache
@@ -69,9 +70,56 @@ const (
 // AppendEncode appends the ids of text's tokens to dst. Cost: O(n log n)
 // at worst, O(n) for text made of pieces that are whole tokens.
 func (m *Model) AppendEncode(dst []uint32, text string) []uint32 {
+	sc := scratchPool.Get().(*scratch)
+	dst = m.appendEncode(sc, dst, text)
+	scratchPool.Put(sc)
+	return dst
+}
+
+// Count returns the number of tokens in text.
+func (m *Model) Count(text string) int {
+	sc := scratchPool.Get().(*scratch)
+	sc.ids = m.appendEncode(sc, sc.ids[:0], text)
+	n := len(sc.ids)
+	scratchPool.Put(sc)
+	return n
+}
+
+// scratch is one encoding's reusable memory: the ids a count discards, and
+// the text the normalizer and Metaspace write. A string made over norm or
+// meta (view) lives only until that buffer is written again, so nothing
+// keeps one (the piece cache keeps a copy), and a count allocates nothing
+// but its cache misses.
+type scratch struct {
+	ids        []uint32
+	norm, meta []byte
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// appendSpaces appends s with each space written as ▁.
+func appendSpaces(b []byte, s string) []byte {
+	for {
+		i := strings.IndexByte(s, ' ')
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(append(b, s[:i]...), "▁"...)
+		s = s[i+1:]
+	}
+}
+
+func (m *Model) appendEncode(sc *scratch, dst []uint32, text string) []uint32 {
 	for i := 0; i < len(text); {
 		start, end, id := m.added.next(text, i)
-		dst = m.appendSection(dst, text[i:start], i == 0)
+		dst = m.appendSection(sc, dst, text[i:start], i == 0)
 		if start < len(text) {
 			dst = append(dst, id)
 		}
@@ -80,44 +128,40 @@ func (m *Model) AppendEncode(dst []uint32, text string) []uint32 {
 	return dst
 }
 
-// Count returns the number of tokens in text.
-func (m *Model) Count(text string) int {
-	b := idsPool.Get().(*[]uint32)
-	ids := m.AppendEncode((*b)[:0], text)
-	n := len(ids)
-	*b = ids[:0]
-	idsPool.Put(b)
-	return n
-}
-
-var idsPool = sync.Pool{New: func() any { return new([]uint32) }}
-
 // normalize applies the file's normalizer (NFC, then ▁ for spaces and
-// before the text, which commute).
-func (m *Model) normalize(s string) string {
+// before the text, which commute), writing into *buf when spaces change:
+// the result may be a view of it.
+func (m *Model) normalize(buf *[]byte, s string) string {
 	if m.nfc {
 		s = nfc(s)
 	}
-	if m.replaceSpace {
-		s = strings.ReplaceAll(s, " ", "▁")
+	if !m.replaceSpace && !m.prependSpace {
+		return s
 	}
+	b := (*buf)[:0]
 	if m.prependSpace {
-		s = "▁" + s
+		b = append(b, "▁"...)
 	}
-	return s
+	if m.replaceSpace {
+		b = appendSpaces(b, s)
+	} else {
+		b = append(b, s...)
+	}
+	*buf = b
+	return view(b)
 }
 
 // appendSection encodes text that holds no unnormalized added token; first
 // is whether it starts the input.
-func (m *Model) appendSection(dst []uint32, s string, first bool) []uint32 {
+func (m *Model) appendSection(sc *scratch, dst []uint32, s string, first bool) []uint32 {
 	if s == "" {
 		return dst
 	}
-	s = m.normalize(s)
+	s = m.normalize(&sc.norm, s)
 	for i := 0; i < len(s); {
 		start, end, id := m.addedNorm.next(s, i)
 		if part := s[i:start]; part != "" {
-			dst = m.appendWords(dst, part, first)
+			dst = m.appendWords(sc, dst, part, first)
 		}
 		if start < len(s) {
 			dst = append(dst, id)
@@ -128,7 +172,7 @@ func (m *Model) appendSection(dst []uint32, s string, first bool) []uint32 {
 }
 
 // appendWords pre-tokenizes part and encodes its pieces.
-func (m *Model) appendWords(dst []uint32, part string, first bool) []uint32 {
+func (m *Model) appendWords(sc *scratch, dst []uint32, part string, first bool) []uint32 {
 	if !m.spiece {
 		for j := 0; j < len(part); {
 			k := m.next(part, j)
@@ -138,10 +182,12 @@ func (m *Model) appendWords(dst []uint32, part string, first bool) []uint32 {
 		return dst
 	}
 	if m.meta != metaNone {
-		part = strings.ReplaceAll(part, " ", "▁")
-		if (m.meta == metaAlways || m.meta == metaFirst && first) && !strings.HasPrefix(part, "▁") {
-			part = "▁" + part
+		b := sc.meta[:0]
+		if (m.meta == metaAlways || m.meta == metaFirst && first) && part[0] != ' ' && !strings.HasPrefix(part, "▁") {
+			b = append(b, "▁"...)
 		}
+		sc.meta = appendSpaces(b, part)
+		part = view(sc.meta)
 	}
 	return m.appendSPWords(dst, part)
 }
@@ -151,7 +197,7 @@ func (m *Model) appendPiece(dst []uint32, p string) []uint32 {
 	if len(p) == 1 && !m.spiece {
 		return append(dst, m.byteID[p[0]])
 	}
-	id, whole := m.vocab[p]
+	id, whole := m.vocab.get(p)
 	if whole && (m.ignoreMerges || m.self(id) == selfYes) {
 		return append(dst, id)
 	}
@@ -181,7 +227,7 @@ func (m *Model) appendPiece(dst []uint32, p string) []uint32 {
 	n := len(dst)
 	dst = w.merge(m, p, dst)
 	mergePool.Put(w)
-	slot.Store(&cachedPiece{piece: p, ids: append([]uint32(nil), dst[n:]...)})
+	slot.Store(&cachedPiece{piece: strings.Clone(p), ids: append([]uint32(nil), dst[n:]...)}) // p may be a view
 	return dst
 }
 

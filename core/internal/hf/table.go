@@ -62,12 +62,12 @@ func (m *Model) AppendTable(dst []byte) []byte {
 	// The model's tokens by id, from vocab: an added token may have taken
 	// an id's place in tokens.
 	n := 0
-	for _, id := range m.vocab {
-		n = max(n, int(id)+1)
+	for e := uint32(1); int(e) <= m.vocab.Len(); e++ {
+		n = max(n, int(m.vocab.ids[e])+1)
 	}
 	byID := make([]string, n)
-	for tok, id := range m.vocab {
-		byID[id] = tok
+	for e := uint32(1); int(e) <= m.vocab.Len(); e++ {
+		byID[m.vocab.ids[e]] = m.vocab.key(e)
 	}
 	dst = binary.AppendUvarint(dst, uint64(n))
 	for _, tok := range byID {
@@ -142,7 +142,7 @@ func LoadTable(data []byte) (*Model, error) {
 		}
 	}
 	n := r.count(maxVocab)
-	m.vocab = make(map[string]uint32, n)
+	m.vocab = newVocabTable(n)
 	byID := make([]string, n) // the vocabulary's keys, which merges split
 	for id := 0; id < n && r.err == nil; id++ {
 		l := r.count(1 << 16)

@@ -49,7 +49,8 @@ func (m *Model) initWords() {
 	if !m.spiece {
 		return
 	}
-	for tok := range m.vocab {
+	for e := uint32(1); int(e) <= m.vocab.Len(); e++ {
+		tok := m.vocab.key(e)
 		for k := strings.Index(tok, "▁"); k >= 0; {
 			if k > 0 {
 				if c, _ := utf8.DecodeLastRuneInString(tok[:k]); c != '▁' && !strings.ContainsRune(m.joinsMeta, c) {
