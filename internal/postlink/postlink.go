@@ -11,13 +11,15 @@
 // segment holding those zeros too. MergeData joins every such pair; see
 // RATIONALE.md, "Why is there a step after the Go linker?".
 //
-// Preinit pre-initialises a wasip1 reactor (its data segments are then its
-// memory after _initialize, and _initialize does nothing); the post-link
-// command runs it with -preinit, for measuring it (make bench-start).
+// Preinit pre-initialises a wasip1 reactor: its data segments are then its
+// memory after _initialize, and its _initialize only re-seeds the runtime's
+// random state. Apply, the step itself, pre-initialises the reactors and
+// merges the data of the GOOS=js module.
 package postlink
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -169,7 +171,22 @@ func encodeData(segs []segment) []byte {
 	return b
 }
 
-// Apply is the post-link step of every tokenfit module: MergeData with
-// MaxGap. (Preinit is not part of it: see RATIONALE.md, "Why is the module
-// not pre-initialised?")
-func Apply(module []byte) ([]byte, error) { return MergeData(module, MaxGap) }
+// Apply is the post-link step of every tokenfit module: a wasip1 reactor
+// (a module that exports _initialize) is pre-initialised (Preinit, which
+// merges its data as MergeData does); any other module (the GOOS=js one,
+// whose state after start lives in JavaScript too) has its data merged
+// (MergeData). Both with MaxGap.
+func Apply(ctx context.Context, module []byte) ([]byte, error) {
+	secs, err := sections(module)
+	if err != nil {
+		return nil, err
+	}
+	if exp := find(secs, sectionExport); exp != nil {
+		if f, err := exportedFunc(module[exp.start:exp.end], "_initialize"); err != nil {
+			return nil, err
+		} else if f >= 0 {
+			return Preinit(ctx, module, MaxGap)
+		}
+	}
+	return MergeData(module, MaxGap)
+}

@@ -18,30 +18,30 @@ import (
 )
 
 func main() {
-	preinit := flag.Bool("preinit", false, "pre-initialise the wasip1 reactors (postlink.Preinit)")
+	plain := flag.Bool("plain", false, "only merge data segments (postlink.MergeData): no pre-initialisation")
 	flag.Parse()
 	if flag.NArg() < 1 {
-		fmt.Fprintln(os.Stderr, "usage: postlink [-preinit] MODULE.wasm …")
+		fmt.Fprintln(os.Stderr, "usage: postlink [-plain] MODULE.wasm …")
 		os.Exit(2)
 	}
 	for _, f := range flag.Args() {
-		if err := rewrite(f, *preinit); err != nil {
+		if err := rewrite(f, *plain); err != nil {
 			fmt.Fprintf(os.Stderr, "postlink: %s: %v\n", f, err)
 			os.Exit(1)
 		}
 	}
 }
 
-func rewrite(path string, preinit bool) error {
+func rewrite(path string, plain bool) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	var out []byte
-	if preinit {
-		out, err = postlink.Preinit(context.Background(), b, postlink.MaxGap)
+	if plain {
+		out, err = postlink.MergeData(b, postlink.MaxGap)
 	} else {
-		out, err = postlink.Apply(b)
+		out, err = postlink.Apply(context.Background(), b)
 	}
 	if err != nil {
 		return err
