@@ -19,9 +19,10 @@
 //
 // and the lean one by adding tokenfit_lite to the tags (make wasm builds
 // both). -checklinkname=0 lets the linker take reseed.go's references to
-// the runtime; postlink pre-initialises the module, whose _initialize then
-// only re-seeds the runtime's random state (reseed.go). Call _initialize
-// once, then the exports. Neither module carries a
+// the runtime; postlink pre-initialises the full module, whose _initialize
+// then only re-seeds the runtime's random state (reseed.go; the lean one
+// is left as the linker wrote it but for its data). Call _initialize once,
+// then the exports. Neither module carries a
 // vocabulary: the host gives it the tables it needs through load_table.
 // wasm/exports.txt and wasm/exports-lite.txt list the exports, and tests
 // hold the modules to them.

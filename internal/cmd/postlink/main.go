@@ -1,11 +1,14 @@
 // Command postlink rewrites WebAssembly modules built by the Go toolchain
-// in place with package postlink's Apply (make wasm runs it after each go
-// build; host/internal/modbuild calls the package itself, so both give the
-// same bytes). With -preinit it pre-initialises them instead (Preinit), for
-// measuring that (make bench-start); the modules tokenfit ships are not.
+// in place with package postlink's Apply: the full wasip1 reactor
+// pre-initialised, the other modules' data merged, the file and line
+// tables of every module's tracebacks dropped (make wasm runs it after each
+// go build; host/internal/modbuild calls the package itself, so both give
+// the same bytes). With -plain it drops the line tables and merges data
+// segments but does not pre-initialise: the module make bench-start
+// measures beside the shipped one.
 //
 //	go run ./internal/cmd/postlink build/wasm/tokenfit.wasm …
-//	go run ./internal/cmd/postlink -preinit build/bench/tokenfit-preinit.wasm
+//	go run ./internal/cmd/postlink -plain build/bench/tokenfit-plain.wasm
 package main
 
 import (
@@ -18,7 +21,7 @@ import (
 )
 
 func main() {
-	plain := flag.Bool("plain", false, "only merge data segments (postlink.MergeData): no pre-initialisation")
+	plain := flag.Bool("plain", false, "no pre-initialisation: only postlink.StripLines and postlink.MergeData")
 	flag.Parse()
 	if flag.NArg() < 1 {
 		fmt.Fprintln(os.Stderr, "usage: postlink [-plain] MODULE.wasm …")
@@ -39,7 +42,9 @@ func rewrite(path string, plain bool) error {
 	}
 	var out []byte
 	if plain {
-		out, err = postlink.MergeData(b, postlink.MaxGap)
+		if out, err = postlink.StripLines(b); err == nil {
+			out, err = postlink.MergeData(out, postlink.MaxGap)
+		}
 	} else {
 		out, err = postlink.Apply(context.Background(), b)
 	}
