@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	"github.com/tokenfit/tokenfit/core/internal/format"
 
@@ -40,6 +41,25 @@ func joinPath(path, key string) string {
 }
 
 func indexPath(path string, i int) string { return format.Sprintf("%s[%d]", path, i) }
+
+// exactKeys refuses a key that names one of known in another case. A chat
+// request's fields match exactly, as the providers' APIs match them, so
+// "Messages" would otherwise be an unknown field, ignored, and the count
+// silently that of a request without messages. Other unknown fields stay
+// ignored: requests are often whole provider request bodies.
+func (o jsonObject) exactKeys(known []string) error {
+	for key := range o.fields {
+		for _, k := range known {
+			if key != k && strings.EqualFold(key, k) {
+				if _, both := o.fields[k]; both {
+					break
+				}
+				return fieldErr(joinPath(o.path, key), "unknown field; did you mean %q? (a chat request's fields match exactly, as the providers' APIs do)", k)
+			}
+		}
+	}
+	return nil
+}
 
 // decodeObject decodes raw as an object; null gives ok false.
 func decodeObject(raw []byte, path string) (o jsonObject, ok bool, err error) {
@@ -196,6 +216,9 @@ func (r *ChatRequest) decode(raw []byte, path string) error {
 	return nil
 }
 
+// messageKeys are the fields an OpenAI message is read by.
+var messageKeys = []string{"role", "content", "name", "tool_calls", "tool_call_id", "function_call"}
+
 // UnmarshalJSON decodes one message; error paths start at its fields.
 // Cost: O(n).
 func (m *ChatMessage) UnmarshalJSON(b []byte) error { return m.decode(b, "") }
@@ -208,6 +231,9 @@ func (m *ChatMessage) decode(raw []byte, path string) error {
 	}
 	if !ok {
 		return typeErr(path, "an object", raw)
+	}
+	if err := o.exactKeys(messageKeys); err != nil {
+		return err
 	}
 	if err := o.requiredStr("role", &m.Role); err != nil {
 		return err

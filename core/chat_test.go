@@ -460,7 +460,7 @@ func TestChatRequest_Errors(t *testing.T) {
 		{"image bad detail", `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"u","detail":"medium"}}]}]}`, "messages[0].content[0].image_url.detail"},
 		{"image negative width", `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"u","width":-1}}]}]}`, "messages[0].content[0].image_url.width"},
 		{"missing role", `{"messages":[{"content":"x"}]}`, "messages[0].role"},
-		{"role is case-sensitive", `{"messages":[{"Role":"user","content":"x"}]}`, "messages[0].role"},
+		{"role is case-sensitive", `{"messages":[{"Role":"user","content":"x"}]}`, "messages[0].Role"},
 		{"unknown role", `{"messages":[{"role":"wizard","content":"x"}]}`, "messages[0].role"},
 		{"name a number", `{"messages":[{"role":"user","content":"x","name":5}]}`, "messages[0].name"},
 		{"tool call without name", `{"messages":[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"arguments":"{}"}}]}]}`, "messages[0].tool_calls[0].function.name"},

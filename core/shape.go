@@ -214,6 +214,9 @@ func readChat(b []byte) (*shapedChat, error) {
 	if !ok {
 		return nil, typeErr("", "an object", b)
 	}
+	if err := o.exactKeys(chatKeys); err != nil {
+		return nil, err
+	}
 	shape, err := detectShape(o)
 	if err != nil {
 		return nil, err
@@ -233,6 +236,13 @@ func readChat(b []byte) (*shapedChat, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// chatKeys are the fields a chat request is read by, in every shape.
+var chatKeys = []string{
+	"model", "shape", "messages", "contents", "system", "systemInstruction", "system_instruction",
+	"instructions", "tools", "functions", "tool_choice", "toolChoice", "toolConfig", "tool_config",
+	"function_call",
 }
 
 // readHistory reads a budget's history, an array of messages in any shape
