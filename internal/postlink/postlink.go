@@ -1,5 +1,6 @@
 // Package postlink rewrites a WebAssembly module as the Go linker writes it
-// into the same program in fewer bytes: the step make wasm and
+// into the same program in fewer bytes (whose tracebacks name no file and
+// line): the step make wasm and
 // host/internal/modbuild run after go build, so that both give the same
 // bytes from the same sources.
 //
@@ -8,16 +9,20 @@
 // module, each with an offset expression and a length (5-9 bytes that
 // compress badly, since every offset differs). Memory starts zeroed, so two
 // segments separated by a few zero bytes initialise the same memory as one
-// segment holding those zeros too. MergeData joins every such pair; see
-// RATIONALE.md, "Why is there a step after the Go linker?".
+// segment holding those zeros too. MergeData joins every such pair.
+// StripLines, before it, zeroes the file and line tables of Go's function
+// table, which the runtime reads only to print tracebacks. See RATIONALE.md,
+// "Why is there a step after the Go linker?".
 //
-// Preinit pre-initialises a wasip1 reactor (its data segments are then its
-// memory after _initialize, and _initialize does nothing); the post-link
-// command runs it with -preinit, for measuring it (make bench-start).
+// Preinit pre-initialises a wasip1 reactor: its data segments are then its
+// memory after _initialize, and its _initialize only re-seeds the runtime's
+// random state. Apply, the step itself, pre-initialises the full reactor
+// and merges the data of the others.
 package postlink
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -169,7 +174,28 @@ func encodeData(segs []segment) []byte {
 	return b
 }
 
-// Apply is the post-link step of every tokenfit module: MergeData with
-// MaxGap. (Preinit is not part of it: see RATIONALE.md, "Why is the module
-// not pre-initialised?")
-func Apply(module []byte) ([]byte, error) { return MergeData(module, MaxGap) }
+// Apply is the post-link step of every tokenfit module: StripLines, then
+// a module that exports ReseedExport (the full wasip1 reactor) is
+// pre-initialised (Preinit, which merges its data as MergeData does) and
+// any other (the lean reactor, whose counting-only page has no room for
+// the snapshot's bytes, and the GOOS=js module, whose state after start
+// lives in JavaScript too) has its data merged (MergeData). Both with
+// MaxGap.
+func Apply(ctx context.Context, module []byte) ([]byte, error) {
+	module, err := StripLines(module)
+	if err != nil {
+		return nil, err
+	}
+	secs, err := sections(module)
+	if err != nil {
+		return nil, err
+	}
+	if exp := find(secs, sectionExport); exp != nil {
+		if f, err := exportedFunc(module[exp.start:exp.end], ReseedExport); err != nil {
+			return nil, err
+		} else if f >= 0 {
+			return Preinit(ctx, module, MaxGap)
+		}
+	}
+	return MergeData(module, MaxGap)
+}
