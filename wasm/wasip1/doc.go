@@ -5,6 +5,9 @@
 // variants (names, signatures, ownership and errors are in wasm/ABI.md):
 //
 //	full (default)        the whole JSON API through call, and the count fast path
+//	full without the tokenizer.json loader (-tags tokenfit_nohf)
+//	                      the same but loadTokenizer, 80 KB less gzip: what
+//	                      the npm package starts by default
 //	lean (-tags tokenfit_lite)
 //	                      counting only, without core's JSON API, the model
 //	                      registry, fmt or encoding/json: count, encode,
@@ -16,9 +19,10 @@
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -tags tokenfit_noembed \
 //	    -trimpath -ldflags="-s -w -buildid=" -buildvcs=false -o tokenfit.wasm ./wasm/wasip1
 //
-// and the lean one by adding tokenfit_lite to the tags (make wasm builds
-// both). Call _initialize once, then the exports. Neither module carries a
-// vocabulary: the host gives it the tables it needs through load_table.
+// and the others by adding tokenfit_nohf or tokenfit_lite to the tags
+// (make wasm builds all three). Call _initialize once, then the exports.
+// No module carries a vocabulary: the host gives it the tables it needs
+// through load_table.
 // wasm/exports.txt and wasm/exports-lite.txt list the exports, and tests
 // hold the modules to them.
 //
