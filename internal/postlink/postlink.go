@@ -1,5 +1,6 @@
 // Package postlink rewrites a WebAssembly module as the Go linker writes it
-// into the same program in fewer bytes: the step make wasm and
+// into the same program in fewer bytes (whose tracebacks name no file and
+// line): the step make wasm and
 // host/internal/modbuild run after go build, so that both give the same
 // bytes from the same sources.
 //
@@ -8,8 +9,10 @@
 // module, each with an offset expression and a length (5-9 bytes that
 // compress badly, since every offset differs). Memory starts zeroed, so two
 // segments separated by a few zero bytes initialise the same memory as one
-// segment holding those zeros too. MergeData joins every such pair; see
-// RATIONALE.md, "Why is there a step after the Go linker?".
+// segment holding those zeros too. MergeData joins every such pair.
+// StripLines, before it, zeroes the file and line tables of Go's function
+// table, which the runtime reads only to print tracebacks. See RATIONALE.md,
+// "Why is there a step after the Go linker?".
 //
 // Preinit pre-initialises a wasip1 reactor (its data segments are then its
 // memory after _initialize, and _initialize does nothing); the post-link
@@ -169,7 +172,13 @@ func encodeData(segs []segment) []byte {
 	return b
 }
 
-// Apply is the post-link step of every tokenfit module: MergeData with
-// MaxGap. (Preinit is not part of it: see RATIONALE.md, "Why is the module
-// not pre-initialised?")
-func Apply(module []byte) ([]byte, error) { return MergeData(module, MaxGap) }
+// Apply is the post-link step of every tokenfit module: StripLines, then
+// MergeData with MaxGap. (Preinit is not part of it: see RATIONALE.md, "Why
+// is the module not pre-initialised?")
+func Apply(module []byte) ([]byte, error) {
+	module, err := StripLines(module)
+	if err != nil {
+		return nil, err
+	}
+	return MergeData(module, MaxGap)
+}
