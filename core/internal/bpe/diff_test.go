@@ -79,6 +79,8 @@ func TestOracle_Fixed(t *testing.T) {
 		"\n\t" + strings.Repeat("\n\t", 50), strings.Repeat(" ", 100) + "x", strings.Repeat("\u3000", 5) + "x",
 		"I'm here", "I'M HERE", "we'll they've she'd it's 'tis", "don'T", "DON'T", "it'ſ", "Iſ'ſ", "'s", "'S", "''s",
 		"x'llx", "'re'RE're", "can't've", "y'all", "o'clock", "rock'n'roll",
+		"'sa", "'Sab", "'tis'", "x'sa", "(foo", ".Bar", "\tfoo", "_name", "-flag --long", "\"quoted\"", "#Tag",
+		"a.b.c", "(ABc", "/usr/bin", "\u00a0foo", "¡Hola", "'\u0301x", ".\u00e9t\u00e9", "(x)", "?!ab",
 		"1", "12", "123", "1234", "12345678901", "3.14159", "1,000,000", "٣٤٥٦", "Ⅻ", "½¼", "x1y2z3",
 		"helloWorld", "HelloWorld", "HELLOworld", "HELLO", "hELLO", "ABCdef'S", "ǅungla", "ǈ", "ʰʰʰ", "ab\u0301cd",
 		"\u0301", "\u0301\u0301abc", " \u0301", "e\u0301\u0302", "Ａｂｃ", "ÀÉÎõü", "straße", "İstanbul", "ﬁne",

@@ -13,8 +13,26 @@ import (
 
 type word = atomic.Uint64
 
-type regionOnce struct{ once sync.Once }
+// regionOnce is a sync.Once whose done check inlines: sync.Once.Do with a
+// closure cost a call per look-up.
+type regionOnce struct {
+	done atomic.Bool
+	mu   sync.Mutex
+}
 
-func (o *regionOnce) do(v *Vocab, r int) { o.once.Do(func() { v.fill(r) }) }
+func (o *regionOnce) do(v *Vocab, r int) {
+	if !o.done.Load() {
+		o.slow(v, r)
+	}
+}
+
+func (o *regionOnce) slow(v *Vocab, r int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.done.Load() {
+		v.fill(r)
+		o.done.Store(true)
+	}
+}
 
 type tablePtr = atomic.Pointer[pieceTable]

@@ -194,6 +194,7 @@ func TestPretok_AgreesWithPattern(t *testing.T) {
 	for _, s := range []string{
 		"Hello world", "I'm here, they're THERE, we'LL see", "  \n\n  x", "a\t\t b", "\n\t\n\t", "12345 3.14159 1,000",
 		"你好，世界 日本語 한국어 Привет мир مرحبا", "func main() {\n\tfmt.Println(\"hi\")\n}\n", "😀👍🏽👨‍👩‍👧 ❤️", "a/\n/b +\n/ // x",
+		"'sa 'Sab x'sa (foo .Bar \tfoo _name -flag \"q\" #Tag a.b.c (ABc ?!ab 'tis'", "\u00a0foo ¡Hola .été",
 	} {
 		checkSplit(t, s)
 	}

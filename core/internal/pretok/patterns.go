@@ -6,7 +6,7 @@ import "unicode/utf8"
 //
 //	's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 func GPT2(s string, i int) int {
-	if e := asciiLetters(s, i); e > 0 {
+	if e := asciiLetters(s, i, prefixGPT2); e > 0 {
 		return e
 	}
 	if e := contraction(s, i, false); e > i {
@@ -40,7 +40,7 @@ func GPT2(s string, i int) int {
 //	(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
 //	 ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 func Cl100k(s string, i int) int {
-	if e := asciiLetters(s, i); e > 0 {
+	if e := asciiLetters(s, i, prefixCl100k); e > 0 {
 		return e
 	}
 	if e := contraction(s, i, true); e > i {
@@ -147,7 +147,7 @@ func startOfPrevRune(s string, lo, k int) int {
 }
 
 // The fast paths below take the most common piece of English and code, an
-// optional space and ASCII letters ended by ASCII that is not a letter, in
+// optional prefix and ASCII letters ended by ASCII that is not a letter, in
 // one tight loop. They return 0 whenever the general path could answer
 // differently (a non-ASCII byte next, an apostrophe for o200k_base), so the
 // scanners stay exact.
@@ -161,10 +161,35 @@ var asciiLetter = func() (t [256]uint8) {
 	return t
 }()
 
-// asciiLetters: ` ?\p{L}+` over ASCII, for r50k/p50k and cl100k_base.
-func asciiLetters(s string, i int) int {
+// The prefixes a word's fast path takes, as bits of asciiPrefix: GPT-2's
+// ` ?`, and the `[^\r\n\p{L}\p{N}]?` of cl100k_base and o200k_base (a space,
+// a tab, punctuation: "(foo", ".bar", "_name"). cl100k_base tries its
+// contractions first, so an apostrophe is no prefix for its fast path ("'sa"
+// is "'s" "a" there); o200k_base has them only as suffixes.
+const (
+	prefixGPT2 = 1 << iota
+	prefixCl100k
+	prefixO200k
+)
+
+var asciiPrefix = func() (t [256]uint8) {
+	t[' '] = prefixGPT2
+	for b, c := range asciiClass {
+		if c&notPrefix == 0 {
+			t[b] |= prefixO200k
+			if b != '\'' {
+				t[b] |= prefixCl100k
+			}
+		}
+	}
+	return t
+}()
+
+// asciiLetters: `P?\p{L}+` over ASCII, for r50k/p50k and cl100k_base, where
+// P is a byte that asciiPrefix marks with the bit prefix.
+func asciiLetters(s string, i int, prefix uint8) int {
 	j := i
-	if s[j] == ' ' {
+	if asciiPrefix[s[j]]&prefix != 0 {
 		j++
 	}
 	if j >= len(s) || asciiLetter[s[j]] == 0 {
@@ -181,12 +206,13 @@ func asciiLetters(s string, i int) int {
 	return j
 }
 
-// asciiWord: o200k_base's ` ?[U]*[W]+` over ASCII, as one optional upper case
-// letter then lower case ones, ended by ASCII other than a lower case letter
-// or an apostrophe (an upper case letter starts the next word: camelCase).
+// asciiWord: o200k_base's `[^\r\n\p{L}\p{N}]?[U]*[W]+` over ASCII, as one
+// optional upper case letter then lower case ones, ended by ASCII other than
+// a lower case letter or an apostrophe (an upper case letter starts the next
+// word: camelCase).
 func asciiWord(s string, i int) int {
 	j := i
-	if s[j] == ' ' {
+	if asciiPrefix[s[j]]&prefixO200k != 0 {
 		j++
 	}
 	if j < len(s) && asciiLetter[s[j]] == 2 {
