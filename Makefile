@@ -37,7 +37,7 @@ PORT ?= 8080
 # (its TestMakefile checks).
 BUILD      := build
 WASM_DIR   := $(BUILD)/wasm
-WASM_FLAGS := -trimpath -ldflags="-s -w -buildid=" -buildvcs=false
+WASM_FLAGS := -trimpath -ldflags="-s -w -buildid= -checklinkname=0" -buildvcs=false
 GOROOT_WASM = $(shell $(GO) env GOROOT)/lib/wasm
 # wazero's CLI runs the wasip1 test binaries; its version is go.mod's
 # (github.com/tetratelabs/wazero v1.12.0).
@@ -290,9 +290,9 @@ wazero: $(WAZERO)
 
 test-wasm-wasip1: $(WAZERO)
 	PATH="$(abspath $(BUILD)/bin):$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
-		$(GO) test -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./core/... ./wasm/wasip1/
+		$(GO) test -ldflags=-checklinkname=0 -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./core/... ./wasm/wasip1/
 	PATH="$(abspath $(BUILD)/bin):$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
-		$(GO) test -tags=tokenfit_lite -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./wasm/wasip1/
+		$(GO) test -ldflags=-checklinkname=0 -tags=tokenfit_lite -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./wasm/wasip1/
 
 # The host under the race detector: 16 goroutines x 200 mixed calls in make test,
 # x 10,000 in test-race, with the deadline and Close cases (a call stopped by
@@ -379,14 +379,15 @@ bench-js: js js-deps js-bundlers $(CORPUS)
 # Cold start phase by phase (read, compile, instantiate, _initialize, the
 # table, the first count) in fresh Node processes and in returning visits of
 # headless Chromium, against gpt-tokenizer's, with the issue's ratio; then
-# Node's phases again with the full module pre-initialised (postlink
-# -preinit; RATIONALE.md, "Why is the module not pre-initialised?").
+# Node's phases again with the full module as the linker left it, not
+# pre-initialised (postlink -plain; RATIONALE.md, "Why is the module
+# pre-initialised, and how does each instance get its own random seed?").
 bench-start: js js-deps js-runtimes
 	$(new-record)
 	$(call record,TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) js/scripts/bench-start.mjs)
-	cp $(WASM_DIR)/tokenfit.wasm $(BUILD)/bench/tokenfit-preinit.wasm
-	$(GO) run ./internal/cmd/postlink -preinit $(BUILD)/bench/tokenfit-preinit.wasm
-	$(call record,TOKENFIT_MODULE=$(abspath $(BUILD)/bench/tokenfit-preinit.wasm) $(NODE) js/scripts/bench-start.mjs)
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed -o $(BUILD)/bench/tokenfit-plain.wasm ./wasm/wasip1
+	$(GO) run ./internal/cmd/postlink -plain $(BUILD)/bench/tokenfit-plain.wasm
+	$(call record,TOKENFIT_MODULE=$(abspath $(BUILD)/bench/tokenfit-plain.wasm) $(NODE) js/scripts/bench-start.mjs)
 
 # The JSON API over HTTP on loopback: tokenfit serve native and --runtime
 # wasm, tokenfit/edge in Node and in workerd, each under 20,000 mixed

@@ -3,6 +3,7 @@ package host_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/tetratelabs/wazero"
@@ -64,4 +65,56 @@ func TestModuleConfig_RandomSource(t *testing.T) {
 	if bytes.Equal(a, b) {
 		t.Fatalf("two instances drew the same random bytes %x: the host's random source is deterministic", a)
 	}
+}
+
+// The full module is pre-initialised: memory starts as _initialize left it
+// at build time, the runtime's generators included, and _initialize
+// re-seeds them from random_get (wasm/wasip1/reseed.go). Two instances
+// started as the host starts them end _initialize with different memories;
+// two given the same random bytes end it with equal ones, so what differs
+// is what the runtime drew from random_get, which every map seed,
+// hash/maphash seed and map iteration order after the start comes from.
+// (wasm/wasip1's TestReseedRuntime checks that the running M's generator is
+// the one drawn afresh. The lean module is not pre-initialised: its
+// _initialize is the runtime's own start.)
+func TestModule_RandomStatePerInstance(t *testing.T) {
+	ctx := context.Background()
+	rt := wazero.NewRuntime(ctx)
+	defer rt.Close(ctx)
+	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
+	compiled, err := rt.CompileModule(ctx, module(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func(cfg wazero.ModuleConfig) []byte {
+		mod, err := rt.InstantiateModule(ctx, compiled, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer mod.Close(ctx)
+		b, _ := mod.Memory().Read(0, mod.Memory().Size())
+		return bytes.Clone(b)
+	}
+	fixed := func() wazero.ModuleConfig {
+		return host.ModuleConfigForTest().WithRandSource(strings.NewReader(strings.Repeat("tokenfit", 64)))
+	}
+	if a, b := start(fixed()), start(fixed()); !bytes.Equal(a, b) {
+		t.Fatalf("two instances given the same random bytes differ in %d bytes of memory: something else varies", differing(a, b))
+	}
+	a, b := start(host.ModuleConfigForTest()), start(host.ModuleConfigForTest())
+	n := differing(a, b)
+	if n == 0 {
+		t.Fatal("two instances started by the host have the same memory: they share the runtime's random state")
+	}
+	t.Logf("%d bytes of memory differ between two instances", n)
+}
+
+func differing(a, b []byte) int {
+	n := max(len(a), len(b)) - min(len(a), len(b))
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			n++
+		}
+	}
+	return n
 }

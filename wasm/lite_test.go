@@ -51,7 +51,7 @@ func liteModule(t *testing.T) []byte {
 		}
 		defer os.RemoveAll(dir)
 		out := filepath.Join(dir, "tokenfit-lite.wasm")
-		cmd := exec.Command(goCmd, "build", "-trimpath", "-ldflags=-s -w -buildid=", "-buildvcs=false",
+		cmd := exec.Command(goCmd, "build", "-trimpath", "-ldflags=-s -w -buildid= -checklinkname=0", "-buildvcs=false",
 			"-buildmode=c-shared", "-tags=tokenfit_noembed,tokenfit_lite", "-o", out, "./wasip1")
 		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 		if b, err := cmd.CombinedOutput(); err != nil {
@@ -59,7 +59,7 @@ func liteModule(t *testing.T) []byte {
 			return
 		}
 		if liteWasm, liteErr = os.ReadFile(out); liteErr == nil {
-			liteWasm, liteErr = postlink.Apply(liteWasm)
+			liteWasm, liteErr = postlink.Apply(context.Background(), liteWasm)
 		}
 	})
 	if liteErr != nil {

@@ -108,7 +108,7 @@ func TestStripLines(t *testing.T) {
 	if again, err := StripLines(out); err != nil || !bytes.Equal(again, out) {
 		t.Errorf("a second StripLines changed the module (err %v)", err)
 	}
-	merged, err := Apply(in)
+	merged, err := Apply(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,13 +14,15 @@
 // table, which the runtime reads only to print tracebacks. See RATIONALE.md,
 // "Why is there a step after the Go linker?".
 //
-// Preinit pre-initialises a wasip1 reactor (its data segments are then its
-// memory after _initialize, and _initialize does nothing); the post-link
-// command runs it with -preinit, for measuring it (make bench-start).
+// Preinit pre-initialises a wasip1 reactor: its data segments are then its
+// memory after _initialize, and its _initialize only re-seeds the runtime's
+// random state. Apply, the step itself, pre-initialises the full reactor
+// and merges the data of the others.
 package postlink
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -173,12 +175,27 @@ func encodeData(segs []segment) []byte {
 }
 
 // Apply is the post-link step of every tokenfit module: StripLines, then
-// MergeData with MaxGap. (Preinit is not part of it: see RATIONALE.md, "Why
-// is the module not pre-initialised?")
-func Apply(module []byte) ([]byte, error) {
+// a module that exports ReseedExport (the full wasip1 reactor) is
+// pre-initialised (Preinit, which merges its data as MergeData does) and
+// any other (the lean reactor, whose counting-only page has no room for
+// the snapshot's bytes, and the GOOS=js module, whose state after start
+// lives in JavaScript too) has its data merged (MergeData). Both with
+// MaxGap.
+func Apply(ctx context.Context, module []byte) ([]byte, error) {
 	module, err := StripLines(module)
 	if err != nil {
 		return nil, err
+	}
+	secs, err := sections(module)
+	if err != nil {
+		return nil, err
+	}
+	if exp := find(secs, sectionExport); exp != nil {
+		if f, err := exportedFunc(module[exp.start:exp.end], ReseedExport); err != nil {
+			return nil, err
+		} else if f >= 0 {
+			return Preinit(ctx, module, MaxGap)
+		}
 	}
 	return MergeData(module, MaxGap)
 }

@@ -13,8 +13,11 @@ import (
 // linear memory and the module's globals: it returns with an empty call
 // stack, and no Go state points outside the module. Preinit runs it once,
 // at build time, under wazero, and writes the module whose memory and
-// globals start as they were after it and whose _initialize does nothing.
-// See RATIONALE.md, "Why is the module not pre-initialised?".
+// globals start as they were after it and whose _initialize only calls the
+// module's ReseedExport, which draws the runtime's random state afresh from
+// the host (wasm/wasip1/reseed.go); that export is then no longer exported.
+// See RATIONALE.md, "Why is the module pre-initialised, and how does each
+// instance get its own random seed?".
 //
 // The run is deterministic, so the result is a function of the input: no
 // arguments, no environment, a monotonic clock that reads 1 ns (no host's
@@ -22,13 +25,21 @@ import (
 
 const (
 	sectionImport = 2
+	sectionFunc   = 3
 	sectionGlobal = 6
 	sectionMemory = 5
 	sectionExport = 7
 	sectionCode   = 10
 	opI64Const    = 0x42
+	opCall        = 0x10
 	pageSize      = 1 << 16
 )
+
+// ReseedExport is the export Preinit's _initialize calls: a () -> ()
+// function that re-seeds the runtime's random state from the host's
+// random_get. Preinit refuses a module without it, since every instance of
+// the result would otherwise start with the build's generator state.
+const ReseedExport = "reseed_runtime"
 
 // globalPrefix names the exports Preinit adds to read the globals back.
 const globalPrefix = "postlink.global."
@@ -192,6 +203,61 @@ func exportedFunc(b []byte, name string) (int, error) {
 	return -1, nil
 }
 
+// withoutExport returns the export section b without the export named name.
+func withoutExport(b []byte, name string) ([]byte, error) {
+	count, p, err := uleb(b, 0)
+	if err != nil {
+		return nil, err
+	}
+	var kept []byte
+	for range count {
+		start := p
+		n, k, err := uleb(b, p)
+		if err != nil {
+			return nil, err
+		}
+		p += k
+		if p+int(n)+1 > len(b) {
+			return nil, fmt.Errorf("%w: export section truncated", ErrUnsupported)
+		}
+		got := string(b[p : p+int(n)])
+		p += int(n) + 1
+		_, k, err = uleb(b, p)
+		if err != nil {
+			return nil, err
+		}
+		p += k
+		if got != name {
+			kept = append(kept, b[start:p]...)
+		} else {
+			count--
+		}
+	}
+	return append(appendUleb(nil, uint32(count)), kept...), nil
+}
+
+// funcType returns the type index of defined function i in the function
+// section b.
+func funcType(b []byte, i int) (uint32, error) {
+	count, p, err := uleb(b, 0)
+	if err != nil {
+		return 0, err
+	}
+	if i < 0 || i >= int(count) {
+		return 0, fmt.Errorf("%w: no function %d", ErrUnsupported, i)
+	}
+	for j := 0; ; j++ {
+		t, k, err := uleb(b, p)
+		if err != nil {
+			return 0, err
+		}
+		if j == i {
+			return uint32(t), nil
+		}
+		p += k
+	}
+}
+
 // withGlobalExports returns the export section b with an export of every
 // global added (named globalPrefix + index), for reading them back.
 func withGlobalExports(b []byte, n int) ([]byte, error) {
@@ -211,9 +277,12 @@ func withGlobalExports(b []byte, n int) ([]byte, error) {
 	return out, nil
 }
 
-// withEmptyBody returns the code section b with function body i replaced by
-// one that does nothing.
-func withEmptyBody(b []byte, i int) ([]byte, error) {
+// withCallBody returns the code section b with function body i replaced by
+// one that calls function callee (an index into the whole function space)
+// and returns.
+func withCallBody(b []byte, i int, callee uint32) ([]byte, error) {
+	body := append(appendUleb([]byte{0, opCall}, callee), opEnd) // no locals
+	body = append(appendUleb(nil, uint32(len(body))), body...)
 	count, p, err := uleb(b, 0)
 	if err != nil {
 		return nil, err
@@ -232,7 +301,7 @@ func withEmptyBody(b []byte, i int) ([]byte, error) {
 			return nil, fmt.Errorf("%w: code section truncated", ErrUnsupported)
 		}
 		if j == i {
-			out = append(out, 2, 0, opEnd) // size 2: no locals, end
+			out = append(out, body...)
 		} else {
 			out = append(out, b[p:end]...)
 		}
@@ -276,7 +345,8 @@ func rebuild(m []byte, secs []section, replace map[byte][]byte) []byte {
 // segments are its memory after _initialize (runs of non-zero bytes joined
 // across gaps of at most maxGap zeros, as MergeData joins them), its memory
 // starts at the size _initialize left it, its globals start at the values
-// _initialize left them, and _initialize does nothing. The module must not
+// _initialize left them, and _initialize calls ReseedExport, which is no
+// longer exported. The module must not
 // import anything but functions and must have one memory and constant
 // globals, as the Go linker writes them.
 func Preinit(ctx context.Context, module []byte, maxGap int) ([]byte, error) {
@@ -284,7 +354,7 @@ func Preinit(ctx context.Context, module []byte, maxGap int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, id := range []byte{sectionExport, sectionGlobal, sectionMemory, sectionCode, sectionData} {
+	for _, id := range []byte{sectionFunc, sectionExport, sectionGlobal, sectionMemory, sectionCode, sectionData} {
 		if find(secs, id) == nil {
 			return nil, fmt.Errorf("%w: no section %d", ErrUnsupported, id)
 		}
@@ -305,6 +375,22 @@ func Preinit(ctx context.Context, module []byte, maxGap int) ([]byte, error) {
 	}
 	if initFn < nImports {
 		return nil, fmt.Errorf("%w: no _initialize defined in the module", ErrUnsupported)
+	}
+	reseedFn, err := exportedFunc(sec(sectionExport), ReseedExport)
+	if err != nil {
+		return nil, err
+	}
+	if reseedFn < nImports {
+		return nil, fmt.Errorf("%w: no %s defined in the module", ErrUnsupported, ReseedExport)
+	}
+	initType, err := funcType(sec(sectionFunc), initFn-nImports)
+	if err != nil {
+		return nil, err
+	}
+	if t, err := funcType(sec(sectionFunc), reseedFn-nImports); err != nil {
+		return nil, err
+	} else if t != initType {
+		return nil, fmt.Errorf("%w: %s is not of _initialize's type", ErrUnsupported, ReseedExport)
 	}
 	globals, err := parseGlobals(sec(sectionGlobal))
 	if err != nil {
@@ -369,11 +455,16 @@ func Preinit(ctx context.Context, module []byte, maxGap int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, err := withEmptyBody(sec(sectionCode), initFn-nImports)
+	code, err := withCallBody(sec(sectionCode), initFn-nImports, uint32(reseedFn))
+	if err != nil {
+		return nil, err
+	}
+	exported, err := withoutExport(sec(sectionExport), ReseedExport)
 	if err != nil {
 		return nil, err
 	}
 	return rebuild(module, secs, map[byte][]byte{
+		sectionExport: exported,
 		sectionGlobal: encodeGlobals(globals),
 		sectionMemory: memory,
 		sectionCode:   code,

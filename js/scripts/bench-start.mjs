@@ -121,12 +121,19 @@ console.log(`${'sum of the phases'.padEnd(40)}${sum.toFixed(1).padStart(8)} ms`)
 console.log(`${'tokenfit: import → init() → first count'.padEnd(40)}${tokenfit.toFixed(1).padStart(8)} ms`);
 console.log(`${'gpt-tokenizer: import → first count'.padEnd(40)}${gpt.toFixed(1).padStart(8)} ms`);
 const ratio = tokenfit / gpt;
-console.log(`\n${'cold start / gpt-tokenizer\'s (Node)'.padEnd(40)}${ratio.toFixed(2).padStart(8)}     ≤ 0.25  ${ratio <= 0.25 ? 'met' : 'MISSED'}`);
+// With TOKENFIT_MODULE the whole init() still runs the package's own
+// module: the goal's line would not be about the module measured above.
+if (!process.env.TOKENFIT_MODULE) {
+  console.log(`\n${'cold start / gpt-tokenizer\'s (Node)'.padEnd(40)}${ratio.toFixed(2).padStart(8)}     ≤ 0.25  ${ratio <= 0.25 ? 'met' : 'MISSED'}`);
+} else {
+  console.log(`\n(init() → first count above ran the package's own module; the phases ran ${process.env.TOKENFIT_MODULE})`);
+}
 
 // ---- Chromium -----------------------------------------------------------
 
-// TOKENFIT_MODULE (another build of the full module, such as a
-// pre-initialised one) changes Node's phases only.
+// TOKENFIT_MODULE (another build of the full module, such as the one
+// make bench-start builds without pre-initialisation) changes Node's phases
+// only.
 if (process.env.TOKENFIT_MODULE) process.exit(0);
 
 const runtimes = process.env.TOKENFIT_RUNTIMES || fileURLToPath(new URL('../../build/js-runtimes/', import.meta.url));

@@ -17,12 +17,17 @@
 // Build the full one with
 //
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -tags tokenfit_noembed \
-//	    -trimpath -ldflags="-s -w -buildid=" -buildvcs=false -o tokenfit.wasm ./wasm/wasip1
+//	    -trimpath -ldflags="-s -w -buildid= -checklinkname=0" -buildvcs=false -o tokenfit.wasm ./wasm/wasip1
+//	go run ./internal/cmd/postlink tokenfit.wasm
 //
 // and the others by adding tokenfit_nohf or tokenfit_lite to the tags
-// (make wasm builds all three). Call _initialize once, then the exports.
-// No module carries a vocabulary: the host gives it the tables it needs
-// through load_table.
+// (make wasm builds all three). -checklinkname=0 lets the linker take
+// reseed.go's references to the runtime; postlink pre-initialises the full
+// modules (with and without the loader), whose _initialize then only
+// re-seeds the runtime's random state (reseed.go; the lean one is left as
+// the linker wrote it but for its data). Call _initialize once, then the
+// exports. No module carries a vocabulary: the host gives it the tables it
+// needs through load_table.
 // wasm/exports.txt and wasm/exports-lite.txt list the exports, and tests
 // hold the modules to them.
 //

@@ -55,8 +55,11 @@ var (
 		Flags: []string{"-tags=tokenfit_noembed"}}
 )
 
-// Reproducible are the flags that make a build byte-for-byte repeatable.
-var Reproducible = []string{"-trimpath", "-ldflags=-s -w -buildid=", "-buildvcs=false"}
+// Reproducible are the flags that make a build byte-for-byte repeatable,
+// and -checklinkname=0, without which Go's linker refuses the wasip1
+// adapter's references to the runtime's random state
+// (wasm/wasip1/reseed.go).
+var Reproducible = []string{"-trimpath", "-ldflags=-s -w -buildid= -checklinkname=0", "-buildvcs=false"}
 
 // ErrNoToolchain reports that the go command is not on PATH.
 var ErrNoToolchain = errors.New("modbuild: the go command is not on PATH")
@@ -97,19 +100,19 @@ func Build(ctx context.Context, t Target, dir string) (string, error) {
 	if err := run(ctx, goCmd, t.GOOS, nil, args...); err != nil {
 		return "", err
 	}
-	if err := postLink(tmp.Name()); err != nil {
+	if err := postLink(ctx, tmp.Name()); err != nil {
 		return "", err
 	}
 	return out, os.Rename(tmp.Name(), out)
 }
 
 // postLink runs the step make wasm runs after go build (package postlink).
-func postLink(path string) error {
+func postLink(ctx context.Context, path string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	if b, err = postlink.Apply(b); err != nil {
+	if b, err = postlink.Apply(ctx, b); err != nil {
 		return fmt.Errorf("modbuild: %w", err)
 	}
 	return os.WriteFile(path, b, 0o644)

@@ -1,11 +1,14 @@
 // Command postlink rewrites WebAssembly modules built by the Go toolchain
-// in place with package postlink's Apply (make wasm runs it after each go
-// build; host/internal/modbuild calls the package itself, so both give the
-// same bytes). With -preinit it pre-initialises them instead (Preinit), for
-// measuring that (make bench-start); the modules tokenfit ships are not.
+// in place with package postlink's Apply: the full wasip1 reactor
+// pre-initialised, the other modules' data merged, the file and line
+// tables of every module's tracebacks dropped (make wasm runs it after each
+// go build; host/internal/modbuild calls the package itself, so both give
+// the same bytes). With -plain it drops the line tables and merges data
+// segments but does not pre-initialise: the module make bench-start
+// measures beside the shipped one.
 //
 //	go run ./internal/cmd/postlink build/wasm/tokenfit.wasm …
-//	go run ./internal/cmd/postlink -preinit build/bench/tokenfit-preinit.wasm
+//	go run ./internal/cmd/postlink -plain build/bench/tokenfit-plain.wasm
 package main
 
 import (
@@ -18,30 +21,32 @@ import (
 )
 
 func main() {
-	preinit := flag.Bool("preinit", false, "pre-initialise the wasip1 reactors (postlink.Preinit)")
+	plain := flag.Bool("plain", false, "no pre-initialisation: only postlink.StripLines and postlink.MergeData")
 	flag.Parse()
 	if flag.NArg() < 1 {
-		fmt.Fprintln(os.Stderr, "usage: postlink [-preinit] MODULE.wasm …")
+		fmt.Fprintln(os.Stderr, "usage: postlink [-plain] MODULE.wasm …")
 		os.Exit(2)
 	}
 	for _, f := range flag.Args() {
-		if err := rewrite(f, *preinit); err != nil {
+		if err := rewrite(f, *plain); err != nil {
 			fmt.Fprintf(os.Stderr, "postlink: %s: %v\n", f, err)
 			os.Exit(1)
 		}
 	}
 }
 
-func rewrite(path string, preinit bool) error {
+func rewrite(path string, plain bool) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	var out []byte
-	if preinit {
-		out, err = postlink.Preinit(context.Background(), b, postlink.MaxGap)
+	if plain {
+		if out, err = postlink.StripLines(b); err == nil {
+			out, err = postlink.MergeData(out, postlink.MaxGap)
+		}
 	} else {
-		out, err = postlink.Apply(b)
+		out, err = postlink.Apply(context.Background(), b)
 	}
 	if err != nil {
 		return err
