@@ -180,13 +180,13 @@ bench-demo: demo-build
 JS_DIST := js/dist
 
 # The package's build outputs in js/dist (git-ignored): the wasip1 modules
-# (full and lean) and the vocabulary tables, as .tkt (read from disk in
+# (full, full without the tokenizer.json loader, and lean) and the vocabulary tables, as .tkt (read from disk in
 # Node) and in the transport form .tkp (downloaded by pages; see
 # js/scripts/pack-tables.mjs). The JavaScript itself is js/src, committed as
 # it ships.
 js: wasm
 	@rm -rf $(JS_DIST) && mkdir -p $(JS_DIST)/tables
-	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
+	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-nohf.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
 	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
@@ -236,15 +236,17 @@ clean:
 # ---- WebAssembly ----------------------------------------------------------
 
 # The modules, without tables (hosts load the ones they use): the full
-# wasip1 reactor, the lean one (-tags tokenfit_lite: counting only, for
-# pages), the GOOS=js module and Go's wasm_exec.js for it. After go build,
+# wasip1 reactor, the same without the tokenizer.json loader (-tags
+# tokenfit_nohf: what the npm package starts by default), the lean one
+# (-tags tokenfit_lite: counting only, for pages), the GOOS=js module and Go's wasm_exec.js for it. After go build,
 # internal/cmd/postlink merges each module's data segments (as
 # host/internal/modbuild does). Prints each module's size raw, gzip -9 and
 # brotli (Node's, quality 11).
-WASM_MODULES := $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-lite.wasm $(WASM_DIR)/tokenfit-js.wasm
+WASM_MODULES := $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-nohf.wasm $(WASM_DIR)/tokenfit-lite.wasm $(WASM_DIR)/tokenfit-js.wasm
 wasm:
 	@mkdir -p $(WASM_DIR)
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed -o $(WASM_DIR)/tokenfit.wasm ./wasm/wasip1
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_nohf -o $(WASM_DIR)/tokenfit-nohf.wasm ./wasm/wasip1
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_lite -o $(WASM_DIR)/tokenfit-lite.wasm ./wasm/wasip1
 	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -tags tokenfit_noembed -o $(WASM_DIR)/tokenfit-js.wasm ./wasm/js
 	$(GO) run ./internal/cmd/postlink $(WASM_MODULES)
@@ -340,16 +342,19 @@ fuzz:
 
 # Adapters vet for their own targets, and core stays pure for both: no core
 # package imports os, syscall/js or wazero, and nothing outside the standard
-# library and core itself is among its dependencies. (Transitively the
+# library and core itself is among its dependencies but internal/errs
+# (errors.Is and As without reflection, which core/engine shares with the
+# adapters; it imports nothing). (Transitively the
 # standard library's fmt reaches os and, on GOOS=js, syscall/js; that is
 # not core's doing.)
 check-wasm:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./core/...
 	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm/... ./core/...
 	GOOS=wasip1 GOARCH=wasm $(GO) vet -tags tokenfit_lite ./wasm/...
+	GOOS=wasip1 GOARCH=wasm $(GO) vet -tags tokenfit_nohf ./wasm/... ./core/...
 	@for os in js wasip1; do \
 		! GOOS=$$os GOARCH=wasm $(GO) list -f '{{range .Imports}}{{.}}{{"\n"}}{{end}}' ./core/... | grep -E '^(os|os/.*|syscall/js|github.com/tetratelabs/wazero.*)$$' || { echo "core must stay pure (GOOS=$$os)"; exit 1; }; \
-		! GOOS=$$os GOARCH=wasm $(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./core/... | grep -v '^github.com/tokenfit/tokenfit/core' | grep . || { echo "core depends on a module (GOOS=$$os)"; exit 1; }; \
+		! GOOS=$$os GOARCH=wasm $(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./core/... | grep -v '^github.com/tokenfit/tokenfit/\(core\|internal/errs$$\)' | grep . || { echo "core depends on a module (GOOS=$$os)"; exit 1; }; \
 	done
 
 # Host benchmarks (start-up, per call, throughput against native core) and

@@ -95,9 +95,3 @@ func (a *API) loadTokenizer(req LoadTokenizerRequest) (any, error) {
 	a.reg = reg
 	return TokenizerInfo{Name: t.Name(), VocabSize: t.VocabSize()}, nil
 }
-
-func init() {
-	// api.go's init, which makes the map, runs first (files initialise in
-	// name order).
-	operations["loadTokenizer"] = decode(func(a *API, r LoadTokenizerRequest) (any, error) { return a.loadTokenizer(r) })
-}

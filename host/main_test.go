@@ -30,6 +30,7 @@ type built struct {
 var (
 	fullModule = &built{target: modbuild.WASIP1, env: "TOKENFIT_WASM"}
 	liteModule = &built{target: modbuild.Lite}
+	noHFModule = &built{target: modbuild.NoHF}
 )
 
 // load builds or reads the module once.

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/tokenfit/tokenfit/core/internal/bpe"
 	"github.com/tokenfit/tokenfit/core/internal/tables"
+	"github.com/tokenfit/tokenfit/internal/errs"
 )
 
 // Encoding is an exact tokenizer for one OpenAI encoding: its counts equal
@@ -204,8 +204,7 @@ func (e *Encoding) Decode(ids []int) (string, error) {
 func (e *Encoding) AppendDecode(dst []byte, ids []int) ([]byte, error) {
 	out, err := e.enc.AppendDecode(dst, ids)
 	if err != nil {
-		var it *bpe.InvalidTokenError
-		if errors.As(err, &it) {
+		if it, ok := errs.As[*bpe.InvalidTokenError](err); ok {
 			return out, &Error{Err: ErrInvalidToken, Detail: ": " + strconv.Itoa(it.Rank) + " at index " + strconv.Itoa(it.Index) + " is not a " + e.Name() + " token"}
 		}
 		return out, err

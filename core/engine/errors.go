@@ -1,6 +1,10 @@
 package engine
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/tokenfit/tokenfit/internal/errs"
+)
 
 // Sentinel errors. They carry the same messages and codes as core's sentinels
 // of the same names, so an answer reads the same from either module.
@@ -86,7 +90,7 @@ func Code(err error) string {
 		{ErrInvalidToken, CodeInvalidToken},
 		{ErrUnsupportedTokenizer, CodeUnsupportedTokenizer},
 	} {
-		if errors.Is(err, c.err) {
+		if errs.Is(err, c.err) {
 			return c.code
 		}
 	}

@@ -2,11 +2,12 @@
 // browsers and edge runtimes: the modules and the tables, each named by
 // its module in assets/ (one literal new URL(…, import.meta.url) each,
 // which bundlers copy into the build). An app that imports this file ships
-// all six; tokenfit/explicit ships what the app imports.
+// all seven; tokenfit/explicit ships what the app imports.
 
 import { web } from './web.js';
 import { DEFAULT_ENCODING } from './table.js';
 import full from './assets/full.js';
+import nohf from './assets/nohf.js';
 import lite from './assets/lite.js';
 import o200k_base from './assets/o200k_base.js';
 import cl100k_base from './assets/cl100k_base.js';
@@ -19,6 +20,6 @@ const tables = { o200k_base, cl100k_base, p50k_base, r50k_base };
 export const webPlatform = {
   ...web,
   preload: [DEFAULT_ENCODING],
-  moduleURL: (isLite) => (isLite ? lite() : full()),
+  moduleURL: (kind) => ({ nohf, full, lite })[kind](),
   tableURL: (name) => tables[name](),
 };

@@ -1,6 +1,7 @@
 // The encodings an instance has loaded: their handles (GOOS=js: the names),
 // loading a table (given, fetched, or in Node read from disk the first time
-// a call needs it), and the list encodings() reports from them.
+// a call needs it), the list encodings() reports from them, and where each
+// came from (what upgrade.js loads into the module it starts).
 
 import { TokenfitError, notLoadedError } from './errors.js';
 import { checkString } from './args.js';
@@ -12,10 +13,15 @@ import { checkSource, fetchBytes } from './load.js';
  * @param platform how the platform reads a URL (tokenfit.js, makeInit)
  * @param {(name: string) => URL} tables where an encoding's table is
  * @param {(fn: () => any) => any} guard the instance's guard (instance.js)
+ * @param {Map<string, Promise<Uint8Array>>} [early] fetches of tables from their default place already under way (init)
  */
-export function loadedEncodings(be, platform, tables, guard) {
+export function loadedEncodings(be, platform, tables, guard, early = new Map()) {
   const handles = new Map(); // encoding name → handle
   const fetching = new Map(); // encoding name → the promise of its load from the default place
+  // encoding name → where its table came from: undefined for its default
+  // place, else the URL or the bytes given (kept only then: a default
+  // table is fetched again, from the HTTP cache as a rule).
+  const origins = new Map();
 
   // load loads the table of the encoding want and records its handle under
   // the name the table carries (read from its header here: asking the
@@ -46,6 +52,7 @@ export function loadedEncodings(be, platform, tables, guard) {
     const bytes = platform.readSync && platform.readSync(tables(name));
     if (!bytes) throw notLoadedError(name, fn);
     load(bytes, name, platform.readIndexSync && platform.readIndexSync(name));
+    origins.set(name, undefined);
     return handles.get(name);
   };
 
@@ -61,13 +68,17 @@ export function loadedEncodings(be, platform, tables, guard) {
     // Loads from the default place share one fetch while it is under way.
     if (source === undefined && fetching.has(name)) return fetching.get(name);
     const done = (async () => {
-      const bytes = await fetchBytes(platform, source !== undefined ? source : tables(name), `the table of ${name}`);
+      const src = await source;
+      const from = source !== undefined ? src : early.get(name) || tables(name);
+      early.delete(name);
+      const bytes = await fetchBytes(platform, from, `the table of ${name}`);
       guard(() => {
         if (handles.has(name)) return; // another load finished first
         load(bytes, name);
         if (!handles.has(name)) {
           throw new TokenfitError('invalid_table', `tokenfit: loadEncoding: the table given for ${name} holds another encoding`);
         }
+        origins.set(name, source === undefined || typeof src === 'string' || src instanceof URL ? src : bytes);
       });
     })();
     if (source !== undefined) return done;
@@ -83,6 +94,7 @@ export function loadedEncodings(be, platform, tables, guard) {
     handle,
     has: (name) => handles.has(name),
     list: () => ENCODINGS.map((name) => ({ name, loaded: handles.has(name) })),
+    origins: () => [...origins],
     loadEncoding,
   };
 }

@@ -2,8 +2,8 @@
 // loads the module and the encodings its options name, and nothing else, so
 // that a bundled app ships only those (tokenfit's default entry makes every
 // bundler copy both modules and every table). The package's files are
-// tokenfit/assets/<name> (full, lite and each encoding): functions that
-// return their URL.
+// tokenfit/assets/<name> (nohf, full, lite and each encoding): functions
+// that return their URL.
 //
 //   import { init } from 'tokenfit/explicit';
 //   import lite from 'tokenfit/assets/lite';
@@ -24,6 +24,8 @@ const needs = (what, how) => () => {
 export const init = makeInit({
   ...web,
   preload: [],
-  moduleURL: needs('the module', "pass init({ module }), e.g. module: lite() from 'tokenfit/assets/lite'"),
+  moduleURL: (kind) => (kind === 'full'
+    ? needs('the module with the tokenizer.json loader', "to load tokenizer.json files, start with init({ module: full() }) from 'tokenfit/assets/full'")
+    : needs('the module', "pass init({ module }), e.g. module: lite() from 'tokenfit/assets/lite'"))(),
   tableURL: (name) => needs(`the table of ${name}`, `pass it to init({ encodings: { ${name}: … } }) or loadEncoding('${name}', source)`)(),
 });

@@ -67,8 +67,9 @@ export type ModuleSource = Source | WebAssembly.Module;
 /** What {@link init} takes. Every field is optional. */
 export interface InitOptions {
   /**
-   * The module. Defaults to the package's own `tokenfit.wasm` (or
-   * `tokenfit-lite.wasm` with `lite`), read from the package directory in
+   * The module. Defaults to the package's own `tokenfit-nohf.wasm` (the
+   * full module without the tokenizer.json loader; `tokenfit.wasm` with
+   * `tokenizers`, `tokenfit-lite.wasm` with `lite`), read from the package directory in
    * Node, Deno and Bun, fetched beside the package's code in browsers.
    * At the edge (workerd, Vercel Edge), which cannot compile bytes at run
    * time, import the .wasm and pass the `WebAssembly.Module`. The GOOS=js
@@ -81,6 +82,15 @@ export interface InitOptions {
    * when `module` is not given.
    */
   lite?: boolean;
+  /**
+   * Start with the full module that has the tokenizer.json loader
+   * (`tokenfit.wasm`, 80 KB more gzip) when `module` is not given. Without
+   * it, the first {@link Tokenfit.loadTokenizer} fetches that module and
+   * moves the instance to it (the encodings, registered models and live
+   * counters come along); pass it when the app loads a tokenizer.json at
+   * start anyway. Not with `lite`.
+   */
+  tokenizers?: boolean;
   /**
    * Encodings to load now: names (fetched from `tables`), or a map from
    * name to its table's bytes or URL. Defaults: none in Node, Deno and Bun
@@ -791,7 +801,13 @@ export interface Tokenfit {
    * Loading under a loaded name replaces it. A damaged file rejects with
    * invalid_table, one using something tokenfit does not reproduce exactly
    * with unsupported_tokenizer, and the instance keeps answering. Full
-   * module (the lean one rejects with unknown_operation).
+   * module (the lean one rejects with unknown_operation). An instance of
+   * the default module (`tokenfit-nohf.wasm`, no loader) first fetches
+   * `tokenfit.wasm` and moves to it: the encodings, registered models and
+   * live counters come along, every call stays synchronous and answers
+   * from the old module until the move, and if the module cannot be had
+   * the promise rejects (the instance keeps answering). With
+   * `tokenfit/explicit`, start with `module: full()` instead.
    */
   loadTokenizer(name: string, source: Source | TokenizerJSON | Promise<Source | TokenizerJSON>): Promise<TokenizerInfo>;
 

@@ -18,21 +18,22 @@
 //   liveEdit(id, at, del, insert), liveReset(id, text) → tokens
 //   liveText(id) → text, liveFree(id)
 //   loadTokenizer(json)              core's loadTokenizer answer (tokenizer.js)
+// upgrade.js forwards them to the module that answers now, which the first
+// loadTokenizer may replace by one with the tokenizer.json loader.
 
 import { TokenfitError, Trap } from './errors.js';
 import { badArg, checkCount, checkObject, checkString, checkTarget, tokenIds } from './args.js';
-import { loadedEncodings } from './encodings.js';
-import { jsonOps } from './full.js';
-import { leanOps } from './lean.js';
 import { liveCounter } from './live.js';
 import { tokenizerLoader } from './tokenizer.js';
+import { upgradable } from './upgrade.js';
 
 /**
  * @param be the started module (wasip1.js, gojs.js)
  * @param platform how the platform reads a URL
  * @param {(name: string) => URL} tables where an encoding's table is
+ * @param {Map<string, Promise<Uint8Array>>} [early] table fetches under way (init)
  */
-export function makeInstance(be, platform, tables) {
+export function makeInstance(be, platform, tables, early) {
   let dead = null;
 
   // guard runs fn; a Trap (the module failed: it never should, bad input is
@@ -51,8 +52,8 @@ export function makeInstance(be, platform, tables) {
     }
   };
 
-  const enc = loadedEncodings(be, platform, tables, guard);
-  const ops = be.lite ? leanOps(be, enc) : jsonOps(be, enc);
+  const up = upgradable(be, platform, tables, guard, early);
+  const { ops } = up;
 
   const countTokens = (text, target) => guard(() => {
     checkString('countTokens', 'text', text);
@@ -128,9 +129,9 @@ export function makeInstance(be, platform, tables) {
       checkTarget('liveCounter', target);
       return liveCounter(ops, guard, () => dead !== null, target, text);
     }),
-    loadEncoding: enc.loadEncoding,
-    loadTokenizer: tokenizerLoader(ops, platform, guard, !!be.lite),
-    memoryBytes: () => be.memoryBytes(),
+    loadEncoding: up.loadEncoding,
+    loadTokenizer: tokenizerLoader(ops, up.ready, platform, guard, !!be.lite),
+    memoryBytes: () => up.memoryBytes(),
     call: (op, req) => guard(() => {
       checkString('call', 'op', op);
       return ops.call(op, req);

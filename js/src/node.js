@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { makeInit } from './tokenfit.js';
 import { TokenfitError } from './errors.js';
 import full from './assets/full.js';
+import nohf from './assets/nohf.js';
 import lite from './assets/lite.js';
 
 export * from './api.js';
@@ -50,7 +51,7 @@ const nodePlatform = {
   preload: [],
   // From disk, the .tkt itself: nothing to expand.
   tableExt: '.tkt',
-  moduleURL: (isLite) => (isLite ? lite() : full()),
+  moduleURL: (kind) => ({ nohf, full, lite })[kind](),
   tableURL: (name) => new URL(`../dist/tables/${name}.tkt`, import.meta.url),
 };
 

@@ -4,8 +4,11 @@
 // and holds the top-level functions; the types and every function's
 // documentation are in index.d.ts; the boundary it speaks is wasm/ABI.md.
 //
-// It runs one of three modules, recognised by what they import and export:
-//   tokenfit.wasm       the full wasip1 reactor (default): every operation
+// It runs one of four modules, recognised by what they import and export:
+//   tokenfit-nohf.wasm  the full wasip1 reactor without the tokenizer.json
+//                       loader (default): every operation; the first
+//                       loadTokenizer moves the instance to tokenfit.wasm
+//   tokenfit.wasm       the full wasip1 reactor with the loader ({ tokenizers: true })
 //   tokenfit-lite.wasm  the lean wasip1 reactor: counting only, a third smaller
 //   tokenfit-js.wasm    the GOOS=js module (needs Go's wasm_exec.js), kept
 //                       working and tested; slower per call (RATIONALE.md)
@@ -24,10 +27,11 @@
 //   lean.js       the operations over the lean module (direct exports)
 //   live.js       the live counter
 //   tokenizer.js  loadTokenizer: Hugging Face tokenizer.json files
+//   upgrade.js    the move to the module with the loader, state and all
 //   instance.js   the API over a started module, and its one interface to both
 
 import { TokenfitError } from './errors.js';
-import { checkObject } from './args.js';
+import { badArg, checkObject } from './args.js';
 import { compile, fetchBytes } from './load.js';
 import { ENCODINGS } from './table.js';
 import { startWasip1 } from './wasip1.js';
@@ -56,7 +60,7 @@ function bind(tf, seq) {
 /**
  * makeInit returns init for a platform: how it reads a URL (and, in Node,
  * how it reads a table synchronously).
- * @param {{ name: string, base(): string | URL, read(url: URL, what: string): Promise<Uint8Array>, open(url: URL, what: string): Promise<Response | Uint8Array>, readSync?: (url: URL) => Uint8Array | undefined, preload: string[], moduleURL(lite: boolean): URL, tableURL(name: string): URL, tableExt: string }} platform
+ * @param {{ name: string, base(): string | URL, read(url: URL, what: string): Promise<Uint8Array>, open(url: URL, what: string): Promise<Response | Uint8Array>, readSync?: (url: URL) => Uint8Array | undefined, preload: string[], moduleURL(kind: 'nohf' | 'full' | 'lite'): URL, tableURL(name: string): URL, tableExt: string }} platform
  */
 export function makeInit(platform) {
   return function init(options) {
@@ -74,27 +78,33 @@ export function makeInit(platform) {
 
 async function start(platform, options, seq) {
   checkObject('init', 'the options', options);
-  const { lite = false, encodings, tables: base } = options;
+  const { lite = false, tokenizers = false, encodings, tables: base } = options;
+  if (lite && tokenizers) throw badArg('init', 'lite and tokenizers exclude each other: the lean module counts with the built-in encodings only', options);
   let src = options.module;
-  if (src === undefined || src === null) src = platform.moduleURL(lite);
+  if (src === undefined || src === null) src = platform.moduleURL(lite ? 'lite' : tokenizers ? 'full' : 'nohf');
   const tables = (name) => (base !== undefined ? new URL(`${name}${platform.tableExt}`, new URL(base, platform.base())) : platform.tableURL(name));
 
   let preload = encodings;
   if (preload === undefined) preload = platform.preload;
   // The tables named by name are fetched while the module compiles (a page
   // downloads both); loadEncoding checks the names and the bytes after.
-  const early = Array.isArray(preload)
-    ? preload.map((name) => (ENCODINGS.includes(name) ? fetchBytes(platform, tables(name), `the table of ${name}`) : undefined))
-    : [];
-  for (const p of early) if (p) p.catch(() => {}); // a failed start may never await them
+  const early = new Map();
+  if (Array.isArray(preload)) {
+    for (const name of preload) {
+      if (!ENCODINGS.includes(name) || early.has(name)) continue;
+      const p = fetchBytes(platform, tables(name), `the table of ${name}`);
+      p.catch(() => {}); // a failed start may never await it
+      early.set(name, p);
+    }
+  }
 
   const module = await compile(platform, src);
   const imports = WebAssembly.Module.imports(module).map((i) => i.module);
   const be = imports.includes('gojs') ? await startGoJS(module) : await startWasip1(module, platform.syncCompile);
-  const tf = makeInstance(be, platform, tables);
+  const tf = makeInstance(be, platform, tables, early);
 
   if (Array.isArray(preload)) {
-    await Promise.all(preload.map((name, i) => tf.loadEncoding(name, early[i])));
+    await Promise.all(preload.map((name) => tf.loadEncoding(name)));
   } else {
     checkObject('init', 'encodings', preload);
     await Promise.all(Object.entries(preload).map(([name, s]) => tf.loadEncoding(name, s)));

@@ -25,11 +25,12 @@ function base64(bytes) {
 
 /**
  * @param ops the instance's operations (full.js; lean.js refuses)
+ * @param {() => Promise<void>} ready resolves once the instance's module has the loader (upgrade.js)
  * @param platform how the platform reads a URL
  * @param {(fn: () => any) => any} guard the instance's guard
  * @param {boolean} lite the lean module, which has no loader: refused before anything is fetched
  */
-export function tokenizerLoader(ops, platform, guard, lite) {
+export function tokenizerLoader(ops, ready, platform, guard, lite) {
   return async (name, source) => {
     guard(() => {
       if (lite) ops.loadTokenizer();
@@ -38,6 +39,9 @@ export function tokenizerLoader(ops, platform, guard, lite) {
       if (!isPlainJSON(source)) checkSource('loadTokenizer', source);
       if (source === undefined) throw badArg('loadTokenizer', 'give the tokenizer.json: a URL, a Response, bytes or the parsed JSON', source);
     });
+    // The module with the loader starts while the file downloads.
+    const loader = guard(ready);
+    loader.catch(() => {});
     source = await source;
     let request;
     if (isPlainJSON(source)) {
@@ -47,6 +51,7 @@ export function tokenizerLoader(ops, platform, guard, lite) {
       if (bytes.length === 0) throw new TokenfitError('invalid_table', `tokenfit: loadTokenizer: the tokenizer ${JSON.stringify(name.slice(0, 40))} is empty`);
       request = `{"name":${JSON.stringify(name)},"data":"${base64(bytes)}"}`;
     }
+    await loader;
     return guard(() => ops.loadTokenizer(request));
   };
 }

@@ -1,17 +1,22 @@
 // The shared checks outside Node: `deno run --allow-read
 // --allow-net=127.0.0.1 runtime-check.mjs` and `bun runtime-check.mjs` run
-// them on the full and the lean module, the hostile cases on both, the
-// Worker helper and the provider counter, then print one line
+// loadTokenizer after the default init() (upgrade-check.mjs), then the
+// shared checks on the default module, the full one (with the
+// tokenizer.json loader) and the lean one, the hostile cases on the full
+// and the lean one, the Worker helper and the provider counter, then print one line
 // "RESULT <json>" (failures per check, the hostile results) and exit
 // non-zero on any failure. runtimes.test.mjs runs them. The hostile cases'
 // huge ones run scaled down as the file says (64×: a minute saved per
 // runtime), or at full size, a fresh instance each, given --huge (make
 // test-long).
 import { createServer } from 'node:http';
-import { init, providerCounter } from '../src/node.js';
+import * as tokenfit from '../src/node.js';
 import { createWorker } from '../src/worker.js';
 import { runAll } from './shared.mjs';
 import { setup, runCases, verdict } from './hostile.mjs';
+import { upgradeChecks } from './upgrade-check.mjs';
+
+const { init, providerCounter } = tokenfit;
 import { bundleHostile, bundleVectors } from './vectors.mjs';
 
 const args = typeof Deno !== 'undefined' ? Deno.args : process.argv.slice(2);
@@ -19,7 +24,10 @@ const vectors = bundleVectors();
 const file = bundleHostile();
 const results = {};
 const hostile = [];
-for (const [name, options] of [['full', {}], ['lite', { lite: true }]]) {
+// First: its top-level functions need the default init() to bind first.
+results.upgrade = await upgradeChecks(tokenfit);
+for (const [check, failures] of Object.entries(runAll(await init({}), vectors))) results[`nohf/${check}`] = failures.slice(0, 10);
+for (const [name, options] of [['full', { tokenizers: true }], ['lite', { lite: true }]]) {
   const tf = await init(options);
   for (const [check, failures] of Object.entries(runAll(tf, vectors))) results[`${name}/${check}`] = failures.slice(0, 10);
   const fresh = async () => {

@@ -57,7 +57,7 @@ function run(cmd, args, options = {}) {
 }
 
 async function runtimeCheck(t, cmd, args) {
-  const { err, stdout, stderr } = await run(cmd, huge ? [...args, '--huge'] : args, { timeout: huge ? 600000 : 120000 });
+  const { err, stdout, stderr } = await run(cmd, huge ? [...args, '--huge'] : args, { timeout: huge ? 600000 : 240000 });
   const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
   assert.ok(line, `no result (${err && err.message})\n${stdout}\n${stderr}`);
   const { runtime, results, hostile: h } = JSON.parse(line.slice(7));
@@ -202,7 +202,7 @@ function serve() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-test('headless Chromium: init by URL, loadEncoding, the GOOS=js module, the hostile cases, the Worker helper', { skip: process.env.TOKENFIT_SKIP_BROWSER === '1' && 'TOKENFIT_SKIP_BROWSER=1' }, async (t) => {
+test('headless Chromium: init by URL, loadEncoding, the GOOS=js module, the hostile cases, the Worker helper, loadTokenizer after init()', { skip: process.env.TOKENFIT_SKIP_BROWSER === '1' && 'TOKENFIT_SKIP_BROWSER=1' }, async (t) => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or TOKENFIT_SKIP_BROWSER=1`);
   const { chromium } = await import(pathToFileURL(join(runtimes, 'node_modules/playwright-core/index.mjs')).href);
   const server = await serve();
@@ -223,8 +223,16 @@ test('headless Chromium: init by URL, loadEncoding, the GOOS=js module, the host
     await page.goto(`http://127.0.0.1:${server.address().port}/test/browser/index.html`);
     const { results, hostile: h } = await page.waitForFunction(() => window.__results, null, { timeout: 180000 }).then((h) => h.jsonValue());
     assertClean(results, `chromium\n${logs.join('\n')}`);
-    for (const k of ['full/chat', 'lite/tokens', 'js/tokens', 'loading', 'worker']) assert.ok(k in results, `${k} did not run`);
+    for (const k of ['full/chat', 'nohf/chat', 'lite/tokens', 'js/tokens', 'loading', 'worker']) assert.ok(k in results, `${k} did not run`);
     assertHostile(t, h, ['wasip1', 'lite', 'js'], 'chromium');
+    // loadTokenizer after the default init(), and a failed fetch of the
+    // module with the loader, in a page of its own (upgrade-check.mjs).
+    const second = await browser.newPage();
+    second.on('console', (m) => logs.push(m.text()));
+    second.on('pageerror', (e) => logs.push(String(e)));
+    await second.goto(`http://127.0.0.1:${server.address().port}/test/browser/upgrade.html`);
+    const upgrade = await second.waitForFunction(() => window.__upgrade, null, { timeout: 120000 }).then((h) => h.jsonValue());
+    assert.deepEqual(upgrade, { upgrade: [], failed: [] }, `chromium\n${logs.join('\n')}`);
   } finally {
     if (browser) await browser.close();
     server.close();

@@ -5,6 +5,9 @@
 // variants (names, signatures, ownership and errors are in wasm/ABI.md):
 //
 //	full (default)        the whole JSON API through call, and the count fast path
+//	full without the tokenizer.json loader (-tags tokenfit_nohf)
+//	                      the same but loadTokenizer, 80 KB less gzip: what
+//	                      the npm package starts by default
 //	lean (-tags tokenfit_lite)
 //	                      counting only, without core's JSON API, the model
 //	                      registry, fmt or encoding/json: count, encode,
@@ -17,13 +20,14 @@
 //	    -trimpath -ldflags="-s -w -buildid= -checklinkname=0" -buildvcs=false -o tokenfit.wasm ./wasm/wasip1
 //	go run ./internal/cmd/postlink tokenfit.wasm
 //
-// and the lean one by adding tokenfit_lite to the tags (make wasm builds
-// both). -checklinkname=0 lets the linker take reseed.go's references to
-// the runtime; postlink pre-initialises the full module, whose _initialize
-// then only re-seeds the runtime's random state (reseed.go; the lean one
-// is left as the linker wrote it but for its data). Call _initialize once,
-// then the exports. Neither module carries a
-// vocabulary: the host gives it the tables it needs through load_table.
+// and the others by adding tokenfit_nohf or tokenfit_lite to the tags
+// (make wasm builds all three). -checklinkname=0 lets the linker take
+// reseed.go's references to the runtime; postlink pre-initialises the full
+// modules (with and without the loader), whose _initialize then only
+// re-seeds the runtime's random state (reseed.go; the lean one is left as
+// the linker wrote it but for its data). Call _initialize once, then the
+// exports. No module carries a vocabulary: the host gives it the tables it
+// needs through load_table.
 // wasm/exports.txt and wasm/exports-lite.txt list the exports, and tests
 // hold the modules to them.
 //

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/internal/errs"
 	"github.com/tokenfit/tokenfit/wasm/internal/boundary"
 )
 
@@ -31,8 +32,7 @@ func fail(err error) int32 {
 	if code == "" {
 		code = engine.Code(err)
 	}
-	var ee *engine.Error
-	if errors.As(err, &ee) {
+	if ee, ok := errs.As[*engine.Error](err); ok {
 		field, encoding = ee.Field, ee.Encoding
 	}
 	lastErr = boundary.AppendErrorJSON(nil, code, err.Error(), field, encoding)

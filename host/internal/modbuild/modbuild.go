@@ -43,6 +43,11 @@ type Target struct {
 var (
 	WASIP1 = Target{Name: "tokenfit.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1",
 		Flags: []string{"-buildmode=c-shared", "-tags=tokenfit_noembed"}}
+	// NoHF is the full reactor without the tokenizer.json loader: what the
+	// npm package starts by default (RATIONALE.md, "Why does init() start
+	// without the tokenizer.json loader?").
+	NoHF = Target{Name: "tokenfit-nohf.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1",
+		Flags: []string{"-buildmode=c-shared", "-tags=tokenfit_noembed,tokenfit_nohf"}}
 	// Lite is the lean wasip1 reactor: counting only.
 	Lite = Target{Name: "tokenfit-lite.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1",
 		Flags: []string{"-buildmode=c-shared", "-tags=tokenfit_noembed,tokenfit_lite"}}

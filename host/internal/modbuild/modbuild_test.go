@@ -26,7 +26,7 @@ func TestMakefile(t *testing.T) {
 	if got := words(flags[1]); !slices.Equal(got, Reproducible) {
 		t.Errorf("WASM_FLAGS = %q, Reproducible = %q", got, Reproducible)
 	}
-	for _, tgt := range []Target{WASIP1, Lite, JS} {
+	for _, tgt := range []Target{WASIP1, NoHF, Lite, JS} {
 		t.Run(tgt.Name, func(t *testing.T) {
 			line := regexp.MustCompile(`(?m)^\s*GOOS=(\S+) GOARCH=wasm \$\(GO\) build \$\(WASM_FLAGS\) (.*) -o \$\(WASM_DIR\)/` +
 				regexp.QuoteMeta(tgt.Name) + ` (\S+)$`).FindStringSubmatch(mk)
@@ -48,7 +48,7 @@ func TestMakefile(t *testing.T) {
 	if modules == nil || !strings.Contains(mk, "\t$(GO) run ./internal/cmd/postlink $(WASM_MODULES)\n") {
 		t.Fatal("the Makefile's wasm target does not run internal/cmd/postlink on $(WASM_MODULES)")
 	}
-	for _, tgt := range []Target{WASIP1, Lite, JS} {
+	for _, tgt := range []Target{WASIP1, NoHF, Lite, JS} {
 		if !slices.Contains(strings.Fields(modules[1]), "$(WASM_DIR)/"+tgt.Name) {
 			t.Errorf("WASM_MODULES leaves out %s", tgt.Name)
 		}

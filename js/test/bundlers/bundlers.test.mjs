@@ -133,7 +133,7 @@ function packageAssets(t, dist, shipped) {
 
 // What an app that calls init() can load: either module, and each
 // encoding's table in the form pages download.
-const SHIPPED = ['tokenfit-lite.wasm', 'tokenfit.wasm', ...ENCODINGS.map((e) => `tables/${e}.tkp`)].sort();
+const SHIPPED = ['tokenfit-lite.wasm', 'tokenfit-nohf.wasm', 'tokenfit.wasm', ...ENCODINGS.map((e) => `tables/${e}.tkp`)].sort();
 
 const digest = (f) => createHash('sha256').update(readFileSync(f)).digest('hex');
 

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/internal/errs"
 )
 
 // Version is the ABI version the modules report. It changes when an export's
@@ -68,9 +69,9 @@ func PanicText(p any) string {
 // Code returns the code of a boundary fault, "" for any other error.
 func Code(err error) string {
 	switch {
-	case errors.Is(err, ErrInvalidArgument):
+	case errs.Is(err, ErrInvalidArgument):
 		return CodeInvalidArgument
-	case errors.Is(err, ErrInvalidHandle):
+	case errs.Is(err, ErrInvalidHandle):
 		return CodeInvalidHandle
 	}
 	return ""

@@ -1,0 +1,54 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tetratelabs/wazero"
+
+	"github.com/tokenfit/tokenfit/core"
+	"github.com/tokenfit/tokenfit/internal/exportlist"
+)
+
+// TestNoHF: the module the npm package starts by default (-tags
+// tokenfit_nohf) has the full module's exports and answers every operation
+// but loadTokenizer, which is an unknown_operation naming the module that
+// has the loader; the instance keeps answering after it.
+func TestNoHF(t *testing.T) {
+	ctx := context.Background()
+	wasm := noHFModule.get(t)
+	rt := wazero.NewRuntime(ctx)
+	defer rt.Close(ctx)
+	m, err := rt.CompileModule(ctx, wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := exportlist.Of(m), mustExports(t); !slices.Equal(got, want) {
+		t.Errorf("exports %q, wasm/exports.txt %q", got, want)
+	}
+
+	h := newHost(t, config(t).WithModule(wasm).WithMaxInstances(1))
+	_, err = h.Do(ctx, "loadTokenizer", []byte(`{"name":"x","data":"AA=="}`))
+	if !errors.Is(err, core.ErrUnknownOperation) || !strings.Contains(err.Error(), "tokenfit.wasm") {
+		t.Errorf("loadTokenizer: %v, want unknown_operation naming tokenfit.wasm", err)
+	}
+	out, err := h.Do(ctx, "calculateBudget", []byte(`{"model":"gpt-4o","system":"Be brief.","messages":[{"role":"user","content":"Hello world"}]}`))
+	if err != nil || !strings.Contains(string(out), `"contextWindow":128000`) {
+		t.Errorf("calculateBudget after it: %s %v", out, err)
+	}
+	if n, err := h.Count(ctx, "o200k_base", "Hello world"); err != nil || n != 2 {
+		t.Errorf("Count: %d, %v", n, err)
+	}
+}
+
+func mustExports(t *testing.T) []string {
+	t.Helper()
+	listed, err := exportlist.ReadFile("../wasm/exports.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return listed
+}

@@ -1,0 +1,174 @@
+// The move to the module with the tokenizer.json loader. init() starts
+// tokenfit-nohf.wasm by default: the full module without the loader, 80 KB
+// of gzip a page that never loads a tokenizer.json does not download
+// (RATIONALE.md, "Why does init() start without the tokenizer.json
+// loader?"). The first loadTokenizer on such an instance starts
+// tokenfit.wasm beside it, gives it what the instance holds — the loaded
+// encodings, the registered models, the live counters — and from then on
+// the instance answers from it, under the same object. Until that moment
+// the old module answers every call, so every call stays synchronous.
+//
+// upgradable returns the operations (the interface instance.js documents)
+// that forward to whichever module answers now, with live counters' ids
+// that outlive the move: a counter is made again in the new module from
+// its text the next time it is used.
+
+import { TokenfitError, Trap } from './errors.js';
+import { toJSON } from './args.js';
+import { compile } from './load.js';
+import { startWasip1 } from './wasip1.js';
+import { loadedEncodings } from './encodings.js';
+import { jsonOps } from './full.js';
+import { leanOps } from './lean.js';
+
+// mount is a started module with its encodings and operations.
+function mount(be, platform, tables, guard, early) {
+  const enc = loadedEncodings(be, platform, tables, guard, early);
+  return { be, enc, ops: be.lite ? leanOps(be, enc) : jsonOps(be, enc) };
+}
+
+// hasLoader asks a full module whether it has the loader: an empty request
+// is invalid_request there, unknown_operation in tokenfit-nohf.wasm.
+function hasLoader(m) {
+  const a = m.be.call('loadTokenizer', '{}');
+  return !(a && a.error && a.error.code === 'unknown_operation');
+}
+
+/**
+ * @param be the started module (wasip1.js, gojs.js)
+ * @param platform how the platform reads a URL, and where its modules are
+ * @param {(name: string) => URL} tables where an encoding's table is
+ * @param {(fn: () => any) => any} guard the instance's guard (instance.js)
+ * @param {Map<string, Promise<Uint8Array>>} [early] table fetches under way (init)
+ */
+export function upgradable(be, platform, tables, guard, early) {
+  let cur = mount(be, platform, tables, guard, early);
+  let loader = be.lite ? false : undefined; // whether cur has the loader; undefined until asked
+  let upgrading = null; // the promise of the move while it is under way
+  const registries = []; // registerModels' requests that succeeded, to give the new module
+  const lives = new Map(); // the id a counter got → { id, on, target, text }
+  let nextLive = 0;
+
+  // live returns the module's id of counter n, making the counter again in
+  // the module that answers now (from the text it had) after a move.
+  const live = (n) => {
+    const c = lives.get(n);
+    if (c.on !== cur) {
+      c.id = cur.ops.liveNew(c.target, c.text).id;
+      c.on = cur;
+      c.text = undefined;
+    }
+    return c.id;
+  };
+
+  const upgrade = async () => {
+    let next;
+    // A failure of the new module fails the move, not the instance; once
+    // it answers, its failures are the instance's.
+    const trial = (fn) => {
+      if (next === cur) return guard(fn);
+      try {
+        return fn();
+      } catch (e) {
+        if (!(e instanceof Trap)) throw e;
+        throw new TokenfitError('internal', `tokenfit: loadTokenizer: the module with the tokenizer.json loader failed while starting (${e.message}); this instance keeps answering without it`);
+      }
+    };
+    try {
+      const module = await compile(platform, platform.moduleURL('full'));
+      next = mount(await startWasip1(module, platform.syncCompile), platform, tables, trial);
+    } catch (e) {
+      if (e instanceof TokenfitError) {
+        e.message = `tokenfit: loadTokenizer: this instance's module has no tokenizer.json loader, and starting tokenfit.wasm failed: ${e.message.replace(/^tokenfit: /, '')}`;
+        throw e;
+      }
+      const err = new TokenfitError('internal', `tokenfit: loadTokenizer: this instance's module has no tokenizer.json loader, and starting tokenfit.wasm failed (${e && e.message}); this instance keeps answering without it`);
+      err.cause = e;
+      throw err;
+    }
+    if (!trial(() => hasLoader(next))) {
+      throw new TokenfitError('unknown_operation', 'tokenfit: loadTokenizer: the module the platform gives for tokenizers has no tokenizer.json loader either');
+    }
+    // The encodings, until none was loaded meanwhile: the old module
+    // answers (and may load more) while the new one loads.
+    for (;;) {
+      const missing = cur.enc.origins().filter(([name]) => !next.enc.has(name));
+      if (missing.length === 0) break;
+      await Promise.all(missing.map(([name, origin]) => next.enc.loadEncoding(name, origin)));
+    }
+    // From here on synchronous: no call can come in between.
+    trial(() => {
+      for (const r of registries) next.ops.registerModels(r);
+    });
+    guard(() => {
+      for (const c of lives.values()) if (c.on === cur) c.text = cur.ops.liveText(c.id);
+    });
+    cur = next;
+    loader = true;
+  };
+
+  // A table loaded into the old module while the move was under way, after
+  // the move had taken the list: loaded into the new one too.
+  const loadEncoding = async (name, source) => {
+    const from = cur;
+    await from.enc.loadEncoding(name, source);
+    if (from !== cur && !cur.enc.has(name)) {
+      await cur.enc.loadEncoding(name, new Map(from.enc.origins()).get(name));
+    }
+  };
+
+  const ops = {
+    call: (op, request, fn) => cur.ops.call(op, request, fn),
+    count: (text, target) => cur.ops.count(text, target),
+    encode: (text, target) => cur.ops.encode(text, target),
+    decode: (ids, target, checked) => cur.ops.decode(ids, target, checked),
+    withinLimit: (text, limit, target) => cur.ops.withinLimit(text, limit, target),
+    truncate: (text, maxTokens, options) => cur.ops.truncate(text, maxTokens, options),
+    registerModels(registry) {
+      const json = toJSON('registerModels', registry);
+      const answer = cur.ops.registerModels(json);
+      registries.push(json);
+      return answer;
+    },
+    encodings: () => cur.ops.encodings(),
+    liveNew(target, text) {
+      const a = cur.ops.liveNew(target, text);
+      lives.set(++nextLive, { id: a.id, on: cur, target: target == null ? target : { ...target }, text: undefined });
+      return { ...a, id: nextLive };
+    },
+    liveEdit: (n, at, del, insert) => cur.ops.liveEdit(live(n), at, del, insert),
+    liveReset(n, text) {
+      const c = lives.get(n);
+      if (c.on === cur) return cur.ops.liveReset(c.id, text);
+      const a = cur.ops.liveNew(c.target, text); // made again with its new text
+      Object.assign(c, { id: a.id, on: cur, text: undefined });
+      return a.tokens;
+    },
+    liveText(n) {
+      const c = lives.get(n);
+      return c.on === cur ? cur.ops.liveText(c.id) : c.text;
+    },
+    liveFree(n) {
+      const c = lives.get(n);
+      if (!c) return;
+      lives.delete(n);
+      if (c.on === cur) cur.ops.liveFree(c.id);
+    },
+    loadTokenizer: (json) => cur.ops.loadTokenizer(json),
+  };
+
+  return {
+    ops,
+    loadEncoding,
+    memoryBytes: () => cur.be.memoryBytes(),
+    // ready resolves once the module that answers has the loader, moving
+    // to tokenfit.wasm the first time it has not (concurrent calls share
+    // one move; a failed one is tried again by the next call).
+    ready() {
+      if (loader === undefined) loader = hasLoader(cur);
+      if (loader) return Promise.resolve();
+      if (upgrading === null) upgrading = upgrade().finally(() => { upgrading = null; });
+      return upgrading;
+    },
+  };
+}
