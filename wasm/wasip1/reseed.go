@@ -19,15 +19,19 @@ import _ "unsafe" // for go:linkname
 // (runtime.alginit's hashkey), which every map built during init placed its
 // entries by and which must not change under them, and the seeds of those
 // maps, whose keys are fixed (look-ups only); bufs, the one map that grows
-// with calls, is emptied here, which draws its seed again.
+// with calls, is made again here, which draws its seed again.
 //
 //go:wasmexport reseed_runtime
 func reseedRuntime() {
 	reseedGlobal()
 	mrandinit(getm())
-	if len(bufs) == 0 {
-		clear(bufs)
+	// A map draws its seed when it is made, from the generator just
+	// re-seeded (clear draws one only for a map that holds something).
+	fresh := make(map[uint32][]byte, len(bufs))
+	for p, b := range bufs {
+		fresh[p] = b
 	}
+	bufs = fresh
 }
 
 // reseedGlobal runs runtime.randinit again: it draws 32 bytes from
