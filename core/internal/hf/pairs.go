@@ -27,6 +27,17 @@ func newPairTable(n int) pairTable {
 	return t
 }
 
+// grown returns a table for up to n pairs holding t's.
+func (t *pairTable) grown(n int) pairTable {
+	g := newPairTable(n)
+	for i, k := range t.keys {
+		if k != emptyPair {
+			g.put(k, t.vals[i])
+		}
+	}
+	return g
+}
+
 func (t *pairTable) slot(key uint64) int {
 	mask := len(t.keys) - 1
 	i := int((key * 0x9E3779B97F4A7C15) >> t.shift)
