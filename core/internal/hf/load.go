@@ -259,7 +259,7 @@ func (m *Model) bpe(o *object) error {
 	if len(merges) > maxMerges {
 		return bad(strconv.Itoa(len(merges)) + " merges (at most " + strconv.Itoa(maxMerges) + ")")
 	}
-	m.merges = newPairTable(len(merges))
+	m.initMerges(len(merges))
 	for rank, x := range merges {
 		var a, b string
 		switch x := x.(type) {
@@ -401,10 +401,8 @@ func (m *Model) spiecePreTokenizer(v any) error {
 }
 
 // setBytes finds the token of each byte, which byte-level BPE starts from
-// and SentencePiece-style BPE falls back to, once the vocabulary is read,
-// and prepares the shortcuts of words.go.
+// and SentencePiece-style BPE falls back to, once the vocabulary is read.
 func (m *Model) setBytes() error {
-	m.initWords()
 	for b := range 256 {
 		key := string([]byte{byte(b)})
 		if m.spiece {
@@ -419,6 +417,14 @@ func (m *Model) setBytes() error {
 	return nil
 }
 
+// initMerges makes room for n merges.
+func (m *Model) initMerges(n int) {
+	m.merges = newPairTable(n)
+	if m.spiece {
+		m.joins = newJoinBits(n)
+	}
+}
+
 // addMerge records that the tokens whose vocabulary keys are a and b merge
 // at rank into the token of a+b. A pair listed twice keeps its last rank,
 // as tokenizers.js does.
@@ -430,6 +436,9 @@ func (m *Model) addMerge(rank int, a, b string) error {
 		return bad("merge " + strconv.Itoa(rank) + " (" + strconv.Quote(a+" "+b) + ") names a token the vocabulary lacks")
 	}
 	m.merges.put(uint64(ia)<<32|uint64(ib), uint64(rank)<<32|uint64(r))
+	if m.spiece {
+		m.joins.addMerge(a, b)
+	}
 	return nil
 }
 

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/tokenfit/tokenfit/core/internal/pretok"
@@ -41,8 +40,7 @@ type Model struct {
 
 	added, addedNorm addedSet
 	cache            *pieceCache
-	selfBits         []atomic.Uint32 // what merging each token's bytes gives (words.go)
-	joinsMeta        string          // the characters a token joins to a following ▁ (words.go)
+	joins            joinBits // SentencePiece-style: the character pairs merges join (words.go)
 }
 
 // Size returns one past the highest token id.
@@ -197,21 +195,24 @@ func (m *Model) appendPiece(dst []uint32, p string) []uint32 {
 	if len(p) == 1 && !m.spiece {
 		return append(dst, m.byteID[p[0]])
 	}
-	id, whole := m.vocab.get(p)
-	if whole && (m.ignoreMerges || m.self(id) == selfYes) {
-		return append(dst, id)
-	}
-	if whole && m.self(id) == selfUnknown {
-		w := mergePool.Get().(*merger)
-		n := len(dst)
-		dst = w.merge(m, p, dst)
-		mergePool.Put(w)
-		if len(dst) == n+1 && dst[n] == id {
-			m.setSelf(id, selfYes)
-		} else {
-			m.setSelf(id, selfNo)
+	if e := m.vocab.entry(p); e != nil {
+		w := e.word.Load()
+		id := w & idMask
+		if m.ignoreMerges || w>>selfShift == selfYes {
+			return append(dst, id)
 		}
-		return dst
+		if w>>selfShift == selfUnknown {
+			mw := mergePool.Get().(*merger)
+			n := len(dst)
+			dst = mw.merge(m, p, dst)
+			mergePool.Put(mw)
+			if len(dst) == n+1 && dst[n] == id {
+				e.word.Or(selfYes << selfShift)
+			} else {
+				e.word.Or(selfNo << selfShift)
+			}
+			return dst
+		}
 	}
 	if len(p) > maxCachedPiece {
 		w := mergePool.Get().(*merger)

@@ -63,11 +63,11 @@ func (m *Model) AppendTable(dst []byte) []byte {
 	// an id's place in tokens.
 	n := 0
 	for e := uint32(1); int(e) <= m.vocab.Len(); e++ {
-		n = max(n, int(m.vocab.ids[e])+1)
+		n = max(n, int(m.vocab.id(e))+1)
 	}
 	byID := make([]string, n)
 	for e := uint32(1); int(e) <= m.vocab.Len(); e++ {
-		byID[m.vocab.ids[e]] = m.vocab.key(e)
+		byID[m.vocab.id(e)] = m.vocab.key(e)
 	}
 	dst = binary.AppendUvarint(dst, uint64(n))
 	for _, tok := range byID {
@@ -164,7 +164,7 @@ func LoadTable(data []byte) (*Model, error) {
 		}
 	}
 	k := r.count(maxMerges)
-	m.merges = newPairTable(k)
+	m.initMerges(k)
 	made := int64(0)
 	for rank := 0; rank < k && r.err == nil; rank++ {
 		made += r.signed()

@@ -1,26 +1,29 @@
 package hf
 
-import (
-	"strings"
-	"sync/atomic"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // Two shortcuts that keep merging exact and make it rare.
 //
 // Whole tokens: most pieces of the pre-tokenizer are a token of their own.
 // Unlike tiktoken's rule, merging by the file's merges need not end in that
 // token, so the first merge of each such token is remembered, two bits a
-// token: not yet known, merges to itself, merges to something else. Unlike
-// the piece cache, this memo has no collisions.
+// token: not yet known, merges to itself, merges to something else, kept
+// beside its id in the vocabulary's entry (vocab.go). Unlike the piece
+// cache, this memo has no collisions.
 //
-// Words of SentencePiece-style text: with no pre-tokenizer, a section is
-// one piece, too long for the piece cache and merged whole every time. A
-// merge spanning the position before a ▁ makes a token in which the
-// character before that position is followed by ▁; when no vocabulary
-// token holds that character followed by ▁, the text can be cut there and
-// its words merged apart, with the same result. Gemma 3's vocabulary has one
-// such character (">▁</"), Llama 2's none, and runs of ▁ stay whole.
+// Cuts in SentencePiece-style text: with no pre-tokenizer, a section is one
+// piece, too long for the piece cache and merged whole every time (a
+// message in Chinese or Japanese has no ▁ at all). A merge of a left token
+// ending with character a and a right one starting with b is the only way
+// a token can come to span the position between adjacent characters a and
+// b. So where no merge of the file joins such a pair, no merge ever
+// crosses that position, and the text can be cut there and its parts
+// merged apart with the same result: the merges in one part are never
+// candidates in another, and each part's happen in the same order. The
+// pairs merges join are kept as bits of a hash of (a, b); a collision only
+// keeps a cut from being made. In Gemma 3, Llama 2 and Mistral 7B no merge
+// joins a word's last letter to a following ▁, so words are cut apart, and
+// runs of Chinese characters at the pairs no token spans.
 
 const (
 	selfUnknown = iota
@@ -28,61 +31,56 @@ const (
 	selfNo
 )
 
-// self reports what merging the bytes of token id gives, as remembered.
-func (m *Model) self(id uint32) uint32 {
-	if int(id/16) >= len(m.selfBits) {
-		return selfNo
-	}
-	return m.selfBits[id/16].Load() >> (id % 16 * 2) & 3
+// joinBits is a set of character pairs (a, b) by one bit of a hash each.
+type joinBits struct {
+	bits  []uint64
+	shift uint
 }
 
-func (m *Model) setSelf(id, v uint32) {
-	if int(id/16) < len(m.selfBits) {
-		m.selfBits[id/16].Or(v << (id % 16 * 2))
+// newJoinBits makes a set for n pairs, about 1/16 of its bits set when
+// they are distinct.
+func newJoinBits(n int) joinBits {
+	bits := uint(12)
+	for 1<<bits < 16*n {
+		bits++
 	}
+	return joinBits{bits: make([]uint64, 1<<bits/64), shift: 64 - bits}
 }
 
-// initWords sizes the whole-token memo and finds the characters a token
-// joins to a following ▁, once the vocabulary is known.
-func (m *Model) initWords() {
-	m.selfBits = make([]atomic.Uint32, (len(m.tokens)+15)/16)
-	if !m.spiece {
-		return
-	}
-	for e := uint32(1); int(e) <= m.vocab.Len(); e++ {
-		tok := m.vocab.key(e)
-		for k := strings.Index(tok, "▁"); k >= 0; {
-			if k > 0 {
-				if c, _ := utf8.DecodeLastRuneInString(tok[:k]); c != '▁' && !strings.ContainsRune(m.joinsMeta, c) {
-					m.joinsMeta += string(c)
-				}
-			}
-			next := strings.Index(tok[k+len("▁"):], "▁")
-			if next < 0 {
-				break
-			}
-			k += len("▁") + next
-		}
-	}
+func (j *joinBits) index(a, b rune) uint64 {
+	return (uint64(uint32(a))<<32 | uint64(uint32(b))) * 0x9E3779B97F4A7C15 >> j.shift
 }
 
-// appendSPWords encodes SentencePiece-style text word by word, cutting
-// before each ▁ where no token can span the cut.
+// addMerge records the pair a merge of left and right joins.
+func (j *joinBits) addMerge(left, right string) {
+	a, _ := utf8.DecodeLastRuneInString(left)
+	b, _ := utf8.DecodeRuneInString(right)
+	i := j.index(a, b)
+	j.bits[i/64] |= 1 << (i % 64)
+}
+
+func (j *joinBits) has(a, b rune) bool {
+	i := j.index(a, b)
+	return j.bits[i/64]&(1<<(i%64)) != 0
+}
+
+// appendSPWords encodes SentencePiece-style text part by part, cutting
+// between each two characters no merge joins. A byte that is not UTF-8
+// reads as U+FFFD, as merging reads it; it never merges, so a cut beside
+// it is always exact, and one kept by U+FFFD's pairs costs only speed.
 func (m *Model) appendSPWords(dst []uint32, s string) []uint32 {
-	start := 0
-	for k := 0; ; {
-		i := strings.Index(s[k:], "▁")
-		if i < 0 {
-			break
+	start, prev := 0, rune(-1)
+	for i := 0; i < len(s); {
+		c, size := rune(s[i]), 1
+		if c >= utf8.RuneSelf {
+			c, size = utf8.DecodeRuneInString(s[i:])
 		}
-		k += i
-		if k > start {
-			if c, _ := utf8.DecodeLastRuneInString(s[:k]); c != '▁' && !strings.ContainsRune(m.joinsMeta, c) {
-				dst = m.appendPiece(dst, s[start:k])
-				start = k
-			}
+		if i > start && !m.joins.has(prev, c) {
+			dst = m.appendPiece(dst, s[start:i])
+			start = i
 		}
-		k += len("▁")
+		prev = c
+		i += size
 	}
 	return m.appendPiece(dst, s[start:])
 }
