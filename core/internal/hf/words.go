@@ -31,14 +31,16 @@ const (
 	selfNo
 )
 
-// joinBits is a set of character pairs (a, b) by one bit of a hash each.
+// joinBits is a set of character pairs (a, b): exact for two ASCII
+// characters, by one bit of a hash each for the others.
 type joinBits struct {
+	ascii [128][2]uint64 // ascii[a][b/64] bit b%64
 	bits  []uint64
 	shift uint
 }
 
-// newJoinBits makes a set for n pairs, about 1/16 of its bits set when
-// they are distinct.
+// newJoinBits makes a set for n pairs, about 1/16 of its hashed bits set
+// when they are distinct.
 func newJoinBits(n int) joinBits {
 	bits := uint(12)
 	for 1<<bits < 16*n {
@@ -55,11 +57,18 @@ func (j *joinBits) index(a, b rune) uint64 {
 func (j *joinBits) addMerge(left, right string) {
 	a, _ := utf8.DecodeLastRuneInString(left)
 	b, _ := utf8.DecodeRuneInString(right)
+	if a < utf8.RuneSelf && b < utf8.RuneSelf {
+		j.ascii[a][b/64] |= 1 << (b % 64)
+		return
+	}
 	i := j.index(a, b)
 	j.bits[i/64] |= 1 << (i % 64)
 }
 
 func (j *joinBits) has(a, b rune) bool {
+	if uint32(a) < utf8.RuneSelf && uint32(b) < utf8.RuneSelf {
+		return j.ascii[a][b/64]&(1<<(b%64)) != 0
+	}
 	i := j.index(a, b)
 	return j.bits[i/64]&(1<<(i%64)) != 0
 }

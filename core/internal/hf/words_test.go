@@ -14,7 +14,10 @@ import (
 func uncut(m *Model) *Model {
 	u := &Model{}
 	*u = *m
-	u.joins = joinBits{bits: slices.Repeat([]uint64{^uint64(0)}, 1), shift: 64 - 6}
+	u.joins = joinBits{bits: []uint64{^uint64(0)}, shift: 64 - 6}
+	for a := range u.joins.ascii {
+		u.joins.ascii[a] = [2]uint64{^uint64(0), ^uint64(0)}
+	}
 	u.cache = newPieceCache()
 	return u
 }
