@@ -22,12 +22,12 @@ func uncut(m *Model) *Model {
 	return u
 }
 
-// spFamilies are the loaded SentencePiece-style families.
+// spFamilies loads the SentencePiece-style families among families.
 func spFamilies(t testing.TB) []*Model {
 	var out []*Model
 	for _, family := range families {
-		if m := loadFamily(t, family); m.spiece {
-			out = append(out, m)
+		if slices.Contains([]string{"gemma3", "llama2", "llama2_metaspace", "mistral"}, family) {
+			out = append(out, loadFamily(t, family))
 		}
 	}
 	return out
