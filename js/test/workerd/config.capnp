@@ -19,6 +19,7 @@ const tokenfitWorker :Workerd.Worker = (
     (name = "test/shared.mjs", esModule = embed "test/shared.mjs"),
     (name = "test/hostile.mjs", esModule = embed "test/hostile.mjs"),
     (name = "test/hostile-js.mjs", esModule = embed "test/hostile-js.mjs"),
+    (name = "test/shipped-check.mjs", esModule = embed "test/shipped-check.mjs"),
     (name = "tokenfit.wasm", wasm = embed "dist/tokenfit.wasm"),
     (name = "tokenfit-lite.wasm", wasm = embed "dist/tokenfit-lite.wasm"),
     (name = "tables/o200k_base.tkp", data = embed "dist/tables/o200k_base.tkp"),
