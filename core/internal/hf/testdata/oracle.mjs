@@ -7,6 +7,11 @@
 //   request:  {"tokenizer": "llama3_1", "text": "..."}
 //   answer:   {"ids": [...]}            or {"error": "..."}
 //
+// A tokenizer named "<family>#prefixes" answers, for each k from 1 to the
+// number of tokens, the UTF-8 length of decode(the first k ids) when that
+// text starts the input, does not end in U+FFFD (part of a character) and
+// decoding all the ids gives the input back; else -1.
+//
 // Ids are encode(text, {add_special_tokens: false}): added tokens in the text
 // match, nothing is added around it.
 import { readFileSync } from 'node:fs';
@@ -37,4 +42,17 @@ function tokenizer(name) {
   return t;
 }
 
-serve((req) => tokenizer(req.tokenizer).encode(req.text, { add_special_tokens: false }).ids);
+const utf8 = new TextEncoder();
+
+serve((req) => {
+  const [name, what] = req.tokenizer.split('#');
+  const t = tokenizer(name);
+  const ids = t.encode(req.text, { add_special_tokens: false }).ids;
+  if (what !== 'prefixes') return ids;
+  // Where decoding loses text (a space a decoder strips), it says nothing.
+  const whole = t.decode(ids, { skip_special_tokens: false }) === req.text;
+  return ids.map((_, k) => {
+    const text = whole ? t.decode(ids.slice(0, k + 1), { skip_special_tokens: false }) : '\uFFFD';
+    return req.text.startsWith(text) && !text.endsWith('\uFFFD') ? utf8.encode(text).length : -1;
+  });
+});
