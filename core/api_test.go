@@ -65,6 +65,41 @@ func TestAPI_RegisterModels(t *testing.T) {
 	}
 }
 
+// TestAPI_ModelsAnswerRegistersBack: the models answer, given back to a
+// fresh API as one registration, rebuilds the registry it lists (the same
+// models answer, byte for byte): the npm package carries what registrations
+// added up to into another module that way (js/src/upgrade.js).
+func TestAPI_ModelsAnswerRegistersBack(t *testing.T) {
+	a := NewAPI()
+	for _, req := range []string{
+		`{"models": [{"id": "acme-1", "contextWindow": 32000, "maxOutput": 4000, "encoding": "o200k_base", "aliases": ["acme"]}]}`,
+		`{"estimators": {"acme": {"base": "cl100k_base", "ratio": 1.1, "errorBound": 0.15, "note": "n"}}, "models": [{"id": "acme-2", "contextWindow": 8000, "estimator": "acme", "reasoning": true}]}`,
+		`{"models": [{"id": "ACME-1", "contextWindow": 64000, "encoding": "cl100k_base"}, {"id": "acme-1", "contextWindow": 16000, "maxInput": 1000, "encoding": "p50k_base"}]}`,
+		`{"models": [{"id": "gpt-4o", "contextWindow": 1000, "encoding": "o200k_base", "tokenizer": "hf:x/y", "chatTemplate": "qwen3"}]}`,
+		`{"estimators": {"claude": {"base": "o200k_base", "ratio": 1.3333333333333333, "errorBound": 0.2}}}`,
+	} {
+		if out := a.Call("registerModels", []byte(req)); strings.Contains(string(out), "error") {
+			t.Fatal(req, string(out))
+		}
+	}
+	want := a.Call("models", []byte(`{}`))
+	var answer struct {
+		Models     []json.RawMessage          `json:"models"`
+		Estimators map[string]json.RawMessage `json:"estimators"`
+	}
+	if err := json.Unmarshal(want, &answer); err != nil {
+		t.Fatal(err)
+	}
+	back, _ := json.Marshal(answer)
+	b := NewAPI()
+	if out := b.Call("registerModels", back); strings.Contains(string(out), "error") {
+		t.Fatal(string(out))
+	}
+	if got := b.Call("models", []byte(`{}`)); string(got) != string(want) {
+		t.Errorf("registered back:\n got %s\nwant %s", got, want)
+	}
+}
+
 func TestAPI_Models(t *testing.T) {
 	a := NewAPI()
 	out := string(a.Call("models", []byte(`{"model": "gpt-4o-2024-08-06"}`)))

@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -16,10 +17,18 @@ import (
 // TestNoHF: the module the npm package starts by default (-tags
 // tokenfit_nohf) has the full module's exports and answers every operation
 // but loadTokenizer, which is an unknown_operation naming the module that
-// has the loader; the instance keeps answering after it.
+// has the loader; the instance keeps answering after it. It links none of
+// the loader's functions: Go's function table, which the module keeps, names
+// none of core/internal/hf's but its package initialisation (one reference
+// to a *core.HFTokenizer as an interface value linked them all: 38 KB gzip).
 func TestNoHF(t *testing.T) {
 	ctx := context.Background()
 	wasm := noHFModule.get(t)
+	for _, f := range regexp.MustCompile(`core/internal/hf\.[^\x00]*`).FindAll(wasm, -1) {
+		if !regexp.MustCompile(`^core/internal/hf\.init(\.func\d+)?$`).Match(f) {
+			t.Errorf("the module links the tokenizer.json loader's %s", f)
+		}
+	}
 	rt := wazero.NewRuntime(ctx)
 	defer rt.Close(ctx)
 	m, err := rt.CompileModule(ctx, wasm)

@@ -14,7 +14,6 @@
 // its text the next time it is used.
 
 import { TokenfitError, Trap } from './errors.js';
-import { toJSON } from './args.js';
 import { compile } from './load.js';
 import { startWasip1 } from './wasip1.js';
 import { loadedEncodings } from './encodings.js';
@@ -45,7 +44,7 @@ export function upgradable(be, platform, tables, guard, early) {
   let cur = mount(be, platform, tables, guard, early);
   let loader = be.lite ? false : undefined; // whether cur has the loader; undefined until asked
   let upgrading = null; // the promise of the move while it is under way
-  const registries = []; // registerModels' requests that succeeded, to give the new module
+  let registered = false; // whether registerModels changed the registry, which the move then carries
   const lives = new Map(); // the id a counter got → { id, on, target, text }
   let nextLive = 0;
 
@@ -96,10 +95,17 @@ export function upgradable(be, platform, tables, guard, early) {
       if (missing.length === 0) break;
       await Promise.all(missing.map(([name, origin]) => next.enc.loadEncoding(name, origin)));
     }
-    // From here on synchronous: no call can come in between.
-    trial(() => {
-      for (const r of registries) next.ops.registerModels(r);
-    });
+    // From here on synchronous: no call can come in between. The registry
+    // goes over as what the registrations added up to, not as the
+    // registrations: the old module's models answer, every model and
+    // estimator as last registered, in the registry's order, which given
+    // back as one registration rebuilds it (core's
+    // TestModelsAnswer_RegistersBack). Its size is the registry's, however
+    // many registrations made it.
+    if (registered) {
+      const { models, estimators } = guard(() => cur.ops.call('models', {}));
+      trial(() => next.ops.registerModels(JSON.stringify({ models, estimators })));
+    }
     guard(() => {
       for (const c of lives.values()) if (c.on === cur) c.text = cur.ops.liveText(c.id);
     });
@@ -125,9 +131,8 @@ export function upgradable(be, platform, tables, guard, early) {
     withinLimit: (text, limit, target) => cur.ops.withinLimit(text, limit, target),
     truncate: (text, maxTokens, options) => cur.ops.truncate(text, maxTokens, options),
     registerModels(registry) {
-      const json = toJSON('registerModels', registry);
-      const answer = cur.ops.registerModels(json);
-      registries.push(json);
+      const answer = cur.ops.registerModels(registry);
+      registered = true;
       return answer;
     },
     encodings: () => cur.ops.encodings(),

@@ -22,8 +22,8 @@ export function smallTokenizer() {
 
 /**
  * upgradeChecks: on the default instance, the state made before the move —
- * two live counters (one last edited, so only the module knew its text), a
- * registered model, the default encoding — answers after it, as do the
+ * two live counters (one last edited, so only the module knew its text), the
+ * registry registrations made, the default encoding — answers after it, as do the
  * top-level functions; then two concurrent loadTokenizer calls on a fresh
  * instance share one move.
  * @param tokenfit the package's entry (its init and top-level functions)
@@ -49,7 +49,20 @@ export async function upgradeChecks(tokenfit) {
     edited.edit(5, 0, ' there, world');
     const disposed = tf.liveCounter(undefined, 'gone');
     disposed.dispose();
+    // Registrations: one model registered again and again (the move
+    // carries the registry they add up to, not each of them), an
+    // estimator, a built-in model replaced, and one that fails.
+    for (let i = 0; i < 50; i++) tf.registerModels({ models: [{ id: 'upgrade-check', encoding: 'cl100k_base', contextWindow: 2000 + i }] });
+    tf.registerModels({ estimators: { acme: { base: 'cl100k_base', ratio: 1.25, errorBound: 0.1 } }, models: [{ id: 'acme-1', estimator: 'acme', contextWindow: 4000 }] });
+    tf.registerModels({ models: [{ id: 'gpt-4o-mini', encoding: 'o200k_base', contextWindow: 64000 }] });
     tf.registerModels({ models: [{ id: 'upgrade-check', encoding: 'o200k_base', contextWindow: 1000 }] });
+    try {
+      tf.registerModels({ models: [{ id: 'bad', encoding: 'o200k_base', contextWindow: 0 }] });
+      f.push('a bad registration did not fail');
+    } catch (e) {
+      check(e.code === 'invalid_request', `a bad registration: ${e.code}`);
+    }
+    const registry = JSON.stringify(tf.models());
     const before = tf.countChat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hello world' }] }).total;
 
     const info = await tf.loadTokenizer('small', smallTokenizer());
@@ -73,6 +86,7 @@ export async function upgradeChecks(tokenfit) {
     check(small.edit(3, 0, ' abc') === 4, 'a live counter on the loaded tokenizer');
     check(tf.countTokens('Hello world', { model: 'upgrade-check' }) === 2 &&
       tf.withinLimit('Hello world', 5, { model: 'upgrade-check' }).encoding === 'o200k_base', 'the registered model after the move');
+    check(JSON.stringify(tf.models()) === registry, 'the registry after the move is the one before');
 
     // Two loads at once on a fresh instance: one move, both tokenizers.
     const two = await tokenfit.init({});

@@ -46,3 +46,24 @@ test('a table given as bytes, and one loaded while the move is under way, are in
   assert.equal(node.countTokens('Hello world', { encoding: 'p50k_base' }), 2);
   assert.equal(node.countTokens('abc', { encoding: 'small' }), 1);
 });
+
+test('registrations before the move are kept as the registry they add up to, whatever their number', async () => {
+  const v8 = await import('node:v8');
+  const vm = await import('node:vm');
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  const tf = await tokenfit.init({});
+  const note = 'x'.repeat(20000);
+  const registry = { estimators: { big: { base: 'o200k_base', ratio: 1.5, errorBound: 0.1, note } }, models: [{ id: 'big-1', estimator: 'big', contextWindow: 1000 }] };
+  tf.registerModels(registry);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 1000; i++) tf.registerModels(registry); // 20 MB of requests
+  gc();
+  const grown = process.memoryUsage().heapUsed - before;
+  assert.ok(grown < 5e6, `the JavaScript heap grew ${grown} bytes over 1,000 registrations`);
+  await tf.loadTokenizer('small', smallTokenizer());
+  const after = tf.models();
+  assert.equal(after.estimators.big.note, note);
+  assert.equal(after.models.filter((m) => m.id === 'big-1').length, 1);
+});

@@ -70,7 +70,7 @@ func handleNamed(name string) (int32, error) {
 	if err == nil {
 		return handle(e), nil
 	}
-	if api == nil {
+	if !hasLoader || api == nil {
 		return 0, err
 	}
 	if _, ok := api.Registry().Tokenizer(name); !ok {
@@ -87,7 +87,7 @@ func handleNamed(name string) (int32, error) {
 
 // counter returns what handle h counts with.
 func counter(h int32) (interface{ Count(string) int }, error) {
-	if h <= 0 || int(h) > len(handles) || handles[h-1].tokenizer == "" {
+	if !hasLoader || h <= 0 || int(h) > len(handles) || handles[h-1].tokenizer == "" {
 		return enc(h)
 	}
 	t, ok := theAPI().Registry().Tokenizer(handles[h-1].tokenizer)
