@@ -182,14 +182,18 @@ JS_DIST := js/dist
 # The package's build outputs in js/dist (git-ignored): the wasip1 modules
 # (full, full without the tokenizer.json loader, and lean) and the vocabulary tables, as .tkt (read from disk in
 # Node) and in the transport form .tkp (downloaded by pages; see
-# js/scripts/pack-tables.mjs). The JavaScript itself is js/src, committed as
-# it ships.
-js: wasm
+# js/scripts/pack-tables.mjs), and the open-weight tokenizers whose licences
+# let them ship (.tkh, with each one's .LICENSE), converted by the CLI from
+# the files make hf-deps installs, each checked against its pinned SHA-256
+# (js/scripts/pack-tokenizers.mjs). The JavaScript itself is js/src,
+# committed as it ships.
+js: wasm hf-deps cli
 	@rm -rf $(JS_DIST) && mkdir -p $(JS_DIST)/tables
 	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-nohf.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
 	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
+	$(NODE) js/scripts/pack-tokenizers.mjs $(HF_DIR) $(JS_DIST)/tables $(BUILD)/bin/tokenfit convert
 	cd $(JS_DIST) && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
 
 # The npm package's tests (js/test): the shared vectors and checks and the

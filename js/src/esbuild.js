@@ -2,9 +2,10 @@
 // `plugins: [tokenfit()]`). esbuild bundles no file that code names with
 // new URL('…', import.meta.url), so a bundle would look for the module and
 // the tables beside itself, where nothing copied them. The plugin rewrites
-// the package's asset modules (assets/, one literal URL each) into imports
-// of those files with esbuild's file loader, which copies each into the
-// output directory under a hashed name and gives its path from the bundle:
+// the package's asset modules (assets/ and tokenizers/, one literal URL
+// each) into imports of those files with esbuild's file loader, which
+// copies each into the output directory under a hashed name and gives its
+// path from the bundle:
 // the URL then resolves beside the bundle, as it does with other bundlers.
 // It touches nothing outside the package. Needs format 'esm' (the URLs are
 // relative to import.meta.url).
@@ -13,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const assets = fileURLToPath(new URL('./assets/', import.meta.url));
+const assets = [fileURLToPath(new URL('./assets/', import.meta.url)), fileURLToPath(new URL('../tokenizers/', import.meta.url))];
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const LITERAL_URL = /new URL\((['"])([^'"]+)\1, import\.meta\.url\)/g;
 
@@ -22,8 +23,8 @@ export default function tokenfit() {
   return {
     name: 'tokenfit',
     setup(build) {
-      build.onLoad({ filter: /[\\/]assets[\\/][^\\/]+\.js$/ }, async ({ path }) => {
-        if (!path.startsWith(assets)) return undefined;
+      build.onLoad({ filter: /[\\/](assets|tokenizers)[\\/][^\\/]+\.js$/ }, async ({ path }) => {
+        if (!assets.some((dir) => path.startsWith(dir))) return undefined;
         let n = 0;
         const imports = [];
         const code = (await readFile(path, 'utf8')).replace(LITERAL_URL, (_, q, file) => {
@@ -32,7 +33,7 @@ export default function tokenfit() {
         });
         return { contents: `${imports.join('\n')}\n${code}`, loader: 'js', resolveDir: dirname(path) };
       });
-      build.onLoad({ filter: /\.(wasm|tkp)$/ }, async ({ path }) =>
+      build.onLoad({ filter: /\.(wasm|tkp|tkh)$/ }, async ({ path }) =>
         (path.startsWith(dist) ? { contents: await readFile(path), loader: 'file' } : undefined));
     },
   };

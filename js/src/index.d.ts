@@ -807,7 +807,11 @@ export interface Tokenfit {
    * live counters come along, every call stays synchronous and answers
    * from the old module until the move, and if the module cannot be had
    * the promise rejects (the instance keeps answering). With
-   * `tokenfit/explicit`, start with `module: full()` instead.
+   * `tokenfit/explicit`, start with `module: full()` instead. The package
+   * ships the tables of Qwen 3, gpt-oss, DeepSeek V3 and Mistral 7B v0.1,
+   * one import each: `import qwen3 from 'tokenfit/tokenizers/qwen3'`, then
+   * `loadTokenizer('hf:Qwen/Qwen3-8B', qwen3())` makes the registry's
+   * Qwen 3 rows exact.
    */
   loadTokenizer(name: string, source: Source | TokenizerJSON | Promise<Source | TokenizerJSON>): Promise<TokenizerInfo>;
 

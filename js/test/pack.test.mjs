@@ -1,6 +1,7 @@
 // As a user would: npm pack the package, install the tarball in an empty
-// directory, and import it by name (the Node entry, the worker helper, and
-// the lean module) with nothing but what the tarball holds.
+// directory, and import it by name (the Node entry, the worker helper, the
+// lean module and a shipped tokenizer) with nothing but what the tarball
+// holds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -27,7 +28,8 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
     const packed = JSON.parse(await run(npm, ['pack', '--json', '--pack-destination', dir], js));
     const files = packed[0].files.map((f) => f.path).sort();
     for (const f of ['package.json', 'src/node.js', 'src/index.js', 'src/provider.js', 'src/index.d.ts', 'src/worker.d.ts', 'dist/tokenfit.wasm',
-      'dist/tokenfit-lite.wasm', 'dist/tables/o200k_base.tkt', 'dist/tables/r50k_base.tkt', 'dist/tables/o200k_base.tkp']) {
+      'dist/tokenfit-lite.wasm', 'dist/tables/o200k_base.tkt', 'dist/tables/r50k_base.tkt', 'dist/tables/o200k_base.tkp',
+      'tokenizers/qwen3.js', 'dist/tables/qwen3.tkh', 'dist/tables/qwen3.LICENSE', 'dist/tables/mistral-7b-v0.1.LICENSE']) {
       assert.ok(files.includes(f), `the tarball lacks ${f}`);
     }
     assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('node_modules/') || f.startsWith('scripts/')), `the tarball holds ${files}`);
@@ -39,15 +41,20 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
       import { init, countTokens, providerCounter, TokenfitError } from 'tokenfit';
       import { createWorker } from 'tokenfit/worker';
       import { createHandler } from 'tokenfit/edge';
+      import mistral from 'tokenfit/tokenizers/mistral-7b-v0.1';
       const tf = await init();
       const lite = await init({ lite: true });
       const w = await createWorker();
+      const hf = await init({ tokenizers: true });
+      await hf.loadTokenizer('hf:mistralai/Mistral-7B-v0.1', mistral());
+      const shipped = hf.call('countTokens', { text: 'Hello world', model: 'mistral-7b-instruct-v0.1' });
       const out = {
         count: countTokens('Hello world'),
         model: tf.countTokens('Hello world', { model: 'gpt-4' }),
         chat: tf.countChat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).total,
         lite: lite.countTokens('Hello world', { encoding: 'p50k_base' }),
         worker: await w.countTokens('Hello world'),
+        shipped: [shipped.tokens, shipped.exact],
         edge: (await (await createHandler()(new Request('http://x/v1/countTokens', { method: 'POST',
           headers: { 'Content-Type': 'application/json' }, body: '{"text": "Hello world"}' }))).json()).tokens,
         error: (() => { try { tf.countTokens(1); } catch (e) { return e instanceof TokenfitError && e.code; } })(),
@@ -58,7 +65,7 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
       console.log(JSON.stringify(out));
     `);
     const out = JSON.parse(await run(process.execPath, ['main.js'], app));
-    assert.deepEqual(out, { count: 2, model: 2, chat: 8, lite: 2, worker: 2, edge: 2, error: 'invalid_argument', provider: 'network' });
+    assert.deepEqual(out, { count: 2, model: 2, chat: 8, lite: 2, worker: 2, shipped: [2, true], edge: 2, error: 'invalid_argument', provider: 'network' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,8 +3,10 @@
 // loadTokenizer after the default init() (upgrade-check.mjs), then the
 // shared checks on the default module, the full one (with the
 // tokenizer.json loader) and the lean one, the hostile cases on the full
-// and the lean one, the Worker helper and the provider counter, then print one line
-// "RESULT <json>" (failures per check, the hostile results) and exit
+// and the lean one, the Worker helper, the provider counter and the shipped
+// tokenizers (shipped-check.mjs), then print one line "RESULT <json>"
+// (failures per check, the hostile results, the shipped tokenizers' counts,
+// which runtimes.test.mjs holds to their tokenizer.json files') and exit
 // non-zero on any failure. runtimes.test.mjs runs them. The hostile cases'
 // huge ones run scaled down as the file says (64×: a minute saved per
 // runtime), or at full size, a fresh instance each, given --huge (make
@@ -15,6 +17,8 @@ import { createWorker } from '../src/worker.js';
 import { runAll } from './shared.mjs';
 import { setup, runCases, verdict } from './hostile.mjs';
 import { upgradeChecks } from './upgrade-check.mjs';
+import { shippedCounts, shippedTexts } from './shipped-check.mjs';
+import { readFileSync } from 'node:fs';
 
 const { init, providerCounter } = tokenfit;
 import { bundleHostile, bundleVectors } from './vectors.mjs';
@@ -75,7 +79,11 @@ server.closeAllConnections?.();
 server.close();
 results['provider'] = pf;
 
+// The shipped tokenizers, each from its module in tokenizers/: their counts.
+const { tokenizers } = JSON.parse(readFileSync(new URL('../scripts/tokenizers.json', import.meta.url), 'utf8'));
+const shipped = await shippedCounts(init, tokenizers, async (t) => (await import(`../tokenizers/${t.file}.js`)).default(), shippedTexts(vectors));
+
 const failed = Object.values(results).some((f) => f.length);
-console.log('RESULT ' + JSON.stringify({ runtime: typeof Deno !== 'undefined' ? 'deno' : typeof Bun !== 'undefined' ? 'bun' : 'node', results, hostile }));
+console.log('RESULT ' + JSON.stringify({ runtime: typeof Deno !== 'undefined' ? 'deno' : typeof Bun !== 'undefined' ? 'bun' : 'node', results, hostile, shipped }));
 // Deno and Bun keep running while a worker lives: leave explicitly.
 globalThis.process?.exit?.(failed ? 1 : 0);

@@ -23,6 +23,7 @@ import { body, check, contains, verdict, summary } from './hostile.mjs';
 import { load } from './load.mjs';
 import { bundleHostile, bundleVectors } from './vectors.mjs';
 import { serveWorkerd } from './serve-workerd.mjs';
+import { compareShipped, shippedCounts, shippedTexts } from './shipped-check.mjs';
 
 const js = fileURLToPath(new URL('../', import.meta.url));
 const build = fileURLToPath(new URL('../../build/wasm/', import.meta.url));
@@ -30,6 +31,8 @@ const build = fileURLToPath(new URL('../../build/wasm/', import.meta.url));
 const runtimes = process.env.TOKENFIT_RUNTIMES || fileURLToPath(new URL('../../build/js-runtimes/', import.meta.url));
 const bin = (name) => join(runtimes, 'node_modules/.bin', name);
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+// make hf-deps' tokenizer.json files, which the shipped tokenizers are checked against.
+const hf = fileURLToPath(new URL('../../build/hf/', import.meta.url));
 
 const hostile = bundleHostile();
 const huge = process.env.TOKENFIT_HUGE === '1';
@@ -56,13 +59,25 @@ function run(cmd, args, options = {}) {
   });
 }
 
+// The shipped tokenizers' counts of the shared vectors' texts with each
+// model's tokenizer.json (make hf-deps) loaded here, in Node, once: what
+// every runtime's counts with the shipped tables must equal.
+const shipped = JSON.parse(readFileSync(join(js, 'scripts/tokenizers.json'), 'utf8')).tokenizers;
+const shippedVectorTexts = shippedTexts(bundleVectors());
+let fromJSON;
+function assertShipped(got, where) {
+  fromJSON ??= shippedCounts(init, shipped, (t) => new URL(t.source.path, pathToFileURL(hf)), shippedVectorTexts);
+  return fromJSON.then((want) => assert.deepEqual(compareShipped(shipped, got, want, shippedVectorTexts), [], `${where}: the shipped tokenizers`));
+}
+
 async function runtimeCheck(t, cmd, args) {
   const { err, stdout, stderr } = await run(cmd, huge ? [...args, '--huge'] : args, { timeout: huge ? 600000 : 240000 });
   const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
   assert.ok(line, `no result (${err && err.message})\n${stdout}\n${stderr}`);
-  const { runtime, results, hostile: h } = JSON.parse(line.slice(7));
+  const { runtime, results, hostile: h, shipped: counts } = JSON.parse(line.slice(7));
   assertClean(results, cmd);
   assertHostile(t, h, ['wasip1', 'lite'], runtime);
+  await assertShipped(counts, runtime);
   assert.ifError(err);
 }
 
@@ -79,11 +94,19 @@ async function startWorkerd() {
   // Every module of the package, so that a new file needs no entry by hand.
   const src = readdirSync(join(js, 'src'), { recursive: true }).filter((f) => f.endsWith('.js')).sort()
     .map((f) => `    (name = "src/${f}", esModule = embed "src/${f}"),`);
+  // The shipped tokenizers' tables as data modules, and a module that
+  // exports each under its file's name.
+  const id = (t) => t.file.replace(/\W/g, '_');
+  const tables = shipped.map((t) => `    (name = "tables/${t.file}.tkh", data = embed "dist/tables/${t.file}.tkh"),`);
+  tables.push('    (name = "shipped-tables.mjs", esModule = embed "shipped-tables.mjs"),');
+  writeFileSync(join(dir, 'shipped-tables.mjs'), shipped.map((t) => `export { default as ${id(t)} } from './tables/${t.file}.tkh';\n`).join(''));
+  cpSync(join(js, 'scripts/tokenizers.json'), join(dir, 'tokenizers.json'));
   const config = join(dir, 'config.capnp');
-  writeFileSync(config, readFileSync(config, 'utf8').replace(/^ *# SRC_MODULES:.*$/m, src.join('\n')));
+  writeFileSync(config, readFileSync(config, 'utf8').replace(/^ *# SRC_MODULES:.*$/m, src.join('\n'))
+    .replace(/^ *# SHIPPED_MODULES:.*\n.*\n/m, tables.join('\n') + '\n'));
   cpSync(join(js, 'dist'), join(dir, 'dist'), { recursive: true });
   mkdirSync(join(dir, 'test'));
-  for (const f of ['shared.mjs', 'hostile.mjs', 'hostile-js.mjs']) cpSync(join(js, 'test', f), join(dir, 'test', f));
+  for (const f of ['shared.mjs', 'hostile.mjs', 'hostile-js.mjs', 'shipped-check.mjs']) cpSync(join(js, 'test', f), join(dir, 'test', f));
   writeFileSync(join(dir, 'vectors.json'), JSON.stringify(bundleVectors()));
   writeFileSync(join(dir, 'hostile.json'), JSON.stringify(hostile));
   return serveWorkerd(bin('workerd'), dir);
@@ -104,6 +127,9 @@ test('Cloudflare workerd: the module imported as a WebAssembly.Module', async (t
         assert.equal(answer.module, module === 'full' ? 'wasip1' : 'lite');
         assertClean(answer.results, `workerd ${module}`);
       }
+    });
+    await t.test('the shipped tokenizers, imported as data: the counts of their tokenizer.json files in Node', async () => {
+      await assertShipped(await get('/shipped'), 'workerd');
     });
     await t.test('hostile inputs', async (t) => {
       assertHostile(t, [await get('/hostile?module=full'), await get('/hostile?module=lite')], ['wasip1', 'lite'], 'workerd');
@@ -202,7 +228,7 @@ function serve() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-test('headless Chromium: init by URL, loadEncoding, the GOOS=js module, the hostile cases, the Worker helper, loadTokenizer after init()', { skip: process.env.TOKENFIT_SKIP_BROWSER === '1' && 'TOKENFIT_SKIP_BROWSER=1' }, async (t) => {
+test('headless Chromium: init by URL, loadEncoding, the GOOS=js module, the hostile cases, the Worker helper, loadTokenizer after init(), the shipped tokenizers', { skip: process.env.TOKENFIT_SKIP_BROWSER === '1' && 'TOKENFIT_SKIP_BROWSER=1' }, async (t) => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or TOKENFIT_SKIP_BROWSER=1`);
   const { chromium } = await import(pathToFileURL(join(runtimes, 'node_modules/playwright-core/index.mjs')).href);
   const server = await serve();
@@ -233,6 +259,14 @@ test('headless Chromium: init by URL, loadEncoding, the GOOS=js module, the host
     await second.goto(`http://127.0.0.1:${server.address().port}/test/browser/upgrade.html`);
     const upgrade = await second.waitForFunction(() => window.__upgrade, null, { timeout: 120000 }).then((h) => h.jsonValue());
     assert.deepEqual(upgrade, { upgrade: [], failed: [] }, `chromium\n${logs.join('\n')}`);
+    // The shipped tokenizers (shipped-check.mjs), in a page of its own.
+    const third = await browser.newPage();
+    third.on('console', (m) => logs.push(m.text()));
+    third.on('pageerror', (e) => logs.push(String(e)));
+    await third.goto(`http://127.0.0.1:${server.address().port}/test/browser/shipped.html`);
+    const answer = await third.waitForFunction(() => window.__shipped, null, { timeout: 300000 }).then((h) => h.jsonValue());
+    assert.equal(answer.error, undefined, `chromium\n${logs.join('\n')}`);
+    await assertShipped(answer.counts, 'chromium');
   } finally {
     if (browser) await browser.close();
     server.close();

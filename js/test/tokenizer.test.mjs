@@ -3,12 +3,14 @@
 // from a URL, bytes, a Response and the parsed JSON, counted against
 // Hugging Face's own tokenizers.js (@huggingface/tokenizers) on the shared
 // corpus and seeded random strings; the rest of the surface (truncate,
-// chunk, liveCounter, budgets) on a loaded one; and hostile files, after
-// each of which the instance still answers.
+// chunk, liveCounter, budgets) on a loaded one; hostile files, after
+// each of which the instance still answers; and the tokenizers the package
+// ships (tokenfit/tokenizers/*).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import * as tokenfit from 'tokenfit';
+import { compareShipped, shippedCounts } from './shipped-check.mjs';
 
 const hf = new URL('../../build/hf/node_modules/', import.meta.url);
 const FAMILIES = ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3', 'llama2', 'mistral'];
@@ -107,6 +109,33 @@ test('loadTokenizer: a loaded tokenizer answers truncate, chunk, liveCounter and
   const m = tf.call('countTokens', { text, encoding: 'qwen' }).tokens;
   assert.notEqual(m, n);
   assert.equal(tf.countTokens(text, enc), m);
+});
+
+// The tokenizers the package ships (scripts/tokenizers.json), imported as
+// an app imports them (tokenfit/tokenizers/<file>, through the package's
+// exports): each counts the corpus and the random strings as the
+// tokenizer.json it was made from and as tokenizers.js, makes its model's
+// counts exact, and has its licence beside it.
+test('the shipped tokenizers: tokenfit/tokenizers/* count as their tokenizer.json and tokenizers.js', { skip }, async () => {
+  const { Tokenizer } = await import(new URL('@huggingface/tokenizers/dist/tokenizers.mjs', hf));
+  const shipped = JSON.parse(readFileSync(new URL('../scripts/tokenizers.json', import.meta.url), 'utf8')).tokenizers;
+  assert.deepEqual(shipped.map((t) => t.family).sort(), ['deepseek_v3', 'gptoss', 'mistral', 'qwen3']);
+  const sample = texts(58, long ? 2000 : 200);
+  const before = await tokenfit.init();
+  for (const t of shipped) {
+    const row = before.models({ model: t.model }).model;
+    assert.equal(row.tokenizer, t.name, `${t.model}'s registry row names the tokenizer it ships as`);
+    const licence = readFileSync(new URL(`../dist/tables/${t.file}.LICENSE`, import.meta.url), 'utf8');
+    assert.match(licence, t.licences.includes('MIT-DeepSeek.txt') ? /MIT License/ : /Apache License\s+Version 2\.0/, `${t.file}.LICENSE`);
+  }
+  const got = await shippedCounts(tokenfit.init, shipped, async (t) => (await import(`tokenfit/tokenizers/${t.file}`)).default(), sample);
+  const want = await shippedCounts(tokenfit.init, shipped, (t) => fileURL(t.family), sample);
+  assert.deepEqual(compareShipped(shipped, got, want, sample), []);
+  for (const t of shipped) {
+    const ref = new Tokenizer(JSON.parse(readFileSync(fileURL(t.family), 'utf8')), configOf(t.family));
+    const bad = sample.filter((text, i) => ref.encode(text, { add_special_tokens: false }).ids.length !== got[t.file].counts[i]);
+    assert.deepEqual(bad.slice(0, 3), [], `${t.file}: ${bad.length} counts differ from tokenizers.js's`);
+  }
 });
 
 // Chat templates: countChat for a model with a built-in chat template, once

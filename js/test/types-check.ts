@@ -8,6 +8,7 @@ import {
 } from 'tokenfit';
 import { createWorker, type TokenfitWorker, type AsyncLiveCounter } from 'tokenfit/worker';
 import { createHandler, nodeListener, type HandlerOptions } from 'tokenfit/edge';
+import qwen3 from 'tokenfit/tokenizers/qwen3';
 
 async function main(): Promise<void> {
   const edgeOptions: HandlerOptions = { init: { module: {} as WebAssembly.Module }, corsOrigins: ['https://app.example'], token: 't', maxBodyBytes: 1 << 20 };
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
   // @ts-expect-error CORS takes a list of origins
   createHandler({ corsOrigins: 'https://app.example' });
   const tf: Tokenfit = await init();
+  const qwen: URL = qwen3();
+  const vocab: number = (await tf.loadTokenizer('hf:Qwen/Qwen3-8B', qwen)).vocabSize;
   await init({ lite: true, encodings: ['o200k_base'], tables: 'https://cdn.example/tables/' });
   await init({ module: new URL('https://cdn.example/tokenfit.wasm'), encodings: { cl100k_base: new Uint8Array(0) } });
   await init({ module: {} as WebAssembly.Module });

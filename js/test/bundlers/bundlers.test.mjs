@@ -9,7 +9,12 @@
 // dev, counting what the test POSTs.
 //
 // Each build's output is held to what the app can load: the modules and the
-// tables in the one form pages download (.tkp), nothing twice.
+// tables in the one form pages download (.tkp), nothing twice, and no
+// open-weight tokenizer's table (.tkh) unless the app imports one. Each
+// bundler builds the app again with one such import (app/shipped.js:
+// tokenfit/tokenizers/mistral-7b-v0.1), and that build holds that table
+// too, once, and counts with it in Chromium exactly as Node does; the
+// worker likewise (app/worker-shipped.js).
 //
 // The bundlers are pinned in the Makefile (JS_BUNDLER_PACKAGES) and
 // installed once into build/js-bundlers (make js-bundlers;
@@ -26,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { init, ENCODINGS } from '../../src/node.js';
+import mistral from '../../tokenizers/mistral-7b-v0.1.js';
 
 const js = fileURLToPath(new URL('../../', import.meta.url));
 const appSource = fileURLToPath(new URL('./app/', import.meta.url));
@@ -35,6 +41,10 @@ const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 const TYPED = ' and one more line, typed live';
 let expected; // the count of the text area after typing, from Node
+// What app/shipped.js and app/worker-shipped.js answer with Mistral 7B
+// v0.1's shipped table loaded, from Node.
+const SHIPPED_TEXT = 'Hello world, in Mistral 7B';
+let shippedAnswer;
 let tarball;
 let browser;
 let profile;
@@ -53,6 +63,11 @@ before(async () => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
   const tf = await init();
   expected = tf.countTokens('Hello world' + TYPED);
+  const full = await init({ tokenizers: true });
+  await full.loadTokenizer('hf:mistralai/Mistral-7B-v0.1', mistral());
+  const answer = full.call('countTokens', { text: SHIPPED_TEXT, model: 'mistral-7b-instruct-v0.1' });
+  assert.equal(answer.exact, true, 'Mistral 7B v0.1 with its shipped table');
+  shippedAnswer = `${answer.tokens} true`;
   const packDir = mkdtempSync(join(tmpdir(), 'tokenfit-pack-'));
   const out = await run('npm', ['pack', '--silent', '--pack-destination', packDir], js);
   tarball = join(packDir, out.trim().split('\n').pop());
@@ -128,7 +143,7 @@ function packageAssets(t, dist, shipped) {
   const bytes = emitted.reduce((n, f) => n + statSync(f).size, 0);
   t.diagnostic(`emitted ${names.length} of the package's files, ${(bytes / 1e6).toFixed(2)} MB: ${names.join(' ')}`);
   assert.deepEqual(names, shipped, 'the package files in the build');
-  assert.equal(files(dist).filter((f) => /\.(wasm|tkt|tkp|tkx)$/.test(f)).length, shipped.length, 'module and table files in the build');
+  assert.equal(files(dist).filter((f) => /\.(wasm|tkt|tkp|tkx|tkh)$/.test(f)).length, shipped.length, 'module and table files in the build');
 }
 
 // What an app that calls init() can load: either module, and each
@@ -138,8 +153,10 @@ const SHIPPED = ['tokenfit-lite.wasm', 'tokenfit-nohf.wasm', 'tokenfit.wasm', ..
 const digest = (f) => createHash('sha256').update(readFileSync(f)).digest('hex');
 
 // countInChromium opens the app, waits for its first count, types into the
-// text area and waits for the live count Node expects.
-async function countInChromium(t, url) {
+// text area and waits for the live count Node expects; with shipped, the
+// app (app/shipped.js) must also have counted with Mistral 7B's table as
+// Node does.
+async function countInChromium(t, url, { shipped } = {}) {
   const page = await browser.newPage();
   const logs = [];
   const fetched = [];
@@ -149,9 +166,10 @@ async function countInChromium(t, url) {
   try {
     await page.goto(url);
     await page.waitForFunction(() => document.body.dataset.ready || document.body.dataset.error, null, { timeout: 120000 });
-    const { ready, error } = await page.evaluate(() => ({ ...document.body.dataset }));
+    const { ready, error, shipped: answer } = await page.evaluate(() => ({ ...document.body.dataset }));
     assert.equal(error, undefined, `init() failed: ${error}\n${logs.join('\n')}`);
     assert.equal(ready, '2', 'countTokens("Hello world")');
+    if (shipped) assert.equal(answer, shippedAnswer, 'the count with the shipped Mistral 7B table, and exact');
     assert.equal(await page.evaluate(() => document.querySelector('output').value), '2', 'the live count before typing');
     await page.focus('textarea');
     await page.keyboard.press('End');
@@ -165,19 +183,22 @@ async function countInChromium(t, url) {
 }
 
 // A bundler's build: its command in the app directory, then the output
-// served as a static site.
-async function buildAndCount(t, dir, cmd, args, { html, explicit } = {}) {
+// served as a static site. explicit and shipped build app/explicit.js or
+// app/shipped.js instead of src/index.js.
+async function buildAndCount(t, dir, cmd, args, { html, explicit, shipped } = {}) {
   const app = await makeApp(dir);
   if (explicit) cpSync(join(app, 'explicit.js'), join(app, 'src/index.js'));
+  if (shipped) cpSync(join(app, 'shipped.js'), join(app, 'src/index.js'));
   const started = Date.now();
   await run(cmd === 'node' ? process.execPath : bin(cmd), args, app);
   t.diagnostic(`${dir} built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const dist = join(app, 'dist');
   if (html) writeFileSync(join(dist, 'index.html'), readFileSync(join(app, 'index.html'), 'utf8').replace('./src/index.js', `./${html}`));
-  packageAssets(t, dist, explicit ? ['tables/o200k_base.tkp', 'tokenfit-lite.wasm'] : SHIPPED);
+  packageAssets(t, dist, explicit ? ['tables/o200k_base.tkp', 'tokenfit-lite.wasm']
+    : shipped ? [...SHIPPED, 'tables/mistral-7b-v0.1.tkh'].sort() : SHIPPED);
   const server = await serveStatic(dist);
   try {
-    await countInChromium(t, `http://127.0.0.1:${server.address().port}/`);
+    await countInChromium(t, `http://127.0.0.1:${server.address().port}/`, { shipped });
   } finally {
     server.close();
   }
@@ -213,16 +234,19 @@ async function startServer(app, cmd, args, address) {
   return stop;
 }
 
-test('Vite dev server', async (t) => {
-  const app = await makeApp('vite-dev');
-  const port = await freePort();
-  const stop = await startServer(app, 'vite', ['--host', '127.0.0.1', '--port', String(port), '--strictPort'], `127.0.0.1:${port}`);
-  try {
-    await countInChromium(t, `http://127.0.0.1:${port}/`);
-  } finally {
-    stop();
-  }
-});
+for (const shipped of [false, true]) {
+  test(`Vite dev server${shipped ? ', with a shipped tokenizer' : ''}`, async (t) => {
+    const app = await makeApp(shipped ? 'vite-dev-shipped' : 'vite-dev');
+    if (shipped) cpSync(join(app, 'shipped.js'), join(app, 'src/index.js'));
+    const port = await freePort();
+    const stop = await startServer(app, 'vite', ['--host', '127.0.0.1', '--port', String(port), '--strictPort'], `127.0.0.1:${port}`);
+    try {
+      await countInChromium(t, `http://127.0.0.1:${port}/`, { shipped });
+    } finally {
+      stop();
+    }
+  });
+}
 
 // wrangler bundles with esbuild and runs the worker in workerd, here with
 // no network (it falls back from the Request.cf data it cannot fetch).
@@ -241,17 +265,33 @@ test('wrangler dev (workerd, offline): the Workers setup of the README', async (
   }
 });
 
-test('Vite build', (t) => buildAndCount(t, 'vite-build', 'vite', ['build', '--logLevel', 'warn']));
+test('wrangler dev (workerd, offline), with a shipped tokenizer imported as data', async () => {
+  const app = await makeApp('wrangler-shipped');
+  const port = await freePort();
+  const stop = await startServer(app, 'wrangler', ['dev', 'worker-shipped.js', '--ip', '127.0.0.1', '--port', String(port)], 'Ready on');
+  try {
+    const { tokens, exact } = await (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: SHIPPED_TEXT })).json();
+    assert.equal(`${tokens} ${exact}`, shippedAnswer);
+  } finally {
+    stop();
+  }
+});
+
+// Each bundler builds the app as it is, and again with a shipped tokenizer.
+const builds = [
+  ['Vite build', 'vite-build', 'vite', ['build', '--logLevel', 'warn']],
+  ['webpack 5', 'webpack', 'webpack', ['--mode', 'production'], { html: 'main.js' }],
+  ['Rollup (node-resolve, import-meta-assets)', 'rollup', 'rollup', ['-c', '--silent'], { html: 'index.js' }],
+  ['Parcel 2', 'parcel', 'parcel', ['build', 'index.html', '--no-cache', '--log-level', 'warn']],
+  // esbuild copies no asset named by new URL(…, import.meta.url): its build
+  // takes the package's plugin (app/esbuild.mjs).
+  ['esbuild (with tokenfit/esbuild)', 'esbuild', 'node', ['esbuild.mjs'], { html: 'index.js' }],
+];
+for (const [name, dir, cmd, args, options] of builds) {
+  test(name, (t) => buildAndCount(t, dir, cmd, args, options));
+  test(`${name}, with a shipped tokenizer: the package's files and its table`, (t) =>
+    buildAndCount(t, `${dir}-shipped`, cmd, args, { ...options, shipped: true }));
+}
 
 test('Vite build, tokenfit/explicit: only the lean module and o200k_base', (t) =>
   buildAndCount(t, 'vite-explicit', 'vite', ['build', '--logLevel', 'warn'], { explicit: true }));
-
-test('webpack 5', (t) => buildAndCount(t, 'webpack', 'webpack', ['--mode', 'production'], { html: 'main.js' }));
-
-test('Rollup (node-resolve, import-meta-assets)', (t) => buildAndCount(t, 'rollup', 'rollup', ['-c', '--silent'], { html: 'index.js' }));
-
-test('Parcel 2', (t) => buildAndCount(t, 'parcel', 'parcel', ['build', 'index.html', '--no-cache', '--log-level', 'warn']));
-
-// esbuild copies no asset named by new URL(…, import.meta.url): its build
-// takes the package's plugin (app/esbuild.mjs).
-test('esbuild (with tokenfit/esbuild)', (t) => buildAndCount(t, 'esbuild', 'node', ['esbuild.mjs'], { html: 'index.js' }));

@@ -15,6 +15,9 @@
 //                          {"error": …} with status 400
 //   POST /count?encoding=E the body as text, counted on the shared instance:
 //                          {"tokens": N}, or {"error": …} with status 400
+//   GET  /shipped          the shipped tokenizers' tables, as data modules,
+//                          each loaded into a full instance: the counts of
+//                          the vectors' texts (shipped-check.mjs)
 import { init, providerCounter } from './src/index.js';
 import full from './tokenfit.wasm';
 import lite from './tokenfit-lite.wasm';
@@ -26,6 +29,9 @@ import vectors from './vectors.json';
 import hostile from './hostile.json';
 import { runAll } from './test/shared.mjs';
 import { setup, runCases } from './test/hostile.mjs';
+import { shippedCounts, shippedTexts } from './test/shipped-check.mjs';
+import tokenizers from './tokenizers.json';
+import * as tables from './shipped-tables.mjs';
 
 const encodings = { o200k_base, cl100k_base, p50k_base, r50k_base };
 const modules = { full, lite };
@@ -68,6 +74,10 @@ export default {
         const tf = await start(which);
         setup(tf, hostile);
         return Response.json(await runCases(tf, hostile));
+      }
+      if (url.pathname === '/shipped') {
+        const fresh = () => init({ module: full, encodings });
+        return Response.json(await shippedCounts(fresh, tokenizers.tokenizers, (t) => tables[t.file.replace(/\W/g, '_')], shippedTexts(vectors)));
       }
       if (url.pathname.startsWith('/call/') && request.method === 'POST') {
         const body = await request.text();
