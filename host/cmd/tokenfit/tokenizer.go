@@ -98,9 +98,12 @@ func (c *cli) hfTruncate(t *target, text string, maxTokens int, keep string, who
 }
 
 // convertCmd writes the compact table of a tokenizer.json (what
-// --tokenizer, core.LoadTokenizer and the hosts load fastest).
+// --tokenizer, core.LoadTokenizer and the hosts load fastest), under the
+// name the table keeps: -name, e.g. the registry's hf:Qwen/Qwen3-8B (what
+// the npm package's tables are named), or the file's.
 func convertCmd(fs *flag.FlagSet) func(*cli, []string) error {
 	out := fs.String("o", "", "write the table to FILE (default: FILE.json's name with .tkh, beside it)")
+	name := fs.String("name", "", "the name the table keeps, its encoding in answers (default: the file's directory, or its name without .json)")
 	return func(c *cli, args []string) error {
 		if len(args) != 1 {
 			return usagef("give one tokenizer.json")
@@ -110,6 +113,9 @@ func convertCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		tok, err := t.loadTokenizer(c)
 		if err != nil {
 			return err
+		}
+		if *name != "" {
+			tok = tok.Named(*name)
 		}
 		dst := *out
 		if dst == "" {

@@ -41,6 +41,13 @@ func TestTokenizerFlag(t *testing.T) {
 	if r := tokenfit(t, "Hello world<|eot_id|>", "encode", "--tokenizer", table); r.stdout != `{"ids":[9906,1917,128009],"encoding":"models","exact":true}`+"\n" {
 		t.Errorf("from the table: %d %q %s", r.status, r.stdout, r.stderr)
 	}
+	named := filepath.Join(dir, "named.tkh")
+	if r := tokenfit(t, "", "convert", "-name", "hf:meta-llama/Llama-3.1-8B-Instruct", "-o", named, file); r.status != 0 {
+		t.Fatalf("convert -name: %d %s", r.status, r.stderr)
+	}
+	if r := tokenfit(t, "Hello world", "encode", "--tokenizer", named); r.stdout != `{"ids":[9906,1917],"encoding":"hf:meta-llama/Llama-3.1-8B-Instruct","exact":true}`+"\n" {
+		t.Errorf("from the named table: %d %q %s", r.status, r.stdout, r.stderr)
+	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
