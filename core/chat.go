@@ -25,6 +25,17 @@ type ChatRequest struct {
 	Functions    []FunctionDef       `json:"functions,omitempty"`
 	ToolChoice   *ToolChoice         `json:"tool_choice,omitempty"`
 	FunctionCall *FunctionCallChoice `json:"function_call,omitempty"`
+	// ChatTemplateKwargs are the variables a request gives an open-weight
+	// model's chat template (vLLM's chat_template_kwargs); tokenfit reads
+	// those its built-in templates take.
+	ChatTemplateKwargs *ChatTemplateKwargs `json:"chat_template_kwargs,omitempty"`
+}
+
+// ChatTemplateKwargs are the chat-template variables tokenfit reads.
+type ChatTemplateKwargs struct {
+	// DateString is the "Today Date" of Llama 3.1's system header, such as
+	// "26 Jul 2024" (the template's own default when absent).
+	DateString *string `json:"date_string,omitempty"`
 }
 
 // ChatMessage is one message of a chat request. Role is one of system,

@@ -213,6 +213,19 @@ func (r *ChatRequest) decode(raw []byte, path string) error {
 			return err
 		}
 	}
+	kw, ok, err := decodeObject(o.fields["chat_template_kwargs"], joinPath(path, "chat_template_kwargs"))
+	if err != nil {
+		return err
+	}
+	if ok {
+		r.ChatTemplateKwargs = new(ChatTemplateKwargs)
+		if raw, ok := kw.fields["date_string"]; ok && !jsonio.IsNull(raw) {
+			r.ChatTemplateKwargs.DateString = new(string)
+			if err := kw.str("date_string", r.ChatTemplateKwargs.DateString); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 

@@ -31,6 +31,7 @@ func ChatTemplates() []string {
 // chatTemplates are the renderers by name.
 var chatTemplates = map[string]func(*templateRender, *ChatRequest){
 	"llama3":      renderLlama3,
+	"llama3.1":    renderLlama31,
 	"qwen3":       renderQwen3,
 	"deepseek-v3": renderDeepSeekV3,
 	"gemma3":      renderGemma3,
@@ -54,9 +55,10 @@ type templatePart struct {
 
 // templateRender collects a rendering.
 type templateRender struct {
-	parts []templatePart
-	owner int
-	notes []string
+	parts  []templatePart
+	owner  int
+	notes  []string
+	images int // the marker tokens of images, in parts
 }
 
 // text and special are not inlined: the renderers call them ~90 times, and
@@ -163,6 +165,7 @@ func countTemplate(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, 
 	}
 	out.Total = out.Messages + out.Tools + out.Priming
 	out.UpperBound = tok.Upper(out.Total)
+	out.Images = t.images
 	if !tok.Exact() {
 		out.Exact = false
 		out.Notes = append(out.Notes, format.Sprintf("%s is an estimating tokenizer: the template's marker tokens are exact, its text is estimated", tok.Name()))
@@ -185,7 +188,7 @@ func (t *templateRender) content(m *ChatMessage) string {
 	var b strings.Builder
 	for _, p := range m.Content.Parts {
 		if p.Type == "image_url" {
-			t.inexact("images: an open-weight model's image tokens are not counted")
+			t.inexact("images: this model reads text only, and its server refuses a request with images (none counted)")
 		}
 		b.WriteString(p.Text)
 	}

@@ -118,3 +118,71 @@ func appendPyString(b []byte, s string) []byte {
 	}
 	return append(b, '"')
 }
+
+// toolJSONIndent is a tool as tojson(indent=4) prints it: json.dumps with
+// indent=4, the separators "," at line ends and ": ".
+func (t *templateRender) toolJSONIndent(tool *ChatTool) string {
+	return string(appendIndented(nil, []byte(t.toolJSON(tool)), 0))
+}
+
+// argumentsJSON is a tool call's arguments as tojson prints them: servers
+// (vLLM, llama.cpp) parse the JSON string of an OpenAI-shaped call into
+// an object before the template sees it. Arguments that are not JSON are
+// a request the server refuses: printed as the string tojson would print,
+// and flagged.
+func (t *templateRender) argumentsJSON(args string) string {
+	if jsonio.Check([]byte(args)) != nil {
+		t.inexact("tool call arguments that are not JSON: the server fails to parse them")
+		return string(appendPyString(nil, args))
+	}
+	return string(t.appendPyJSON(nil, []byte(args)))
+}
+
+// appendIndented appends the JSON raw, as json.dumps prints it with
+// separators ", " and ": " (appendPyJSON's), with indent=4 at depth.
+func appendIndented(b, raw []byte, depth int) []byte {
+	line := func(b []byte, d int) []byte {
+		b = append(b, '\n')
+		for range d {
+			b = append(b, "    "...)
+		}
+		return b
+	}
+	switch jsonio.Kind(raw) {
+	case "an object":
+		n := 0
+		_ = jsonio.Object(raw, func(key string, val []byte) error {
+			if n > 0 {
+				b = append(b, ',')
+			} else {
+				b = append(b, '{')
+			}
+			n++
+			b = appendPyString(line(b, depth+1), key)
+			b = append(b, ": "...)
+			b = appendIndented(b, val, depth+1)
+			return nil
+		})
+		if n == 0 {
+			return append(b, "{}"...)
+		}
+		return append(line(b, depth), '}')
+	case "an array":
+		n := 0
+		_ = jsonio.Array(raw, func(val []byte) error {
+			if n > 0 {
+				b = append(b, ',')
+			} else {
+				b = append(b, '[')
+			}
+			n++
+			b = appendIndented(line(b, depth+1), val, depth+1)
+			return nil
+		})
+		if n == 0 {
+			return append(b, "[]"...)
+		}
+		return append(line(b, depth), ']')
+	}
+	return append(b, raw...)
+}

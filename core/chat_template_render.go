@@ -30,6 +30,115 @@ func renderLlama3(t *templateRender, req *ChatRequest) {
 	t.text("\n\n")
 }
 
+// llama31Date is the "Today Date" Llama 3.1's template writes when the
+// request gives none (chat_template_kwargs.date_string): the template's
+// own default, whatever the day.
+const llama31Date = "26 Jul 2024"
+
+// renderLlama31 renders the template of Llama 3.1 and 3.3: a system header
+// with the knowledge cutoff and the day's date, the first system message's
+// content trimmed, then, when the request has tools, a user turn listing
+// them (tojson, indent 4) with the first remaining message's content,
+// whatever its role. An assistant message with tool calls renders its one
+// call as JSON (its arguments parsed, as servers pass them to the
+// template: json.dumps of the object); a tool message's content is printed
+// with tojson, so a string comes quoted (the template tests "is iterable",
+// which a string is). Names, tool_choice and tool call ids are not in the
+// template. What the template refuses (tools with no message after the
+// system one, several calls in one message) is counted and flagged.
+func renderLlama31(t *templateRender, req *ChatRequest) {
+	msgs := req.Messages
+	date := llama31Date
+	if k := req.ChatTemplateKwargs; k != nil && k.DateString != nil {
+		date = *k.DateString
+	}
+	t.owner = ownPriming
+	if len(msgs) > 0 {
+		t.owner = 0
+	}
+	t.special("<|begin_of_text|>")
+	start := 0
+	system := ""
+	if len(msgs) > 0 && msgs[0].Role == "system" {
+		system = pyStrip(t.content(&msgs[0]))
+		start = 1
+	}
+	t.special("<|start_header_id|>")
+	t.text("system")
+	t.special("<|end_header_id|>")
+	head := "\n\n"
+	if req.Tools != nil {
+		head += "Environment: ipython\n"
+	}
+	t.text(head + "Cutting Knowledge Date: December 2023\nToday Date: " + date + "\n\n")
+	if start == 1 {
+		t.text(system)
+	}
+	t.special("<|eot_id|>")
+	if req.Tools != nil {
+		t.owner = ownTools
+		first := ""
+		if start < len(msgs) {
+			first = pyStrip(t.content(&msgs[start]))
+		} else {
+			t.inexact("the Llama 3.1 template refuses tools without a message after the system one: the server will reject this request")
+		}
+		t.special("<|start_header_id|>")
+		t.text("user")
+		t.special("<|end_header_id|>")
+		var b strings.Builder
+		b.WriteString("\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\n" +
+			`Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.Do not use variables.` + "\n\n")
+		for i := range req.Tools {
+			b.WriteString(t.toolJSONIndent(&req.Tools[i]))
+			b.WriteString("\n\n")
+		}
+		t.text(b.String())
+		if start < len(msgs) {
+			t.owner = start
+			t.text(first)
+			start++
+		}
+		t.special("<|eot_id|>")
+	}
+	for i := start; i < len(msgs); i++ {
+		m := &msgs[i]
+		t.owner = i
+		switch {
+		case m.Role != "tool" && m.Role != "ipython" && m.ToolCalls == nil:
+			t.special("<|start_header_id|>")
+			t.text(m.Role)
+			t.special("<|end_header_id|>")
+			t.text("\n\n" + pyStrip(t.content(m)))
+			t.special("<|eot_id|>")
+		case m.ToolCalls != nil:
+			if len(m.ToolCalls) != 1 {
+				t.inexact("the Llama 3.1 template refuses a message with other than one tool call: the server will reject this request")
+				if len(m.ToolCalls) == 0 {
+					continue
+				}
+			}
+			call := &m.ToolCalls[0].Function
+			t.special("<|start_header_id|>")
+			t.text("assistant")
+			t.special("<|end_header_id|>")
+			t.text("\n\n{\"name\": \"" + call.Name + "\", \"parameters\": " + t.argumentsJSON(call.Arguments) + "}")
+			t.special("<|eot_id|>")
+		default:
+			t.special("<|start_header_id|>")
+			t.text("ipython")
+			t.special("<|end_header_id|>")
+			t.text("\n\n" + string(appendPyString(nil, t.content(m))))
+			t.special("<|eot_id|>")
+		}
+	}
+	t.owner = ownPriming
+	t.special("<|start_header_id|>")
+	t.text("assistant")
+	t.special("<|end_header_id|>")
+	t.text("\n\n")
+}
+
 // renderQwen3 renders Qwen3's template (ChatML): tools are listed as JSON
 // in the system message, tool results go in user turns, and assistant
 // turns after the last user query keep their reasoning in <think>.
@@ -233,9 +342,33 @@ func callType(c *ToolCall) string {
 	return c.Type
 }
 
+// gemmaImageTokens is how many <image_soft_token> Gemma 3's processor puts
+// in the prompt for one image (its image_seq_length; SigLIP's 896×896
+// pixels pooled to 16×16, whatever the image's size).
+const gemmaImageTokens = 256
+
+// gemmaImage renders an image part of a Gemma 3 message. The template
+// writes <start_of_image> for it (servers pass OpenAI's image_url parts
+// to the template as images), and Gemma 3's processor replaces that with
+// a blank line, <start_of_image>, 256 <image_soft_token>, <end_of_image>
+// and a blank line: 258 tokens an image, plus the blank lines, which join
+// the text around them. That is with pan-and-scan off (the processors'
+// default); a server that turns it on adds crops, each another such image.
+func (t *templateRender) gemmaImage() {
+	t.text("\n\n")
+	t.special("<start_of_image>")
+	for range gemmaImageTokens {
+		t.special("<image_soft_token>")
+	}
+	t.special("<end_of_image>")
+	t.text("\n\n")
+	t.images += gemmaImageTokens + 2
+	t.inexact("images: counted as Gemma 3's processor expands each (258 tokens and blank lines around them, pan-and-scan off), which no offline reference confirms")
+}
+
 // renderGemma3 renders Gemma 3's template: a first system message becomes
-// the start of the first user turn, "assistant" is "model", and contents
-// are trimmed. The template refuses roles that do not alternate user,
+// the start of the first user turn, "assistant" is "model", contents are
+// trimmed, and images are expanded as its processor does (gemmaImage). The template refuses roles that do not alternate user,
 // assistant, user, …: such a request is counted as if it had not, and
 // flagged.
 func renderGemma3(t *templateRender, req *ChatRequest) {
@@ -279,7 +412,7 @@ func renderGemma3(t *templateRender, req *ChatRequest) {
 			case "text":
 				t.text(pyStrip(p.Text))
 			case "image_url":
-				t.inexact("images: an open-weight model's image tokens are not counted")
+				t.gemmaImage()
 			}
 		}
 		t.special("<end_of_turn>")

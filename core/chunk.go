@@ -66,23 +66,16 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 		return ChunkAnswer{}, fieldErr("encoding", "%s is a heuristic: it has no token boundaries to cut at", tok.Name())
 	}
 	text := ValidUTF8(req.Text) // the text the chunks concatenate back to
-	ranks := enc.AppendEncode(nil, text)
-	bounds := make([]int, len(ranks)+1) // bounds[k]: byte offset after k tokens
-	for i, rk := range ranks {
-		t, _ := enc.Token(int(rk))
-		// A normalizer (a tokenizer.json's NFC) can make the tokens' bytes
-		// differ from the text's: the offsets are then only where to try a
-		// cut, each chunk is counted on its own, and none may pass the end.
-		bounds[i+1] = min(bounds[i]+len(t), len(text))
-	}
+	ends := enc.AppendEnds(nil, text)
+	bounds := append([]int{0}, ends...) // bounds[k]: byte offset after k tokens
 	// floor moves a token boundary that falls inside a character (an emoji
 	// can be two tokens) back to the character's start.
 	floor := func(b int) int { return charStart(text, b) }
 	out := []Chunk{}
 	prevEnd, prevStop := 0, 0 // where the previous chunk ended: token index, byte
 	for pos, k := 0, 0; pos < len(text); {
-		limit, cut := len(ranks), "end"
-		if k+room < len(ranks) {
+		limit, cut := len(ends), "end"
+		if k+room < len(ends) {
 			// With overlap, a chunk must reach past the previous one.
 			limit, cut = bestCut(text, bounds, max(k, prevEnd), k+room, room-max(0, prevEnd-k))
 		}
@@ -110,7 +103,7 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 			// The overlap leaves no room to move forward (a character of
 			// several tokens follows): start this chunk where the last ended.
 			pos = prevStop
-			for k < len(ranks) && bounds[k] < pos {
+			for k < len(ends) && bounds[k] < pos {
 				k++
 			}
 			continue
@@ -122,7 +115,7 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 		prevEnd, prevStop = e, stop
 		if overlap == 0 {
 			pos = stop
-			for k < len(ranks) && bounds[k] < pos {
+			for k < len(ends) && bounds[k] < pos {
 				k++
 			}
 			continue

@@ -53,6 +53,7 @@ type idTokenizer interface {
 	Tokenizer
 	Encode(text string) []int
 	AppendEncode(dst []uint32, text string) []uint32
+	AppendEnds(dst []int, text string) []int
 	Token(id int) (string, bool)
 	Decode(ids []int) (string, error)
 	WithinLimit(text string, limit int) (int, bool)

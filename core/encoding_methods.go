@@ -15,6 +15,13 @@ func (e *Encoding) AppendEncode(dst []uint32, text string) []uint32 {
 	return (*engine.Encoding)(e).AppendEncode(dst, text)
 }
 
+// AppendEnds appends, for each token of text (see ValidUTF8), the byte
+// offset in that text where the token ends: the sums of the tokens' lengths.
+// A token can end inside a character (an emoji may be two tokens). O(n).
+func (e *Encoding) AppendEnds(dst []int, text string) []int {
+	return (*engine.Encoding)(e).AppendEnds(dst, text)
+}
+
 // Count returns the number of tokens in text (see ValidUTF8 for bytes that
 // are not UTF-8). Cost: O(n); no allocation for valid UTF-8.
 func (e *Encoding) Count(text string) int { return (*engine.Encoding)(e).Count(text) }

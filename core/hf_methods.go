@@ -11,6 +11,15 @@ func (t *HFTokenizer) AppendEncode(dst []uint32, text string) []uint32 {
 	return (*engine.HFTokenizer)(t).AppendEncode(dst, text)
 }
 
+// AppendEnds appends, for each token of text (as ValidUTF8 makes it), the
+// byte offset in that text where the token's text ends. A ▁ the normalizer
+// put before the text is no text of it, and a token ending inside a
+// character NFC composed ends at that character's start, so the offsets
+// are where text can be cut; summing the tokens' bytes is not. O(n).
+func (t *HFTokenizer) AppendEnds(dst []int, text string) []int {
+	return (*engine.HFTokenizer)(t).AppendEnds(dst, text)
+}
+
 // Count returns the number of tokens in text (as ValidUTF8 makes it, like
 // every count). Cost: O(n log n) at worst.
 func (t *HFTokenizer) Count(text string) int { return (*engine.HFTokenizer)(t).Count(text) }

@@ -242,7 +242,7 @@ func readChat(b []byte) (*shapedChat, error) {
 var chatKeys = []string{
 	"model", "shape", "messages", "contents", "system", "systemInstruction", "system_instruction",
 	"instructions", "tools", "functions", "tool_choice", "toolChoice", "toolConfig", "tool_config",
-	"function_call",
+	"function_call", "chat_template_kwargs",
 }
 
 // readHistory reads a budget's history, an array of messages in any shape

@@ -71,7 +71,7 @@ func Get(name string) (*Encoding, error) {
 	if data == nil {
 		return nil, &Error{Err: ErrEncodingNotLoaded, Encoding: name, Detail: ": " + name + ": load its table first"}
 	}
-	return addLocked(data, nil, false, false)
+	return addLocked(data, nil, false)
 }
 
 // Load parses a vocabulary table given at run time (a .tkt file), checks it
@@ -81,7 +81,7 @@ func Get(name string) (*Encoding, error) {
 func Load(data []byte) (*Encoding, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
-	return addLocked(data, nil, true, true)
+	return addLocked(data, nil, true)
 }
 
 // LoadIndexed is Load with the table's prebuilt index (see Index): the
@@ -89,13 +89,13 @@ func Load(data []byte) (*Encoding, error) {
 // little more than reading the header. The index must have been made for
 // this table (it records the table's checksum), and both must be the ones
 // this build knows: they are checked once against the checksums it carries
-// (a damaged pair is ErrInvalidTable, never a wrong count). Cost: a CRC-32
-// of both. The index is used in place and must stay unchanged; data may be
+// (a damaged pair is ErrInvalidTable, never a wrong count). Cost: a digest
+// of both (tables.Digest). The index is used in place and must stay unchanged; data may be
 // reused.
 func LoadIndexed(data, index []byte) (*Encoding, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
-	return addLocked(data, index, false, true)
+	return addLocked(data, index, true)
 }
 
 var indexes struct {
@@ -125,11 +125,12 @@ func Index(name string) ([]byte, error) {
 	return b, nil
 }
 
-// addLocked loads a table: verify recomputes its checksum; own copies its
-// bytes (tables given at run time) instead of using them in place
-// (compiled-in ones).
-func addLocked(data, index []byte, verify, own bool) (*Encoding, error) {
-	t, err := tables.Parse(data, verify)
+// addLocked loads a table: own checks it against the digests this build
+// carries and copies its bytes (tables given at run time) instead of using
+// them in place (compiled-in ones). The header's own CRC is not recomputed:
+// the digest covers every byte it does.
+func addLocked(data, index []byte, own bool) (*Encoding, error) {
+	t, err := tables.Parse(data, false)
 	if err == nil && own {
 		// Given at run time: the bytes must be the ones this build knows.
 		err = tables.Verify(t.Name, data, index)
@@ -184,6 +185,19 @@ func (e *Encoding) Encode(text string) []int {
 // Cost: O(n).
 func (e *Encoding) AppendEncode(dst []uint32, text string) []uint32 {
 	return e.enc.AppendEncode(dst, ValidUTF8(text))
+}
+
+// AppendEnds appends, for each token of text (see ValidUTF8), the byte
+// offset in that text where the token ends: the sums of the tokens' lengths.
+// A token can end inside a character (an emoji may be two tokens). O(n).
+func (e *Encoding) AppendEnds(dst []int, text string) []int {
+	end := 0
+	for _, r := range e.enc.AppendEncode(nil, ValidUTF8(text)) {
+		tok, _ := e.enc.Token(int(r))
+		end += len(tok)
+		dst = append(dst, end)
+	}
+	return dst
 }
 
 // Token returns the bytes of a token id, special tokens included, and false

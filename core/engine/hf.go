@@ -96,6 +96,15 @@ func (t *HFTokenizer) AppendEncode(dst []uint32, text string) []uint32 {
 	return t.m.AppendEncode(dst, ValidUTF8(text))
 }
 
+// AppendEnds appends, for each token of text (as ValidUTF8 makes it), the
+// byte offset in that text where the token's text ends. A ▁ the normalizer
+// put before the text is no text of it, and a token ending inside a
+// character NFC composed ends at that character's start, so the offsets
+// are where text can be cut; summing the tokens' bytes is not. O(n).
+func (t *HFTokenizer) AppendEnds(dst []int, text string) []int {
+	return t.m.AppendEnds(dst, ValidUTF8(text))
+}
+
 // Token returns the bytes of a token id (an added token's text), and false
 // for an id the tokenizer does not have.
 func (t *HFTokenizer) Token(id int) (string, bool) { return t.m.Token(id) }
@@ -128,19 +137,15 @@ func (t *HFTokenizer) Truncate(text string, maxTokens int, keep Side) (string, i
 		return "", 0
 	}
 	text = ValidUTF8(text)
-	ids := t.m.AppendEncode(nil, text)
-	if len(ids) <= maxTokens {
-		return text, len(ids)
+	ends := t.m.AppendEnds(nil, text)
+	if len(ends) <= maxTokens {
+		return text, len(ends)
 	}
-	bounds := make([]int, len(ids)+1)
-	for i, id := range ids {
-		tok, _ := t.m.Token(int(id))
-		bounds[i+1] = min(bounds[i]+len(tok), len(text)) // a normalizer can change lengths
-	}
+	bounds := append([]int{0}, ends...) // bounds[k]: where the text of k tokens ends
 	for k := maxTokens; k > 0; k-- {
 		var part string
 		if keep == KeepEnd {
-			cut := bounds[len(ids)-k]
+			cut := bounds[len(ends)-k]
 			for cut < len(text) && !utf8.RuneStart(text[cut]) {
 				cut++
 			}

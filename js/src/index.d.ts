@@ -256,6 +256,9 @@ export interface ChatRequest {
   functions?: FunctionDef[];
   tool_choice?: ToolChoice;
   function_call?: FunctionCallChoice;
+  /** Variables for an open-weight model's chat template (vLLM's name); tokenfit reads
+   * `date_string`, Llama 3.1's "Today Date" (default "26 Jul 2024", the template's). */
+  chat_template_kwargs?: { date_string?: string; [name: string]: unknown };
   /** tokenfit's own: scales estimated counts (see {@link Tokenfit.calibrate}). */
   calibration?: Calibration;
 }
@@ -625,7 +628,7 @@ export interface Model {
   estimator?: string;
   /** The model's Hugging Face tokenizer (`hf:<repository>`): loaded under this name, it counts the model exactly. */
   tokenizer?: string;
-  /** The built-in chat template its server renders chat requests with (`llama3`, `qwen3`, `deepseek-v3`, `gemma3`): countChat counts the rendered prompt, exactly once `tokenizer` is loaded. */
+  /** The built-in chat template its server renders chat requests with (`llama3`, `llama3.1`, `qwen3`, `deepseek-v3`, `gemma3`): countChat counts the rendered prompt, exactly once `tokenizer` is loaded. */
   chatTemplate?: string;
 }
 

@@ -40,16 +40,21 @@ export async function compile(platform, src) {
   src = await src;
   if (isModule(src)) return src;
   if (typeof src === 'string' || src instanceof URL) src = await platform.open(new URL(src, platform.base()), 'the module');
-  // compileStreaming takes exactly "application/wasm" (Chromium and Node
-  // refuse a parameter such as "; charset=binary", Node any other case);
-  // another type is compiled from the bytes instead. Only a streamed compile
-  // lets Chromium keep the module's code in its code cache.
-  if (isResponse(src) && typeof WebAssembly.compileStreaming === 'function' &&
-    src.headers.get('content-type') === 'application/wasm') {
-    if (!src.ok) throw new TokenfitError('invalid_argument', `tokenfit: the module: HTTP ${src.status} for ${src.url}`);
-    return WebAssembly.compileStreaming(src);
+  // Bytes are recognised first: in Node, the first use of Response loads
+  // its fetch implementation (undici), 40-200 ms of a cold start.
+  let bytes = asBytes(src);
+  if (!bytes) {
+    // compileStreaming takes exactly "application/wasm" (Chromium and Node
+    // refuse a parameter such as "; charset=binary", Node any other case);
+    // another type is compiled from the bytes instead. Only a streamed
+    // compile lets Chromium keep the module's code in its code cache.
+    if (isResponse(src) && typeof WebAssembly.compileStreaming === 'function' &&
+      src.headers.get('content-type') === 'application/wasm') {
+      if (!src.ok) throw new TokenfitError('invalid_argument', `tokenfit: the module: HTTP ${src.status} for ${src.url}`);
+      return WebAssembly.compileStreaming(src);
+    }
+    bytes = await fetchBytes(platform, src, 'the module');
   }
-  const bytes = await fetchBytes(platform, src, 'the module');
   // Node, Deno and Bun may compile synchronously, which V8 does lazily and
   // is several times faster for a first count than WebAssembly.compile;
   // browsers refuse synchronous compilation of a module this size.

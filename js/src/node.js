@@ -3,9 +3,6 @@
 // from the package directory, and encodings loaded from disk, synchronously,
 // the first time a call needs them.
 
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
 import { makeInit } from './tokenfit.js';
 import { TokenfitError } from './errors.js';
 import full from './assets/full.js';
@@ -13,6 +10,13 @@ import nohf from './assets/nohf.js';
 import lite from './assets/lite.js';
 
 export * from './api.js';
+
+// Node's modules through process.getBuiltinModule where there is one (Node
+// 20.16 and 22.3 on, Deno, Bun): an import of node:fs builds an ES module
+// of all its exports, which loads fs's streams, 20-60 ms of a cold start
+// (RATIONALE.md, "Where does a cold start go").
+const fs = globalThis.process?.getBuiltinModule?.('node:fs') ?? (await import('node:fs'));
+const { pathToFileURL } = globalThis.process?.getBuiltinModule?.('node:url') ?? (await import('node:url'));
 
 const nodePlatform = {
   name: 'node',
@@ -24,8 +28,10 @@ const nodePlatform = {
       if (!r.ok) throw new TokenfitError('invalid_argument', `tokenfit: ${what}: HTTP ${r.status} for ${url}`);
       return new Uint8Array(await r.arrayBuffer());
     }
+    // Synchronously: fs/promises reads in chunks, each a trip through the
+    // thread pool, and the module is read once, before anything can run.
     try {
-      return await readFile(url);
+      return fs.readFileSync(url);
     } catch (e) {
       throw new TokenfitError('invalid_argument', `tokenfit: ${what}: cannot read ${url.pathname} (${e.code || e.message})` +
         (url.pathname.includes('/dist/') ? ': the package is not built; in a checkout, run `make js`' : ''));
@@ -37,7 +43,7 @@ const nodePlatform = {
   readSync(url) {
     if (url.protocol !== 'file:') return undefined;
     try {
-      return readFileSync(url);
+      return fs.readFileSync(url);
     } catch {
       return undefined;
     }

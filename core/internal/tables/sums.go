@@ -2,11 +2,11 @@
 
 package tables
 
-// sums are the CRC-32 (IEEE) checksums of each encoding's table and
-// prebuilt index.
-var sums = map[string]struct{ table, index uint32 }{
-	"o200k_base":  {0xdff467d9, 0x8d277069},
-	"cl100k_base": {0xdd1b47cf, 0xf85d2367},
-	"p50k_base":   {0xf25273e8, 0xd28ee19a},
-	"r50k_base":   {0xf4eaca10, 0xc61d90ba},
+// sums are the digests (Digest) of each encoding's table and prebuilt
+// index.
+var sums = map[string]struct{ table, index uint64 }{
+	"o200k_base":  {0xc6aa0ce525cc1fe7, 0xfac9f6cc230c41eb},
+	"cl100k_base": {0x079d31fad2d001f1, 0x0c9c3fef89c17860},
+	"p50k_base":   {0x621842c8c6ada103, 0x5adcd4e279d71f13},
+	"r50k_base":   {0x7cc0d902ab9c6d8b, 0x98694cba04a7f592},
 }

@@ -1,7 +1,8 @@
 // Command benchtable reads `go test -bench` output on stdin and prints one
 // ratio table per benchmark: each sub-benchmark's time per operation,
 // throughput, and its time as a multiple of the first sub-benchmark's (the
-// baseline: native core, or a cold start).
+// baseline: native core, or a cold start). Then issue 15's goals for the
+// wazero host, each with its value and whether it is met.
 //
 //	go test ./host -run '^$' -bench . | go run ./host/internal/benchtable
 package main
@@ -14,6 +15,17 @@ import (
 	"strconv"
 	"strings"
 )
+
+// goals are issue 15's targets that these benchmarks measure: a time at
+// most max (ns), or a speed at least min times that of the sub-benchmark
+// base of the same group.
+var goals = []struct {
+	what, group, sub, base string
+	max, min               float64
+}{
+	{what: "host.New, full module, warm disk cache", group: "Start", sub: "new-disk-cache", max: 50e6},
+	{what: "wazero throughput / native", group: "Throughput", sub: "wasm", base: "native", min: 1.0 / 3},
+}
 
 type result struct {
 	sub  string
@@ -53,6 +65,34 @@ func main() {
 			fmt.Printf("  %-34s %12s %10s %9.2fx\n", r.sub, human(r.ns), r.mbps, r.ns/rs[0].ns)
 		}
 	}
+	find := func(group, sub string) (float64, bool) {
+		for _, r := range groups[group] {
+			if r.sub == sub {
+				return r.ns, true
+			}
+		}
+		return 0, false
+	}
+	for _, g := range goals {
+		ns, ok := find(g.group, g.sub)
+		if !ok {
+			continue
+		}
+		value, target, met := human(ns), "≤ "+human(g.max), ns <= g.max
+		if g.base != "" {
+			base, ok := find(g.group, g.base)
+			if !ok {
+				continue
+			}
+			value, target, met = fmt.Sprintf("%.2f", base/ns), fmt.Sprintf("≥ %.2f", g.min), base/ns >= g.min
+		}
+		verdict := "MISSED"
+		if met {
+			verdict = "met"
+		}
+		fmt.Printf("\n%-42s %10s  %-9s %s", g.what, value, target, verdict)
+	}
+	fmt.Println()
 }
 
 // human writes nanoseconds with a unit.

@@ -1,11 +1,11 @@
 // Command postlink rewrites WebAssembly modules built by the Go toolchain
 // in place with package postlink's Apply: the full wasip1 reactor
-// pre-initialised, the other modules' data merged, the file and line
-// tables of every module's tracebacks dropped (make wasm runs it after each
-// go build; host/internal/modbuild calls the package itself, so both give
-// the same bytes). With -plain it drops the line tables and merges data
-// segments but does not pre-initialise: the module make bench-start
-// measures beside the shipped one.
+// pre-initialised, the other modules' data merged, and in every module the
+// parts of Go's function table that only a traceback's details read
+// dropped (make wasm runs it after each go build; host/internal/modbuild
+// calls the package itself, so both give the same bytes). With -plain it
+// drops those tables and merges data segments but does not pre-initialise:
+// the module make bench-start measures beside the shipped one.
 //
 //	go run ./internal/cmd/postlink build/wasm/tokenfit.wasm …
 //	go run ./internal/cmd/postlink -plain build/bench/tokenfit-plain.wasm
@@ -21,7 +21,7 @@ import (
 )
 
 func main() {
-	plain := flag.Bool("plain", false, "no pre-initialisation: only postlink.StripLines and postlink.MergeData")
+	plain := flag.Bool("plain", false, "no pre-initialisation: only postlink.Strip and postlink.MergeData")
 	flag.Parse()
 	if flag.NArg() < 1 {
 		fmt.Fprintln(os.Stderr, "usage: postlink [-plain] MODULE.wasm …")
@@ -42,7 +42,7 @@ func rewrite(path string, plain bool) error {
 	}
 	var out []byte
 	if plain {
-		if out, err = postlink.StripLines(b); err == nil {
+		if out, err = postlink.Strip(b); err == nil {
 			out, err = postlink.MergeData(out, postlink.MaxGap)
 		}
 	} else {
