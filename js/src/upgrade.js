@@ -100,7 +100,7 @@ export function upgradable(be, platform, tables, guard, early) {
     // registrations: the old module's models answer, every model and
     // estimator as last registered, in the registry's order, which given
     // back as one registration rebuilds it (core's
-    // TestModelsAnswer_RegistersBack). Its size is the registry's, however
+    // TestAPI_ModelsAnswerRegistersBack). Its size is the registry's, however
     // many registrations made it.
     if (registered) {
       const { models, estimators } = guard(() => cur.ops.call('models', {}));
