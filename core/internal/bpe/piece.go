@@ -9,18 +9,18 @@ func (v *Vocab) count(p string) int {
 	if r != noRank {
 		return 1
 	}
-	if len(p) <= smallPiece {
-		if n, ok := v.pieces.get(p, h); ok {
-			return n
-		}
-		var buf [smallPiece + 1]part
-		n := len(v.splitSmall(p, &buf)) - 1
-		v.pieces.put(p, h, n)
+	if n, ok := v.pieces.get(p, h); ok {
 		return n
 	}
-	c := 0
-	v.eachToken(p, func(string) { c++ })
-	return c
+	var n int
+	if len(p) <= smallPiece {
+		var buf [smallPiece + 1]part
+		n = len(v.splitSmall(p, &buf)) - 1
+	} else {
+		v.eachToken(p, func(string) { n++ })
+	}
+	v.pieces.put(p, h, n)
+	return n
 }
 
 // splitLong merges a long piece and hands the resulting token list (from 0,

@@ -5,47 +5,59 @@ package bpe
 // benchmark corpus), and an app counts the same conversation again and
 // again; a merge costs several times a look-up.
 //
-// It is 32K entries of one 64-byte line each (2 MB, allocated at the first
-// merge), and keeps each key in full, so a hit is always right. Every field
-// is a word (atomic where goroutines run in parallel, see sync_threads.go):
-// an entry is a sequence lock, its header's version odd while a writer
-// fills it. A reader that sees the header change under it, or
-// a writer that finds the entry busy, gives up: a miss, never a wrong count.
+// It has two parts, allocated together at the first merge (2.5 MB): 32K
+// entries of one 64-byte line for pieces of up to 56 bytes, and 2K entries
+// of four lines for longer ones, up to 248 bytes (a word of a script
+// written without spaces, a run of CJK characters: few, but each merge of
+// one costs as much as hundreds of look-ups). Each entry keeps its key in
+// full, so a hit is always right. Every field is a word (atomic where
+// goroutines run in parallel, see sync_threads.go): an entry is a sequence
+// lock, its header's version odd while a writer fills it. A reader that
+// sees the header change under it, or a writer that finds the entry busy,
+// gives up: a miss, never a wrong count.
 type pieceCache struct {
 	table tablePtr
 }
 
 const (
 	pieceBits    = 15
-	keyWords     = 7
-	maxCachedLen = 8 * keyWords
+	keyWords     = 7 // a short entry: the header and 7 words of key
+	longBits     = 11
+	longKeyWords = 31 // a long entry: the header and 31 words of key
+	maxCachedLen = 8 * longKeyWords
 )
 
-type pieceTable [1 << pieceBits]pieceEntry
-
-// pieceEntry's header is version << 16 | count << 8 | key length, with the
-// version odd while the entry is written; key holds the key's bytes, little
-// endian, zero past its length.
-type pieceEntry struct {
-	header word
-	key    [keyWords]word
+// pieceTable is both parts, each entry a header word followed by its key
+// words.
+type pieceTable struct {
+	short [(1 + keyWords) << pieceBits]word
+	long  [(1 + longKeyWords) << longBits]word
 }
 
+// An entry's header is version << 16 | count << 8 | key length, with the
+// version odd while the entry is written; the key words hold the key's
+// bytes, little endian, zero past its length.
+
 // ways returns p's two candidate entries, picked by independent bits of h,
-// p's hash (or 0 when the caller had none). Two choices instead of one keep
-// the distinct pieces of a long text from evicting each other: in the
-// benchmark corpus, counted a second time, the share of merged pieces found
-// went from 83% to 94% (o200k_base) and from 77% to 90% (cl100k_base).
-func (t *pieceTable) ways(p string, h uint64) (*pieceEntry, *pieceEntry) {
+// p's hash (or 0 when the caller had none), in the part for p's length.
+// Two choices instead of one keep the distinct pieces of a long text from
+// evicting each other: in the benchmark corpus, counted a second time, the
+// share of merged pieces found went from 83% to 94% (o200k_base) and from
+// 77% to 90% (cl100k_base).
+func (t *pieceTable) ways(p string, h uint64) ([]word, []word) {
 	if h == 0 {
 		h = hash(p)
 	}
-	i := h >> (64 - pieceBits)
-	j := h >> 20 & (1<<pieceBits - 1)
+	words, bits, part := 1+keyWords, uint(pieceBits), t.short[:]
+	if len(p) > 8*keyWords {
+		words, bits, part = 1+longKeyWords, longBits, t.long[:]
+	}
+	i := int(h >> (64 - bits))
+	j := int(h >> 20 & (1<<bits - 1))
 	if j == i {
 		j ^= 1
 	}
-	return &t[i], &t[j]
+	return part[i*words : (i+1)*words], part[j*words : (j+1)*words]
 }
 
 // keyWord returns the k-th 8 bytes of p, zero-padded: the last, partial
@@ -67,24 +79,25 @@ func (c *pieceCache) get(p string, h uint64) (int, bool) {
 		return 0, false
 	}
 	e0, e1 := t.ways(p, h)
-	if n, ok := e0.match(p); ok {
+	if n, ok := match(e0, p); ok {
 		return n, true
 	}
-	return e1.match(p)
+	return match(e1, p)
 }
 
-// match returns the count e holds for p, if it holds p.
-func (e *pieceEntry) match(p string) (int, bool) {
-	head := e.header.Load()
+// match returns the count entry e holds for p, if it holds p.
+func match(e []word, p string) (int, bool) {
+	head := e[0].Load()
 	if head>>16&1 != 0 || int(head&0xFF) != len(p) {
 		return 0, false
 	}
+	key := e[1:]
 	for k := 0; 8*k < len(p); k++ {
-		if e.key[k].Load() != keyWord(p, k) {
+		if key[k].Load() != keyWord(p, k) {
 			return 0, false
 		}
 	}
-	if e.header.Load() != head {
+	if e[0].Load() != head {
 		return 0, false
 	}
 	return int(head >> 8 & 0xFF), true
@@ -102,16 +115,17 @@ func (c *pieceCache) put(p string, h uint64, count int) {
 	// The first way unless it is taken and the second is free; when both
 	// are taken, the first: a newer piece is likelier to come again.
 	e, e1 := t.ways(p, h)
-	if e.header.Load()&0xFF != 0 && e1.header.Load()&0xFF == 0 {
+	if e[0].Load()&0xFF != 0 && e1[0].Load()&0xFF == 0 {
 		e = e1
 	}
-	head := e.header.Load()
+	head := e[0].Load()
 	version := head >> 16
-	if version&1 != 0 || !e.header.CompareAndSwap(head, (version+1)<<16) {
+	if version&1 != 0 || !e[0].CompareAndSwap(head, (version+1)<<16) {
 		return // another writer has it
 	}
+	key := e[1:]
 	for k := 0; 8*k < len(p); k++ {
-		e.key[k].Store(keyWord(p, k))
+		key[k].Store(keyWord(p, k))
 	}
-	e.header.Store((version+2)<<16 | uint64(count)<<8 | uint64(len(p)))
+	e[0].Store((version+2)<<16 | uint64(count)<<8 | uint64(len(p)))
 }

@@ -38,7 +38,7 @@ func TestPieceCache_Keys(t *testing.T) {
 }
 
 // TestPieceCache_Concurrent: goroutines counting many distinct merged
-// pieces at once (enough to share slots, so that they overwrite each
+// pieces, short and long, at once (enough to share slots, so that they overwrite each
 // other's entries) always get the merge's count. With -race (make test-race) it
 // also checks that the cache shares its words safely.
 func TestPieceCache_Concurrent(t *testing.T) {
@@ -55,8 +55,13 @@ func TestPieceCache_Concurrent(t *testing.T) {
 	words := make([]string, 1<<14)
 	want := make([]int, len(words))
 	for i := range words {
+		// Every eighth word is long enough for the cache's long entries.
+		n := 4 + rng.IntN(30)
+		if i%8 == 0 {
+			n = 8*keyWords + 1 + rng.IntN(maxCachedLen-8*keyWords)
+		}
 		var b strings.Builder
-		for range 4 + rng.IntN(30) {
+		for range n {
 			b.WriteByte(letters[rng.IntN(len(letters))])
 		}
 		words[i] = b.String()

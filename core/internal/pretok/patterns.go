@@ -6,11 +6,13 @@ import "unicode/utf8"
 //
 //	's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 func GPT2(s string, i int) int {
-	if e := asciiLetters(s, i, prefixGPT2); e > 0 {
-		return e
-	}
-	if e := asciiRestGPT2(s, i); e > 0 {
-		return e
+	if asciiStart(s, i) {
+		if e := asciiLetters(s, i, prefixGPT2); e > 0 {
+			return e
+		}
+		if e := asciiRestGPT2(s, i); e > 0 {
+			return e
+		}
 	}
 	if e := contraction(s, i, false); e > i {
 		return e
@@ -43,11 +45,13 @@ func GPT2(s string, i int) int {
 //	(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
 //	 ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 func Cl100k(s string, i int) int {
-	if e := asciiLetters(s, i, prefixCl100k); e > 0 {
-		return e
-	}
-	if e := asciiRest(s, i, "\r\n"); e > 0 {
-		return e
+	if asciiStart(s, i) {
+		if e := asciiLetters(s, i, prefixCl100k); e > 0 {
+			return e
+		}
+		if e := asciiRest(s, i, "\r\n"); e > 0 {
+			return e
+		}
 	}
 	if e := contraction(s, i, true); e > i {
 		return e
@@ -76,11 +80,13 @@ func O200k(s string, i int) int { return o200kSplit(s, i, true) }
 // o200kSplit is O200k, with or without the contractions after a word
 // (Tekken has none).
 func o200kSplit(s string, i int, contractions bool) int {
-	if e := asciiWord(s, i); e > 0 {
-		return e
-	}
-	if e := asciiRest(s, i, "\r\n/"); e > 0 {
-		return e
+	if asciiStart(s, i) {
+		if e := asciiWord(s, i); e > 0 {
+			return e
+		}
+		if e := asciiRest(s, i, "\r\n/"); e > 0 {
+			return e
+		}
 	}
 	c, n := classAt(s, i)
 	prefix := c&notPrefix == 0
@@ -119,19 +125,41 @@ func casedWord(s string, p int, contractions bool) int {
 	if p >= len(s) {
 		return 0
 	}
-	q := run(s, p, upper)
+	q, w := runUpper(s, p)
 	if r := run(s, q, lower); r > q {
 		return optContraction(s, r, contractions)
 	}
 	// [U]* gives back characters until [W]+ can take one: the match ends
 	// after the last character of the U run that is also in W.
-	for k := q; k > p; {
-		k = startOfPrevRune(s, p, k)
-		if c, n := classAt(s, k); c&lower != 0 {
-			return optContraction(s, k+n, contractions)
-		}
+	if w > p {
+		return optContraction(s, w, contractions)
 	}
 	return 0
+}
+
+// runUpper is run(s, p, upper) that also returns the end of the last
+// character of the run that is also in [W] (p when none is): in the
+// scripts without case every letter is in both, and [U]*[W]+ ends there.
+func runUpper(s string, p int) (end, lastLower int) {
+	lastLower = p
+	for i := p; i < len(s); {
+		c, n := uint8(0), 1
+		if b := s[i]; b < utf8.RuneSelf {
+			c = asciiClass[b]
+		} else if r, m := decode23(s, i); m != 0 {
+			c, n = lookup(r), m
+		} else {
+			c, n = classAt(s, i)
+		}
+		if c&upper == 0 {
+			return i, lastLower
+		}
+		i += n
+		if c&lower != 0 {
+			lastLower = i
+		}
+	}
+	return len(s), lastLower
 }
 
 // upperWord matches [U]+[W]* and an optional contraction at p, or returns 0.
@@ -174,6 +202,14 @@ func startOfPrevRune(s string, lo, k int) int {
 // one tight loop. They return 0 whenever the general path could answer
 // differently (a non-ASCII byte next, an apostrophe for o200k_base), so the
 // scanners stay exact.
+
+// asciiStart reports whether the ASCII fast paths could answer at i: each
+// of them returns 0 when the first or the second byte of the piece is not
+// ASCII, so a piece of another script skips their calls (in WebAssembly a
+// call costs tens of instructions).
+func asciiStart(s string, i int) bool {
+	return s[i] < utf8.RuneSelf && (i+1 == len(s) || s[i+1] < utf8.RuneSelf)
+}
 
 // asciiClass2 marks ASCII lower case (1) and upper case (2) letters.
 var asciiLetter = func() (t [256]uint8) {

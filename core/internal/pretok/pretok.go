@@ -48,11 +48,33 @@ func classAt(s string, i int) (uint8, int) {
 	if b := s[i]; b < utf8.RuneSelf {
 		return asciiClass[b], 1
 	}
+	if r, n := decode23(s, i); n != 0 {
+		return lookup(r), n
+	}
 	r, n := utf8.DecodeRuneInString(s[i:])
 	if r == utf8.RuneError && n == 1 {
 		return 0, 1 // an invalid byte: a symbol, like U+FFFD
 	}
 	return lookup(r), n
+}
+
+// decode23 decodes the valid two- or three-byte character at s[i], or
+// returns n == 0 for anything else (ASCII, four bytes, invalid). Most
+// scripts' letters are two or three bytes; decoding them here saves
+// utf8.DecodeRuneInString's call, which in WebAssembly is most of a
+// character's cost.
+func decode23(s string, i int) (r rune, n int) {
+	b := s[i]
+	switch {
+	case b >= 0xC2 && b < 0xE0 && i+1 < len(s) && s[i+1]&0xC0 == 0x80:
+		return rune(b&0x1F)<<6 | rune(s[i+1]&0x3F), 2
+	case b >= 0xE0 && b < 0xF0 && i+2 < len(s) && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80:
+		r = rune(b&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+		if r >= 0x800 && (r < 0xD800 || r >= 0xE000) {
+			return r, 3
+		}
+	}
+	return 0, 0
 }
 
 func lookup(r rune) uint8 {
@@ -68,6 +90,13 @@ func run(s string, i int, want uint8) int {
 				return i
 			}
 			i++
+			continue
+		}
+		if r, n := decode23(s, i); n != 0 {
+			if lookup(r)&want == 0 {
+				return i
+			}
+			i += n
 			continue
 		}
 		c, n := classAt(s, i)
