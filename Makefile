@@ -3,7 +3,8 @@
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
 #   make test    make check, then every test (test-demo: the web demo in headless Chromium)
 #   make bench   ratio tables against the peers, measured in one run
-#                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken;
+#                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken
+#                in Node, and against gpt-tokenizer in Chromium;
 #                bench-start: cold start phase by phase in Node and Chromium;
 #                bench-serve: the HTTP API, tokenfit serve and tokenfit/edge)
 #   make build   the WebAssembly modules and the npm package (js/dist), with SHA256SUMS
@@ -396,11 +397,13 @@ bench-hf: hf-deps js
 # benchmarks count: core/bench_test.go's benchCorpus, written out through
 # TOKENFIT_CORPUS_OUT by running one of its benchmarks once. Then what a page
 # downloads as headless Chromium fetched it (gzip and brotli), beside
-# gpt-tokenizer's: js/scripts/bench-page.mjs.
+# gpt-tokenizer's: js/scripts/bench-page.mjs. Then the counting speed in
+# Chromium against gpt-tokenizer's, on the same text: bench-browser.mjs.
 bench-js: js js-deps js-bundlers $(CORPUS)
 	$(new-record)
 	$(call record,$(NODE) js/scripts/bench.mjs $(CORPUS))
 	$(call record,TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) js/scripts/bench-page.mjs)
+	$(call record,$(NODE) js/scripts/bench-browser.mjs $(CORPUS))
 
 # Cold start phase by phase (read, compile, instantiate, _initialize, the
 # table, the first count) in fresh Node processes and in returning visits of
