@@ -39,6 +39,22 @@ func (t *templateRender) llamaHeader(role string) {
 // own default, whatever the day.
 const llama31Date = "26 Jul 2024"
 
+// llama32Date stands for the "Today Date" Llama 3.2's template writes when
+// the request gives none: the server's date, strftime_now("%d %b %Y").
+// Every such date counts the same in Llama 3's tokenizer (two digits, a
+// month's abbreviation that is one token, four digits split 3 + 1;
+// TestChatTemplate_Llama32Dates), so a fixed one of that form counts as
+// today's, and the count does not depend on a clock the host may not
+// give the module.
+const llama32Date = "01 Jan 2025"
+
+// renderLlama32 renders Llama 3.2's template, which is Llama 3.1's with
+// today's date for its default (llama32Date) and without 3.1's built-in
+// tools, which tokenfit does not render for 3.1 either.
+func renderLlama32(t *templateRender, req *ChatRequest) {
+	renderLlama3Tools(t, req, llama32Date)
+}
+
 // renderLlama31 renders the template of Llama 3.1 and 3.3: a system header
 // with the knowledge cutoff and the day's date, the first system message's
 // content trimmed, then, when the request has tools, a user turn listing
@@ -51,8 +67,13 @@ const llama31Date = "26 Jul 2024"
 // template. What the template refuses (tools with no message after the
 // system one, several calls in one message) is counted and flagged.
 func renderLlama31(t *templateRender, req *ChatRequest) {
+	renderLlama3Tools(t, req, llama31Date)
+}
+
+// renderLlama3Tools renders the template of Llama 3.1 to 3.3 with the date
+// it writes when the request gives none.
+func renderLlama3Tools(t *templateRender, req *ChatRequest, date string) {
 	msgs := req.Messages
-	date := llama31Date
 	if k := req.ChatTemplateKwargs; k != nil && k.DateString != nil {
 		date = *k.DateString
 	}
@@ -421,4 +442,55 @@ func renderGemma3(t *templateRender, req *ChatRequest) {
 	t.owner = ownPriming
 	t.special("<start_of_turn>")
 	t.text("model\n")
+}
+
+// renderMistralV01 renders Mistral 7B Instruct v0.1's template: the BOS
+// token, each user message as "[INST] content [/INST]" and each assistant
+// message as its content, the EOS token and a space; no generation prompt.
+// The template refuses other roles and roles that do not alternate user,
+// assistant, user, …: such a request is counted and flagged, with a
+// system message's content put before the first user message's (as
+// Mistral's later templates place it) and other roles' messages not
+// rendered.
+func renderMistralV01(t *templateRender, req *ChatRequest) {
+	msgs := req.Messages
+	t.owner = ownPriming
+	if len(msgs) > 0 {
+		t.owner = 0
+	}
+	t.special("<s>")
+	system, turn := -1, 0
+	for i := range msgs {
+		m := &msgs[i]
+		t.owner = i
+		switch m.Role {
+		case "user", "assistant":
+			if (m.Role == "user") != (turn%2 == 0) {
+				t.inexact("the Mistral template refuses this conversation (roles must alternate user/assistant): the server will reject it")
+			}
+			turn++
+		case "system":
+			t.inexact("the Mistral 7B v0.1 template refuses system messages: the server will reject this request (counted before the next user message)")
+			if system < 0 {
+				system = i
+			}
+			continue
+		default:
+			t.inexact("the Mistral 7B v0.1 template refuses roles other than user and assistant: the server will reject this request (not counted)")
+			continue
+		}
+		if m.Role == "assistant" {
+			t.text(t.content(m))
+			t.special("</s>")
+			t.text(" ")
+			continue
+		}
+		t.text("[INST] ")
+		if system >= 0 {
+			t.owner = system
+			t.text(t.content(&msgs[system]) + "\n\n")
+			t.owner, system = i, -1
+		}
+		t.text(t.content(m) + " [/INST]")
+	}
 }
