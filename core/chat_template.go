@@ -30,11 +30,13 @@ func ChatTemplates() []string {
 
 // chatTemplates are the renderers by name.
 var chatTemplates = map[string]func(*templateRender, *ChatRequest){
-	"llama3":      renderLlama3,
-	"llama3.1":    renderLlama31,
-	"qwen3":       renderQwen3,
-	"deepseek-v3": renderDeepSeekV3,
-	"gemma3":      renderGemma3,
+	"llama3":       renderLlama3,
+	"llama3.1":     renderLlama31,
+	"llama3.2":     renderLlama32,
+	"qwen3":        renderQwen3,
+	"deepseek-v3":  renderDeepSeekV3,
+	"gemma3":       renderGemma3,
+	"mistral-v0.1": renderMistralV01,
 }
 
 // Owners of rendered text that is no message's.

