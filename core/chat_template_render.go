@@ -43,7 +43,7 @@ const llama31Date = "26 Jul 2024"
 // the request gives none: the server's date, strftime_now("%d %b %Y").
 // Every such date counts the same in Llama 3's tokenizer (two digits, a
 // month's abbreviation that is one token, four digits split 3 + 1;
-// TestChatTemplate_Llama32Dates), so a fixed one of that form counts as
+// TestChatTemplate_Dates), so a fixed one of that form counts as
 // today's, and the count does not depend on a clock the host may not
 // give the module.
 const llama32Date = "01 Jan 2025"

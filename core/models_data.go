@@ -3,7 +3,7 @@
 package core
 
 // modelsSum is the CRC-32 (IEEE) of models.json.
-const modelsSum = 0x232d633f
+const modelsSum = 0x28b1f54f
 
 // modelsJSON is models.json, the built-in registry.
 const modelsJSON = `{
@@ -95,8 +95,8 @@ const modelsJSON = `{
   {"id":"o3-deep-research","provider":"openai","contextWindow":200000,"maxOutput":100000,"reasoning":true,"encoding":"o200k_base"},
   {"id":"o4-mini-deep-research","provider":"openai","contextWindow":200000,"maxOutput":100000,"reasoning":true,"encoding":"o200k_base"},
   {"id":"codex-mini-latest","provider":"openai","contextWindow":200000,"maxOutput":100000,"reasoning":true,"encoding":"o200k_base"},
-  {"id":"gpt-oss-120b","provider":"openai","contextWindow":131072,"maxOutput":131072,"reasoning":true,"encoding":"o200k_base","tokenizer":"hf:openai/gpt-oss-120b"},
-  {"id":"gpt-oss-20b","provider":"openai","contextWindow":131072,"maxOutput":131072,"reasoning":true,"encoding":"o200k_base","tokenizer":"hf:openai/gpt-oss-120b"},
+  {"id":"gpt-oss-120b","provider":"openai","contextWindow":131072,"maxOutput":131072,"reasoning":true,"encoding":"o200k_base","tokenizer":"hf:openai/gpt-oss-120b","chatTemplate":"gpt-oss"},
+  {"id":"gpt-oss-20b","provider":"openai","contextWindow":131072,"maxOutput":131072,"reasoning":true,"encoding":"o200k_base","tokenizer":"hf:openai/gpt-oss-120b","chatTemplate":"gpt-oss"},
   {"id":"text-embedding-3-large","provider":"openai","contextWindow":8192,"encoding":"cl100k_base"},
   {"id":"text-embedding-3-small","provider":"openai","contextWindow":8192,"encoding":"cl100k_base"},
   {"id":"text-embedding-ada-002","provider":"openai","contextWindow":8192,"encoding":"cl100k_base"},
