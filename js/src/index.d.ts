@@ -108,8 +108,10 @@ export interface InitOptions {
  * (`import { countTokens } from 'tokenfit'`): the full module's when one has
  * been made, else the lean one's; among several of one kind, the one whose
  * `init()` was called first — never whichever finished starting first.
- * `init()` without options returns the same instance every time; with
- * options, a new one.
+ * `init()` without options returns the same instance every time (until it
+ * fails: a module out of memory throws `internal` on every later call, and
+ * the next `init()` starts another, which the top-level functions then
+ * use); with options, a new one.
  * Cost: compiling and starting the module (about 50 ms in Node) and loading
  * each table (o200k_base: about 30 ms), once.
  */

@@ -32,22 +32,26 @@ import { upgradable } from './upgrade.js';
  * @param platform how the platform reads a URL
  * @param {(name: string) => URL} tables where an encoding's table is
  * @param {Map<string, Promise<Uint8Array>>} [early] table fetches under way (init)
+ * @param {() => void} [ended] called once when the instance fails (init lets another take its place)
  */
-export function makeInstance(be, platform, tables, early) {
+export function makeInstance(be, platform, tables, early, ended) {
   let dead = null;
 
   // guard runs fn; a Trap (the module failed: it never should, bad input is
-  // an error answer, see wasm/ABI.md) ends the instance, and every later
-  // call says so. Any other exception leaves it working.
+  // an error answer, see wasm/ABI.md; but a module out of memory does)
+  // ends the instance, and every later call says so. Any other exception
+  // leaves it working.
   const guard = (fn) => {
     if (dead) throw dead;
     try {
       return fn();
     } catch (e) {
       if (!(e instanceof Trap)) throw e;
+      const why = be.fatal ? be.fatal() : '';
       dead = new TokenfitError('internal',
-        `tokenfit: the WebAssembly instance failed (${e.message}) and cannot answer any more: start another with \`await init(…)\``);
+        `tokenfit: the WebAssembly instance failed (${why || e.message}) and cannot answer any more: \`await init()\` starts another, which the top-level functions then use`);
       dead.cause = e.cause;
+      if (ended) ended();
       throw dead;
     }
   };
