@@ -42,6 +42,10 @@ const texts = [
   '\u0000\u0001\u001f\u007f', '\ufeffBOM first', 'a\u2028b\u2029c\u0085d', '\ud800 lone \udfff halves', '\ud83d',
   '<|endoftext|>', 'before <|endoftext|> after', '<|fim_prefix|>def f():<|fim_suffix|><|fim_middle|>', '<|im_start|>user\nhi<|im_end|>',
   '<|endofprompt|>', '<|endoftext', '|>', '<|',
+  // Where a line end, a space and the next line meet; an apostrophe before
+  // a non-contraction; NEL before a digit; digit runs of every length to 17.
+  'noon\n ', 'noon\n \n', 'noon\n  \n', "'xyz", "x'xyz", ' \u00857',
+  ...Array.from({ length: 17 }, (_, k) => '9'.repeat(k + 1)),
 ];
 
 test('encode equals tiktoken\'s encode_ordinary and decode gives the text back, on every encoding', async () => {
