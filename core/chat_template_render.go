@@ -17,23 +17,43 @@ func renderLlama3(t *templateRender, req *ChatRequest) {
 		if i == 0 {
 			t.special("<|begin_of_text|>")
 		}
-		t.special("<|start_header_id|>")
-		t.text(m.Role)
-		t.special("<|end_header_id|>")
+		t.llamaHeader(m.Role)
 		t.text("\n\n" + pyStrip(t.content(m)))
 		t.special("<|eot_id|>")
 	}
 	t.owner = ownPriming
-	t.special("<|start_header_id|>")
-	t.text("assistant")
-	t.special("<|end_header_id|>")
+	t.llamaHeader("assistant")
 	t.text("\n\n")
+}
+
+// llamaHeader is a Llama 3 message header: the role between the header
+// marker tokens.
+func (t *templateRender) llamaHeader(role string) {
+	t.special("<|start_header_id|>")
+	t.text(role)
+	t.special("<|end_header_id|>")
 }
 
 // llama31Date is the "Today Date" Llama 3.1's template writes when the
 // request gives none (chat_template_kwargs.date_string): the template's
 // own default, whatever the day.
 const llama31Date = "26 Jul 2024"
+
+// llama32Date stands for the "Today Date" Llama 3.2's template writes when
+// the request gives none: the server's date, strftime_now("%d %b %Y").
+// Every such date counts the same in Llama 3's tokenizer (two digits, a
+// month's abbreviation that is one token, four digits split 3 + 1;
+// TestChatTemplate_Dates), so a fixed one of that form counts as
+// today's, and the count does not depend on a clock the host may not
+// give the module.
+const llama32Date = "01 Jan 2025"
+
+// renderLlama32 renders Llama 3.2's template, which is Llama 3.1's with
+// today's date for its default (llama32Date) and without 3.1's built-in
+// tools, which tokenfit does not render for 3.1 either.
+func renderLlama32(t *templateRender, req *ChatRequest) {
+	renderLlama3Tools(t, req, llama32Date)
+}
 
 // renderLlama31 renders the template of Llama 3.1 and 3.3: a system header
 // with the knowledge cutoff and the day's date, the first system message's
@@ -47,8 +67,13 @@ const llama31Date = "26 Jul 2024"
 // template. What the template refuses (tools with no message after the
 // system one, several calls in one message) is counted and flagged.
 func renderLlama31(t *templateRender, req *ChatRequest) {
+	renderLlama3Tools(t, req, llama31Date)
+}
+
+// renderLlama3Tools renders the template of Llama 3.1 to 3.3 with the date
+// it writes when the request gives none.
+func renderLlama3Tools(t *templateRender, req *ChatRequest, date string) {
 	msgs := req.Messages
-	date := llama31Date
 	if k := req.ChatTemplateKwargs; k != nil && k.DateString != nil {
 		date = *k.DateString
 	}
@@ -63,9 +88,7 @@ func renderLlama31(t *templateRender, req *ChatRequest) {
 		system = pyStrip(t.content(&msgs[0]))
 		start = 1
 	}
-	t.special("<|start_header_id|>")
-	t.text("system")
-	t.special("<|end_header_id|>")
+	t.llamaHeader("system")
 	head := "\n\n"
 	if req.Tools != nil {
 		head += "Environment: ipython\n"
@@ -83,9 +106,7 @@ func renderLlama31(t *templateRender, req *ChatRequest) {
 		} else {
 			t.inexact("the Llama 3.1 template refuses tools without a message after the system one: the server will reject this request")
 		}
-		t.special("<|start_header_id|>")
-		t.text("user")
-		t.special("<|end_header_id|>")
+		t.llamaHeader("user")
 		var b strings.Builder
 		b.WriteString("\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\n" +
 			`Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.Do not use variables.` + "\n\n")
@@ -106,9 +127,7 @@ func renderLlama31(t *templateRender, req *ChatRequest) {
 		t.owner = i
 		switch {
 		case m.Role != "tool" && m.Role != "ipython" && m.ToolCalls == nil:
-			t.special("<|start_header_id|>")
-			t.text(m.Role)
-			t.special("<|end_header_id|>")
+			t.llamaHeader(m.Role)
 			t.text("\n\n" + pyStrip(t.content(m)))
 			t.special("<|eot_id|>")
 		case m.ToolCalls != nil:
@@ -119,30 +138,28 @@ func renderLlama31(t *templateRender, req *ChatRequest) {
 				}
 			}
 			call := &m.ToolCalls[0].Function
-			t.special("<|start_header_id|>")
-			t.text("assistant")
-			t.special("<|end_header_id|>")
+			t.llamaHeader("assistant")
 			t.text("\n\n{\"name\": \"" + call.Name + "\", \"parameters\": " + t.argumentsJSON(call.Arguments) + "}")
 			t.special("<|eot_id|>")
 		default:
-			t.special("<|start_header_id|>")
-			t.text("ipython")
-			t.special("<|end_header_id|>")
+			t.llamaHeader("ipython")
 			t.text("\n\n" + string(appendPyString(nil, t.content(m))))
 			t.special("<|eot_id|>")
 		}
 	}
 	t.owner = ownPriming
-	t.special("<|start_header_id|>")
-	t.text("assistant")
-	t.special("<|end_header_id|>")
+	t.llamaHeader("assistant")
 	t.text("\n\n")
 }
 
 // renderQwen3 renders Qwen3's template (ChatML): tools are listed as JSON
 // in the system message, tool results go in user turns, and assistant
 // turns after the last user query keep their reasoning in <think>.
-// Messages of other roles (developer, function) are not rendered.
+// Tool calls' arguments are printed as vLLM passes them, parsed and
+// printed again with tojson (argumentsJSON; the template prints a string
+// as it is, which llama.cpp passes, so the two servers differ when the
+// arguments are not in json.dumps's form). Messages of other roles
+// (developer, function) are not rendered.
 func renderQwen3(t *templateRender, req *ChatRequest) {
 	msgs := req.Messages
 	content := make([]string, len(msgs))
@@ -224,7 +241,7 @@ func renderQwen3(t *templateRender, req *ChatRequest) {
 				}
 				call := &m.ToolCalls[j].Function
 				t.special("<tool_call>")
-				t.text("\n{\"name\": \"" + call.Name + "\", \"arguments\": " + call.Arguments + "}\n")
+				t.text("\n{\"name\": \"" + call.Name + "\", \"arguments\": " + t.argumentsJSON(call.Arguments) + "}\n")
 				t.special("</tool_call>")
 			}
 			t.special("<|im_end|>")
@@ -255,7 +272,11 @@ func renderQwen3(t *templateRender, req *ChatRequest) {
 // its calls; one with content renders only the content. The template's
 // quirks are kept: only the first call of the conversation opens the
 // calls block, later calls close it after themselves, and after a tool
-// result there is no generation prompt.
+// result there is no generation prompt. A call's arguments are printed
+// as the request's string: the template joins them to text with +, which
+// takes only a string, so llama.cpp passes the string, and vLLM, which
+// parses them into an object, fails to render a request with tool calls
+// (its own tool_chat_template_deepseekv3.jinja is another template).
 func renderDeepSeekV3(t *templateRender, req *ChatRequest) {
 	msgs := req.Messages
 	t.owner = 0
@@ -421,4 +442,55 @@ func renderGemma3(t *templateRender, req *ChatRequest) {
 	t.owner = ownPriming
 	t.special("<start_of_turn>")
 	t.text("model\n")
+}
+
+// renderMistralV01 renders Mistral 7B Instruct v0.1's template: the BOS
+// token, each user message as "[INST] content [/INST]" and each assistant
+// message as its content, the EOS token and a space; no generation prompt.
+// The template refuses other roles and roles that do not alternate user,
+// assistant, user, …: such a request is counted and flagged, with a
+// system message's content put before the first user message's (as
+// Mistral's later templates place it) and other roles' messages not
+// rendered.
+func renderMistralV01(t *templateRender, req *ChatRequest) {
+	msgs := req.Messages
+	t.owner = ownPriming
+	if len(msgs) > 0 {
+		t.owner = 0
+	}
+	t.special("<s>")
+	system, turn := -1, 0
+	for i := range msgs {
+		m := &msgs[i]
+		t.owner = i
+		switch m.Role {
+		case "user", "assistant":
+			if (m.Role == "user") != (turn%2 == 0) {
+				t.inexact("the Mistral template refuses this conversation (roles must alternate user/assistant): the server will reject it")
+			}
+			turn++
+		case "system":
+			t.inexact("the Mistral 7B v0.1 template refuses system messages: the server will reject this request (counted before the next user message)")
+			if system < 0 {
+				system = i
+			}
+			continue
+		default:
+			t.inexact("the Mistral 7B v0.1 template refuses roles other than user and assistant: the server will reject this request (not counted)")
+			continue
+		}
+		if m.Role == "assistant" {
+			t.text(t.content(m))
+			t.special("</s>")
+			t.text(" ")
+			continue
+		}
+		t.text("[INST] ")
+		if system >= 0 {
+			t.owner = system
+			t.text(t.content(&msgs[system]) + "\n\n")
+			t.owner, system = i, -1
+		}
+		t.text(t.content(m) + " [/INST]")
+	}
 }
