@@ -415,7 +415,8 @@ bench-js: js js-deps js-bundlers $(CORPUS)
 
 # Cold start phase by phase (read, compile, instantiate, _initialize, the
 # table, the first count) in fresh Node processes and in returning visits of
-# headless Chromium, against gpt-tokenizer's, with the issue's ratio; then
+# headless Chromium, against gpt-tokenizer's, with the issue's ratio (and, in
+# Chromium, an empty page's share of it: the floor); then
 # Node's phases again with the full module as the linker left it, not
 # pre-initialised (postlink -plain; RATIONALE.md, "Why is the module
 # pre-initialised, and how does each instance get its own random seed?").

@@ -125,17 +125,23 @@ func (t *templateRender) toolJSONIndent(tool *ChatTool) string {
 	return string(appendIndented(nil, []byte(t.toolJSON(tool)), 0))
 }
 
-// argumentsJSON is a tool call's arguments as tojson prints them: servers
-// (vLLM, llama.cpp) parse the JSON string of an OpenAI-shaped call into
-// an object before the template sees it. Arguments that are not JSON are
-// a request the server refuses: printed as the string tojson would print,
-// and flagged.
+// argumentsJSON is a tool call's arguments as tojson prints them: vLLM
+// parses the JSON string of an OpenAI-shaped call into an object before
+// the template sees it (so does llama.cpp for templates that print
+// arguments with tojson), and the template prints it again as json.dumps
+// does. vLLM makes empty arguments {}, and so also arguments that are not
+// JSON or not an object, which earlier versions refused: those are
+// printed as {} and flagged.
 func (t *templateRender) argumentsJSON(args string) string {
-	if jsonio.Check([]byte(args)) != nil {
-		t.inexact("tool call arguments that are not JSON: the server fails to parse them")
-		return string(appendPyString(nil, args))
+	raw := []byte(strings.TrimSpace(args))
+	if args == "" {
+		return "{}"
 	}
-	return string(t.appendPyJSON(nil, []byte(args)))
+	if jsonio.Check(raw) != nil || jsonio.Kind(raw) != "an object" {
+		t.inexact("tool call arguments that are not a JSON object: vLLM renders them as {}, and earlier versions refuse the request")
+		return "{}"
+	}
+	return string(t.appendPyJSON(nil, raw))
 }
 
 // appendIndented appends the JSON raw, as json.dumps prints it with

@@ -1,6 +1,10 @@
 package core
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // The built-in chat templates, each a Go rendering of one chat_template
 // (the request's messages, tools where the template takes them, and
@@ -17,23 +21,43 @@ func renderLlama3(t *templateRender, req *ChatRequest) {
 		if i == 0 {
 			t.special("<|begin_of_text|>")
 		}
-		t.special("<|start_header_id|>")
-		t.text(m.Role)
-		t.special("<|end_header_id|>")
+		t.llamaHeader(m.Role)
 		t.text("\n\n" + pyStrip(t.content(m)))
 		t.special("<|eot_id|>")
 	}
 	t.owner = ownPriming
-	t.special("<|start_header_id|>")
-	t.text("assistant")
-	t.special("<|end_header_id|>")
+	t.llamaHeader("assistant")
 	t.text("\n\n")
+}
+
+// llamaHeader is a Llama 3 message header: the role between the header
+// marker tokens.
+func (t *templateRender) llamaHeader(role string) {
+	t.special("<|start_header_id|>")
+	t.text(role)
+	t.special("<|end_header_id|>")
 }
 
 // llama31Date is the "Today Date" Llama 3.1's template writes when the
 // request gives none (chat_template_kwargs.date_string): the template's
 // own default, whatever the day.
 const llama31Date = "26 Jul 2024"
+
+// llama32Date stands for the "Today Date" Llama 3.2's template writes when
+// the request gives none: the server's date, strftime_now("%d %b %Y").
+// Every such date counts the same in Llama 3's tokenizer (two digits, a
+// month's abbreviation that is one token, four digits split 3 + 1;
+// TestChatTemplate_Dates), so a fixed one of that form counts as
+// today's, and the count does not depend on a clock the host may not
+// give the module.
+const llama32Date = "01 Jan 2025"
+
+// renderLlama32 renders Llama 3.2's template, which is Llama 3.1's with
+// today's date for its default (llama32Date) and without 3.1's built-in
+// tools, which tokenfit does not render for 3.1 either.
+func renderLlama32(t *templateRender, req *ChatRequest) {
+	renderLlama3Tools(t, req, llama32Date)
+}
 
 // renderLlama31 renders the template of Llama 3.1 and 3.3: a system header
 // with the knowledge cutoff and the day's date, the first system message's
@@ -47,8 +71,13 @@ const llama31Date = "26 Jul 2024"
 // template. What the template refuses (tools with no message after the
 // system one, several calls in one message) is counted and flagged.
 func renderLlama31(t *templateRender, req *ChatRequest) {
+	renderLlama3Tools(t, req, llama31Date)
+}
+
+// renderLlama3Tools renders the template of Llama 3.1 to 3.3 with the date
+// it writes when the request gives none.
+func renderLlama3Tools(t *templateRender, req *ChatRequest, date string) {
 	msgs := req.Messages
-	date := llama31Date
 	if k := req.ChatTemplateKwargs; k != nil && k.DateString != nil {
 		date = *k.DateString
 	}
@@ -63,9 +92,7 @@ func renderLlama31(t *templateRender, req *ChatRequest) {
 		system = pyStrip(t.content(&msgs[0]))
 		start = 1
 	}
-	t.special("<|start_header_id|>")
-	t.text("system")
-	t.special("<|end_header_id|>")
+	t.llamaHeader("system")
 	head := "\n\n"
 	if req.Tools != nil {
 		head += "Environment: ipython\n"
@@ -83,9 +110,7 @@ func renderLlama31(t *templateRender, req *ChatRequest) {
 		} else {
 			t.inexact("the Llama 3.1 template refuses tools without a message after the system one: the server will reject this request")
 		}
-		t.special("<|start_header_id|>")
-		t.text("user")
-		t.special("<|end_header_id|>")
+		t.llamaHeader("user")
 		var b strings.Builder
 		b.WriteString("\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\n" +
 			`Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.Do not use variables.` + "\n\n")
@@ -106,9 +131,7 @@ func renderLlama31(t *templateRender, req *ChatRequest) {
 		t.owner = i
 		switch {
 		case m.Role != "tool" && m.Role != "ipython" && m.ToolCalls == nil:
-			t.special("<|start_header_id|>")
-			t.text(m.Role)
-			t.special("<|end_header_id|>")
+			t.llamaHeader(m.Role)
 			t.text("\n\n" + pyStrip(t.content(m)))
 			t.special("<|eot_id|>")
 		case m.ToolCalls != nil:
@@ -119,30 +142,28 @@ func renderLlama31(t *templateRender, req *ChatRequest) {
 				}
 			}
 			call := &m.ToolCalls[0].Function
-			t.special("<|start_header_id|>")
-			t.text("assistant")
-			t.special("<|end_header_id|>")
+			t.llamaHeader("assistant")
 			t.text("\n\n{\"name\": \"" + call.Name + "\", \"parameters\": " + t.argumentsJSON(call.Arguments) + "}")
 			t.special("<|eot_id|>")
 		default:
-			t.special("<|start_header_id|>")
-			t.text("ipython")
-			t.special("<|end_header_id|>")
+			t.llamaHeader("ipython")
 			t.text("\n\n" + string(appendPyString(nil, t.content(m))))
 			t.special("<|eot_id|>")
 		}
 	}
 	t.owner = ownPriming
-	t.special("<|start_header_id|>")
-	t.text("assistant")
-	t.special("<|end_header_id|>")
+	t.llamaHeader("assistant")
 	t.text("\n\n")
 }
 
 // renderQwen3 renders Qwen3's template (ChatML): tools are listed as JSON
 // in the system message, tool results go in user turns, and assistant
 // turns after the last user query keep their reasoning in <think>.
-// Messages of other roles (developer, function) are not rendered.
+// Tool calls' arguments are printed as vLLM passes them, parsed and
+// printed again with tojson (argumentsJSON; the template prints a string
+// as it is, which llama.cpp passes, so the two servers differ when the
+// arguments are not in json.dumps's form). Messages of other roles
+// (developer, function) are not rendered.
 func renderQwen3(t *templateRender, req *ChatRequest) {
 	msgs := req.Messages
 	content := make([]string, len(msgs))
@@ -224,7 +245,7 @@ func renderQwen3(t *templateRender, req *ChatRequest) {
 				}
 				call := &m.ToolCalls[j].Function
 				t.special("<tool_call>")
-				t.text("\n{\"name\": \"" + call.Name + "\", \"arguments\": " + call.Arguments + "}\n")
+				t.text("\n{\"name\": \"" + call.Name + "\", \"arguments\": " + t.argumentsJSON(call.Arguments) + "}\n")
 				t.special("</tool_call>")
 			}
 			t.special("<|im_end|>")
@@ -255,7 +276,11 @@ func renderQwen3(t *templateRender, req *ChatRequest) {
 // its calls; one with content renders only the content. The template's
 // quirks are kept: only the first call of the conversation opens the
 // calls block, later calls close it after themselves, and after a tool
-// result there is no generation prompt.
+// result there is no generation prompt. A call's arguments are printed
+// as the request's string: the template joins them to text with +, which
+// takes only a string, so llama.cpp passes the string, and vLLM, which
+// parses them into an object, fails to render a request with tool calls
+// (its own tool_chat_template_deepseekv3.jinja is another template).
 func renderDeepSeekV3(t *templateRender, req *ChatRequest) {
 	msgs := req.Messages
 	t.owner = 0
@@ -421,4 +446,180 @@ func renderGemma3(t *templateRender, req *ChatRequest) {
 	t.owner = ownPriming
 	t.special("<start_of_turn>")
 	t.text("model\n")
+}
+
+// renderMistralV01 renders Mistral 7B Instruct v0.1's template: the BOS
+// token, each user message as "[INST] content [/INST]" and each assistant
+// message as its content, the EOS token and a space; no generation prompt.
+// The template refuses other roles and roles that do not alternate user,
+// assistant, user, …: such a request is counted and flagged, with a
+// system message's content put before the first user message's (as
+// Mistral's later templates place it) and other roles' messages not
+// rendered.
+func renderMistralV01(t *templateRender, req *ChatRequest) {
+	msgs := req.Messages
+	t.owner = ownPriming
+	if len(msgs) > 0 {
+		t.owner = 0
+	}
+	t.special("<s>")
+	system, turn := -1, 0
+	for i := range msgs {
+		m := &msgs[i]
+		t.owner = i
+		switch m.Role {
+		case "user", "assistant":
+			if (m.Role == "user") != (turn%2 == 0) {
+				t.inexact("the Mistral template refuses this conversation (roles must alternate user/assistant): the server will reject it")
+			}
+			turn++
+		case "system":
+			t.inexact("the Mistral 7B v0.1 template refuses system messages: the server will reject this request (counted before the next user message)")
+			if system < 0 {
+				system = i
+			}
+			continue
+		default:
+			t.inexact("the Mistral 7B v0.1 template refuses roles other than user and assistant: the server will reject this request (not counted)")
+			continue
+		}
+		if m.Role == "assistant" {
+			t.text(t.content(m))
+			t.special("</s>")
+			t.text(" ")
+			continue
+		}
+		t.text("[INST] ")
+		if system >= 0 {
+			t.owner = system
+			t.text(t.content(&msgs[system]) + "\n\n")
+			t.owner, system = i, -1
+		}
+		t.text(t.content(m) + " [/INST]")
+	}
+}
+
+// renderMistralNemo renders Mistral NeMo's template (Tekken's control
+// tokens): the BOS token; user turns in [INST] … [/INST], the last user
+// message preceded by the tools ([AVAILABLE_TOOLS], each tool's string
+// fields printed raw and the others with tojson) and, when it is the last
+// message, given the system message before its content (which a request
+// that ends otherwise loses); assistant turns with the EOS token; tool
+// calls as [TOOL_CALLS] with the call's function as JSON and its id; tool
+// results as [TOOL_RESULTS] with the content raw. No generation prompt.
+// What the template refuses (roles out of alternation, other roles, call
+// ids that are not 9 characters) is counted and flagged.
+func renderMistralNemo(t *templateRender, req *ChatRequest) {
+	msgs := req.Messages
+	start, system := 0, -1
+	if len(msgs) > 0 && msgs[0].Role == "system" {
+		start, system = 1, 0
+	}
+	lastUser := -1
+	turn := 0
+	for i := start; i < len(msgs); i++ {
+		m := &msgs[i]
+		if m.Role == "user" {
+			lastUser = i
+		}
+		if m.Role == "tool" || m.ToolCalls != nil {
+			continue
+		}
+		if (m.Role == "user") != (turn%2 == 0) {
+			t.inexact("the Mistral NeMo template refuses this conversation (roles must alternate user/assistant, tool calls and results aside): the server will reject it")
+		}
+		turn++
+	}
+	t.owner = ownPriming
+	if len(msgs) > 0 {
+		t.owner = 0
+	}
+	t.special("<s>")
+	for i := start; i < len(msgs); i++ {
+		m := &msgs[i]
+		t.owner = i
+		switch {
+		case m.Role == "user":
+			// The template compares messages (==): a user message equal
+			// to the last one gets the tools too.
+			if req.Tools != nil && lastUser >= 0 && m.Content.Parts == nil && m.Content.Text == msgs[lastUser].Content.Text && m.Name == msgs[lastUser].Name {
+				t.owner = ownTools
+				t.special("[AVAILABLE_TOOLS]")
+				t.text(t.nemoTools(req.Tools))
+				t.special("[/AVAILABLE_TOOLS]")
+				t.owner = i
+			}
+			t.special("[INST]")
+			if i == len(msgs)-1 && system >= 0 {
+				t.owner = system
+				t.text(t.content(&msgs[system]) + "\n\n")
+				t.owner = i
+			}
+			t.text(t.content(m))
+			t.special("[/INST]")
+		case m.ToolCalls != nil:
+			t.special("[TOOL_CALLS]")
+			var b strings.Builder
+			b.WriteString("[")
+			for j := range m.ToolCalls {
+				c := &m.ToolCalls[j]
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(`{"name": ` + string(appendPyString(nil, c.Function.Name)) + `, "arguments": ` + t.argumentsJSON(c.Function.Arguments))
+				b.WriteString(`, "id": "` + t.nemoID(c.ID) + `"}`)
+			}
+			b.WriteString("]")
+			t.text(b.String())
+			t.special("</s>")
+		case m.Role == "assistant":
+			t.text(t.content(m))
+			t.special("</s>")
+		case m.Role == "tool":
+			t.special("[TOOL_RESULTS]")
+			t.text(`{"content": ` + t.content(m) + `, "call_id": "` + t.nemoID(m.ToolCallID) + `"}`)
+			t.special("[/TOOL_RESULTS]")
+		default:
+			t.inexact("the Mistral NeMo template refuses roles other than user, assistant and tool after the first system message: the server will reject this request (not counted)")
+		}
+	}
+}
+
+// nemoID is a tool call id, which the NeMo template requires to be 9
+// characters long.
+func (t *templateRender) nemoID(id string) string {
+	if utf8.RuneCountInString(id) != 9 {
+		t.inexact("the Mistral NeMo template refuses tool call ids that are not 9 characters long: the server will reject this request")
+	}
+	return id
+}
+
+// nemoTools is the NeMo template's tool list: each tool's function with
+// its string fields printed raw between quotes and the others with
+// tojson, in the request's order (name, description, parameters, strict).
+func (t *templateRender) nemoTools(tools []ChatTool) string {
+	b := []byte("[")
+	if len(tools) == 0 {
+		return "[" // the template closes the list at its last tool
+	}
+	for i := range tools {
+		f := &tools[i].Function
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, `{"type": "function", "function": {"name": "`+f.Name+`"`...)
+		if f.Description != "" {
+			b = append(b, `, "description": "`+f.Description+`"`...)
+		}
+		if len(f.Parameters) > 0 {
+			b = append(b, `, "parameters": `...)
+			b = t.appendPyJSON(b, f.Parameters)
+		}
+		if f.Strict != nil {
+			b = append(b, `, "strict": `...)
+			b = strconv.AppendBool(b, *f.Strict)
+		}
+		b = append(b, "}}"...)
+	}
+	return string(append(b, ']'))
 }

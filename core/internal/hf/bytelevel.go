@@ -31,15 +31,14 @@ var charByte = func() (t [0x144]int16) {
 	return t
 }()
 
-// unByteLevel returns the bytes a byte-level token stands for, or false when
-// a character of it is outside the alphabet.
-func unByteLevel(tok string) (string, bool) {
-	b := make([]byte, 0, len(tok))
+// appendUnByteLevel appends the bytes a byte-level token stands for, or
+// returns false when a character of it is outside the alphabet.
+func appendUnByteLevel(dst []byte, tok string) ([]byte, bool) {
 	for _, r := range tok {
 		if r < 0 || int(r) >= len(charByte) || charByte[r] < 0 {
-			return "", false
+			return dst, false
 		}
-		b = append(b, byte(charByte[r]))
+		dst = append(dst, byte(charByte[r]))
 	}
-	return string(b), true
+	return dst, true
 }

@@ -40,7 +40,7 @@ func (m *Model) AppendEnds(dst []int, text string) []int {
 // sectionEnds appends the ends of the tokens ids that a section of the
 // input, sec at offset base, encoded to. It walks the tokens' bytes against
 // the normalized section: a ▁ of a SentencePiece token (a space in
-// m.tokens) is a space or a ▁ of the text, else one the normalizer added,
+// m.texts) is a space or a ▁ of the text, else one the normalizer added,
 // which takes no text.
 func (m *Model) sectionEnds(dst []int, ids []uint32, sec string, base int) []int {
 	norm := sec
@@ -59,13 +59,13 @@ func (m *Model) sectionEnds(dst []int, ids []uint32, sec string, base int) []int
 	// text up to their end.
 	added := m.prependSpace && base == 0
 	for _, id := range ids {
-		tok := m.tokens[id]
+		tok, _ := m.texts.get(int(id))
 		if !m.spiece || len(tok) == 1 && m.byteID[tok[0]] == id {
 			o = min(o+len(tok), len(norm))
 			added = false
 		} else {
 			for q := 0; q < len(tok); {
-				meta := tok[q] == ' ' || strings.HasPrefix(tok[q:], "▁") // a model token's ▁ is a space in m.tokens, an added token's is itself
+				meta := tok[q] == ' ' || strings.HasPrefix(tok[q:], "▁") // a model token's ▁ is a space in m.texts, an added token's is itself
 				switch {
 				case !meta:
 					o = min(o+1, len(norm))

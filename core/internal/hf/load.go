@@ -219,81 +219,120 @@ func (m *Model) bpe(o *object) error {
 		}
 	}
 	m.ignoreMerges, _ = o.get("ignore_merges").(bool)
-	vocab, ok := o.get("vocab").(*object)
-	if !ok {
+	vocab, ok := o.get("vocab").(rawJSON)
+	if !ok || vocab[0] != '{' {
 		return bad("model.vocab is not an object")
 	}
-	if len(vocab.keys) > maxVocab {
-		return bad(strconv.Itoa(len(vocab.keys)) + " vocabulary entries (at most " + strconv.Itoa(maxVocab) + ")")
-	}
-	m.vocab = newVocabTable(len(vocab.keys))
-	for i, k := range vocab.keys {
-		f, ok := vocab.vals[i].(float64)
-		if !ok || f < 0 || f >= maxVocab || f != float64(int(f)) {
+	m.vocab = newVocabTable(len(vocab) / 32) // it grows to what the file has
+	var buf []byte                           // a byte-level token's bytes
+	n := 0
+	err := eachMember(vocab, func(k string, v []byte) error {
+		if n++; n > maxVocab {
+			return bad("more than " + strconv.Itoa(maxVocab) + " vocabulary entries")
+		}
+		id, ok := tokenID(v)
+		if !ok {
 			return bad("model.vocab[" + strconv.Quote(k) + "] is not a token id")
 		}
-		id := int(f)
 		if m.spiece {
-			if err := m.setToken(id, k); err != nil {
-				return err
-			}
-			continue
+			return m.setToken(id, k)
 		}
-		tok, ok := unByteLevel(k)
-		if !ok {
+		if buf, ok = appendUnByteLevel(buf[:0], k); !ok {
 			// Not in the byte-level alphabet, so no merge can make it: an
 			// added token's text listed in the vocabulary too (DeepSeek's).
 			// It stays decodable; added_tokens makes it matchable.
-			m.grow(id)
-			m.tokens[id], m.has[id] = k, true
-			continue
+			m.texts.set(id, k)
+			return nil
 		}
-		if err := m.setToken(id, tok); err != nil {
-			return err
-		}
+		return m.setToken(id, view(buf))
+	})
+	if err != nil {
+		return err
 	}
 	if err := m.setBytes(); err != nil {
 		return err
 	}
-	merges, ok := o.get("merges").([]any)
-	if !ok {
+	merges, ok := o.get("merges").(rawJSON)
+	if !ok || merges[0] != '[' {
 		return bad("model.merges is not an array")
 	}
-	if len(merges) > maxMerges {
-		return bad(strconv.Itoa(len(merges)) + " merges (at most " + strconv.Itoa(maxMerges) + ")")
+	n = 0
+	if err := eachElement(merges, func([]byte) error {
+		if n++; n > maxMerges {
+			return bad("more than " + strconv.Itoa(maxMerges) + " merges")
+		}
+		return nil
+	}); err != nil {
+		return err
 	}
-	m.initMerges(len(merges))
-	for rank, x := range merges {
-		var a, b string
-		switch x := x.(type) {
-		case string:
-			var found bool
-			if a, b, found = strings.Cut(x, " "); !found {
-				return bad("merge " + strconv.Itoa(rank) + " is not two tokens")
-			}
-			b, _, _ = strings.Cut(b, " ")
-		case []any:
-			if len(x) != 2 {
-				return bad("merge " + strconv.Itoa(rank) + " is not two tokens")
-			}
-			a, _ = x[0].(string)
-			b, _ = x[1].(string)
-		default:
+	m.initMerges(n)
+	rank := 0
+	return eachElement(merges, func(x []byte) error {
+		a, b, ok := mergePair(x)
+		if !ok {
 			return bad("merge " + strconv.Itoa(rank) + " is not two tokens")
 		}
-		ab, oka := unByteLevel(a)
-		bb, okb := unByteLevel(b)
+		// The pair's keys side by side in buf, for the look-ups of a, b and a+b.
+		var split int
 		if m.spiece {
-			ab, bb, oka, okb = a, b, true, true
+			buf = append(append(buf[:0], a...), b...)
+			split = len(a)
+		} else {
+			var oka, okb bool
+			buf, oka = appendUnByteLevel(buf[:0], a)
+			split = len(buf)
+			if buf, okb = appendUnByteLevel(buf, b); !oka || !okb {
+				return bad("merge " + strconv.Itoa(rank) + " (" + strconv.Quote(a+" "+b) + ") is not byte-level")
+			}
 		}
-		if !oka || !okb {
-			return bad("merge " + strconv.Itoa(rank) + " (" + strconv.Quote(a+" "+b) + ") is not byte-level")
-		}
-		if err := m.addMerge(rank, ab, bb); err != nil {
+		if err := m.addMerge(rank, view(buf), split); err != nil {
 			return err
 		}
+		rank++
+		return nil
+	})
+}
+
+// tokenID reads a vocabulary entry's value: a whole number below maxVocab.
+func tokenID(v []byte) (int, bool) {
+	id := 0
+	for _, c := range v {
+		if c < '0' || c > '9' || id >= maxVocab {
+			// 1.0, 1e3, or not a number: as a float64, as the file's reader does
+			f, err := strconv.ParseFloat(string(v), 64)
+			ok := err == nil && f >= 0 && f < maxVocab && f == float64(int(f))
+			return int(f), ok
+		}
+		id = id*10 + int(c-'0')
 	}
-	return nil
+	return id, len(v) > 0 && id < maxVocab
+}
+
+// mergePair reads a merge: "a b" (the pair's keys cut at the first space;
+// tokenizers.js ignores what follows a second) or ["a", "b"]. a and b may
+// be views of x.
+func mergePair(x []byte) (a, b string, ok bool) {
+	switch x[0] {
+	case '"':
+		s, _, err := str(x, 0)
+		if a, b, ok = strings.Cut(s, " "); !ok || err != nil {
+			return "", "", false
+		}
+		b, _, _ = strings.Cut(b, " ")
+		return a, b, true
+	case '[':
+		var pair [2]string
+		n := 0
+		err := eachElement(x, func(v []byte) error {
+			if n < 2 && v[0] == '"' {
+				pair[n], _, _ = str(v, 0)
+			}
+			n++
+			return nil
+		})
+		return pair[0], pair[1], err == nil && n == 2
+	}
+	return "", "", false
 }
 
 func (m *Model) addedTokens(v any) error {
@@ -336,19 +375,16 @@ func (m *Model) addedTokens(v any) error {
 // (SentencePiece-style: ▁ for a space, <0xXX> for a byte), which the
 // vocabulary is looked up by; an id given twice is an error.
 func (m *Model) setToken(id int, tok string) error {
-	m.grow(id)
-	if m.has[id] {
+	if m.texts.has(id) {
 		return bad("token id " + strconv.Itoa(id) + " appears twice in the vocabulary")
 	}
-	text := tok
-	if m.spiece {
-		if b, ok := fallbackByte(tok); ok {
-			text = string([]byte{b})
-		} else {
-			text = strings.ReplaceAll(tok, "▁", " ")
-		}
+	if b, ok := fallbackByte(tok); ok && m.spiece {
+		m.texts.set(id, string([]byte{b}))
+	} else if m.spiece {
+		m.texts.setSpaced(id, tok)
+	} else {
+		m.texts.set(id, tok)
 	}
-	m.tokens[id], m.has[id] = text, true
 	m.vocab.put(tok, uint32(id))
 	return nil
 }
@@ -428,13 +464,14 @@ func (m *Model) initMerges(n int) {
 	}
 }
 
-// addMerge records that the tokens whose vocabulary keys are a and b merge
-// at rank into the token of a+b. A pair listed twice keeps its last rank,
-// as tokenizers.js does.
-func (m *Model) addMerge(rank int, a, b string) error {
+// addMerge records that the tokens whose vocabulary keys are ab[:split]
+// and ab[split:] merge at rank into the token of ab. A pair listed twice
+// keeps its last rank, as tokenizers.js does.
+func (m *Model) addMerge(rank int, ab string, split int) error {
+	a, b := ab[:split], ab[split:]
 	ia, ok1 := m.vocab.get(a)
 	ib, ok2 := m.vocab.get(b)
-	r, ok3 := m.vocab.get(a + b)
+	r, ok3 := m.vocab.get(ab)
 	if !ok1 || !ok2 || !ok3 {
 		return bad("merge " + strconv.Itoa(rank) + " (" + strconv.Quote(a+" "+b) + ") names a token the vocabulary lacks")
 	}
@@ -448,18 +485,10 @@ func (m *Model) addMerge(rank int, a, b string) error {
 // setAdded records an added token; normalized ones are matched after the
 // normalizer, as the normalizer writes their text.
 func (m *Model) setAdded(id int, text string, normalized bool) {
-	m.grow(id)
-	m.tokens[id], m.has[id] = text, true
+	m.texts.set(id, text)
 	if normalized {
 		m.addedNorm.add(m.normalize(new([]byte), text), uint32(id))
 	} else {
 		m.added.add(text, uint32(id))
-	}
-}
-
-func (m *Model) grow(id int) {
-	for id >= len(m.tokens) {
-		m.tokens = append(m.tokens, "")
-		m.has = append(m.has, false)
 	}
 }

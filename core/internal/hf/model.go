@@ -33,8 +33,7 @@ type Model struct {
 	ignoreMerges bool
 
 	vocab  vocabTable  // the model's tokens, by their bytes
-	tokens []string    // by id: the bytes of model tokens, the text of added ones
-	has    []bool      // has[id]: the id is a token
+	texts  tokenTexts  // by id: the bytes of model tokens, the text of added ones
 	byteID [256]uint32 // the token of each byte: a byte-level token, or SentencePiece's <0xXX>
 	merges pairTable   // left<<32|right → rank<<32|merged
 
@@ -44,15 +43,12 @@ type Model struct {
 }
 
 // Size returns one past the highest token id.
-func (m *Model) Size() int { return len(m.tokens) }
+func (m *Model) Size() int { return m.texts.Len() }
 
 // Token returns the bytes of a token id, and false for an id the tokenizer
 // does not have.
 func (m *Model) Token(id int) (string, bool) {
-	if id < 0 || id >= len(m.tokens) || !m.has[id] {
-		return "", false
-	}
-	return m.tokens[id], true
+	return m.texts.get(id)
 }
 
 // The prepend schemes of a Metaspace pre-tokenizer: a ▁ goes before text

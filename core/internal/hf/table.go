@@ -101,7 +101,8 @@ func (m *Model) AppendTable(dst []byte) []byte {
 	for _, a := range added {
 		dst = binary.AppendUvarint(dst, uint64(a.id))
 		dst = append(dst, a.norm)
-		dst = appendString(dst, m.tokens[a.id])
+		text, _ := m.texts.get(int(a.id))
+		dst = appendString(dst, text)
 	}
 	return binary.LittleEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start:]))
 }
@@ -179,7 +180,7 @@ func LoadTable(data []byte) (*Model, error) {
 		if !ok || split < 1 || split >= len(tok) {
 			return nil, bad("merge " + strconv.Itoa(rank) + " is not a split of a token")
 		}
-		if err := m.addMerge(rank, tok[:split], tok[split:]); err != nil {
+		if err := m.addMerge(rank, tok, split); err != nil {
 			return nil, err
 		}
 	}

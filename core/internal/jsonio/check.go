@@ -47,6 +47,22 @@ func Check(b []byte) error {
 	var stack [64]byte
 	c := checker{stack: stack[:0]}
 	for i := 0; i < len(b); i++ {
+		// The bytes inside a string that neither end it nor escape, and
+		// space between tokens, change no state: skipped without a step
+		// (a tokenizer.json is megabytes of them).
+		switch c.state {
+		case stString:
+			for i < len(b) && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' {
+				i++
+			}
+		case stValue, stValueOrEnd, stKeyOrEnd, stKey, stAfter, stTop:
+			for i < len(b) && isSpace(b[i]) {
+				i++
+			}
+		}
+		if i == len(b) {
+			break
+		}
 		if !c.step(b[i]) {
 			return &SyntaxError{Msg: "invalid character " + quoteChar(b[i]) + " " + c.msg, Offset: int64(i + 1)}
 		}
