@@ -37,6 +37,7 @@ var chatTemplates = map[string]func(*templateRender, *ChatRequest){
 	"deepseek-v3":  renderDeepSeekV3,
 	"gemma3":       renderGemma3,
 	"gpt-oss":      renderGptOss,
+	"mistral-nemo": renderMistralNemo,
 	"mistral-v0.1": renderMistralV01,
 }
 

