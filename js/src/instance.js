@@ -22,7 +22,7 @@
 // loadTokenizer may replace by one with the tokenizer.json loader.
 
 import { TokenfitError, Trap } from './errors.js';
-import { badArg, checkCount, checkObject, checkString, checkTarget, tokenIds } from './args.js';
+import { badArg, checkCount, checkObject, checkString, checkTarget, checkTokenIds } from './args.js';
 import { liveCounter } from './live.js';
 import { tokenizerLoader } from './tokenizer.js';
 import { upgradable } from './upgrade.js';
@@ -73,7 +73,7 @@ export function makeInstance(be, platform, tables, early, ended) {
   // With { valid: true } as options: { text, valid }, valid false when the
   // ids end (or start) inside a character, for streaming decoders.
   const decode = (ids, target, options) => guard(() => {
-    if (!tokenIds(ids)) throw badArg('decode', 'ids must be an array of token ids (integers ≥ 0)', ids);
+    checkTokenIds('decode', ids);
     checkTarget('decode', target);
     return ops.decode(ids, target, !!(options && options.valid));
   });

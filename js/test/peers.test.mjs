@@ -229,3 +229,12 @@ test('countChat is the cookbook\'s count for the chat models the peers cover, an
     assert.equal(tf.countChat({ model, messages: [] }).total, 3, model);
   }
 });
+
+test('a bad id in decode names itself: field ids[i] and its value', async () => {
+  const tf = await tokenfit.init();
+  for (const [ids, i, got] of [[[13225, -1], 1, 'number -1'], [[1, 2, 1.5], 2, 'number 1.5'], [[0, , 1], 1, 'undefined'], [['7'], 0, 'a string'], [new Int32Array([5, -3]), 1, 'number -3']]) {
+    assert.throws(() => tf.decode(ids), (e) => e.code === 'invalid_argument' && e.field === `ids[${i}]` && e.message.includes(`ids[${i}]`) && e.message.endsWith(`got ${got}`), JSON.stringify(ids));
+  }
+  assert.throws(() => tf.decode('13225'), (e) => e.code === 'invalid_argument' && e.field === undefined);
+  assert.equal(tf.decode([13225]), 'Hello');
+});
