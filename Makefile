@@ -28,7 +28,7 @@ PORT ?= 8080
 
 .PHONY: hf-deps bench-hf
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js js-core test-js js-runtimes
-.PHONY: wasm embed cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
+.PHONY: pgo wasm embed cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
 
@@ -240,6 +240,17 @@ generate:
 vectors: js-deps
 	cd js && $(NODE) scripts/vectors.mjs
 
+# Refresh wasm/wasip1/default.pgo, the CPU profile Go's compiler optimises
+# the wasip1 modules with (go build picks up a main package's default.pgo,
+# so make wasm, host/internal/modbuild and a plain go build agree): core
+# counting natively, 1 MiB texts in every encoding and o200k_base texts of
+# 10 bytes to 1 MiB. RATIONALE.md, "Why are the wasip1 modules built with a
+# profile?".
+pgo:
+	@mkdir -p $(BUILD)/pgo
+	$(GO) test ./core -run '^$$' -bench '^Benchmark(Count|CountSizes)$$' -benchtime 1s -count 1 \
+		-o $(BUILD)/pgo/core.test -cpuprofile $(abspath wasm/wasip1/default.pgo)
+
 # Refresh core/internal/pretok/unicode.txt from the Unicode data package
 # (too big to be a dependency: installed in a temporary directory).
 unicode:
@@ -404,7 +415,8 @@ bench-js: js js-deps js-bundlers $(CORPUS)
 
 # Cold start phase by phase (read, compile, instantiate, _initialize, the
 # table, the first count) in fresh Node processes and in returning visits of
-# headless Chromium, against gpt-tokenizer's, with the issue's ratio; then
+# headless Chromium, against gpt-tokenizer's, with the issue's ratio (and, in
+# Chromium, an empty page's share of it: the floor); then
 # Node's phases again with the full module as the linker left it, not
 # pre-initialised (postlink -plain; RATIONALE.md, "Why is the module
 # pre-initialised, and how does each instance get its own random seed?").

@@ -18,6 +18,8 @@ func TestAPI_Operations(t *testing.T) {
 		{"countTokens", `{"text": "abcdefghi", "encoding": "bytes4"}`, `{"tokens":3,"upperBound":4,"encoding":"bytes4","exact":false}`},
 		{"encode", `{"text": "Hello world", "encoding": "o200k_base"}`, `{"ids":[13225,2375],"encoding":"o200k_base","exact":true}`},
 		{"decode", `{"ids": [13225, 2375], "encoding": "o200k_base"}`, `{"text":"Hello world","valid":true,"encoding":"o200k_base","exact":true}`},
+		// 👍's first two tokens (F0 9F, then 91) are one cut character: one U+FFFD, as tiktoken's decode gives.
+		{"decode", `{"ids": [9468, 239], "encoding": "cl100k_base"}`, `{"text":"�","valid":false,"encoding":"cl100k_base","exact":true}`},
 		{"withinLimit", `{"text": "Hello world", "limit": 1}`, `{"within":false,"tokens":2,"encoding":"o200k_base","exact":true}`},
 		{"truncate", `{"text": "Hello world", "maxTokens": 1}`, `{"text":"Hello","tokens":1,"truncated":true,"encoding":"o200k_base","exact":true}`},
 		{"truncate", `{"text": "Hello world", "maxTokens": 1, "keep": "end"}`, `{"text":" world","tokens":1,"truncated":true,"encoding":"o200k_base","exact":true}`},

@@ -33,9 +33,15 @@ type ChatRequest struct {
 
 // ChatTemplateKwargs are the chat-template variables tokenfit reads.
 type ChatTemplateKwargs struct {
-	// DateString is the "Today Date" of Llama 3.1's system header, such as
+	// DateString is the "Today Date" of Llama 3.1's and 3.2's system header, such as
 	// "26 Jul 2024" (the template's own default when absent).
 	DateString *string `json:"date_string,omitempty"`
+	// ReasoningEffort ("low", "medium", "high") and ModelIdentity are
+	// gpt-oss's system message's (the template's defaults when absent:
+	// "medium" and "You are ChatGPT, a large language model trained by
+	// OpenAI.").
+	ReasoningEffort *string `json:"reasoning_effort,omitempty"`
+	ModelIdentity   *string `json:"model_identity,omitempty"`
 }
 
 // ChatMessage is one message of a chat request. Role is one of system,

@@ -219,10 +219,16 @@ func (r *ChatRequest) decode(raw []byte, path string) error {
 	}
 	if ok {
 		r.ChatTemplateKwargs = new(ChatTemplateKwargs)
-		if raw, ok := kw.fields["date_string"]; ok && !jsonio.IsNull(raw) {
-			r.ChatTemplateKwargs.DateString = new(string)
-			if err := kw.str("date_string", r.ChatTemplateKwargs.DateString); err != nil {
-				return err
+		k := r.ChatTemplateKwargs
+		for _, f := range []struct {
+			key string
+			dst **string
+		}{{"date_string", &k.DateString}, {"reasoning_effort", &k.ReasoningEffort}, {"model_identity", &k.ModelIdentity}} {
+			if raw, ok := kw.fields[f.key]; ok && !jsonio.IsNull(raw) {
+				*f.dst = new(string)
+				if err := kw.str(f.key, *f.dst); err != nil {
+					return err
+				}
 			}
 		}
 	}

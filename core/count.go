@@ -130,7 +130,8 @@ func (r *DecodeRequest) UnmarshalJSON(b []byte) error {
 }
 
 // DecodeAnswer is the text. Valid is false when the ids end (or start)
-// inside a character: Text then holds U+FFFD for those bytes.
+// inside a character: Text then holds U+FFFD for those bytes, one per
+// maximal subpart as tiktoken's decode has it (engine.LossyUTF8).
 type DecodeAnswer struct {
 	Text  string `json:"text"`
 	Valid bool   `json:"valid"`
@@ -147,7 +148,7 @@ func (r *Registry) Decode(req DecodeRequest) (DecodeAnswer, error) {
 	if err != nil {
 		return DecodeAnswer{}, err
 	}
-	return DecodeAnswer{Text: text, Valid: utf8.ValidString(text), Counted: c}, nil
+	return DecodeAnswer{Text: engine.LossyUTF8(text), Valid: utf8.ValidString(text), Counted: c}, nil
 }
 
 // LimitRequest asks whether Text fits in Limit tokens.

@@ -16,7 +16,7 @@ type family struct {
 // families follows tiktoken's MODEL_PREFIX_TO_ENCODING (tiktoken/model.py)
 // for OpenAI's names, extended to the families OpenAI has added since
 // (gpt-6, the audio, realtime and image models) and to the other providers'
-// estimators. The longest matching prefix wins. TestFamilies_Tiktoken holds
+// estimators. The longest matching prefix wins. TestResolve_Tiktoken holds
 // it to tiktoken's table.
 var families = []family{
 	{"gpt-6", "openai", "o200k_base", ""},
@@ -48,7 +48,8 @@ var families = []family{
 	{"text-similarity-", "openai", "r50k_base", ""},
 	{"text-search-", "openai", "r50k_base", ""},
 	{"code-search-", "openai", "r50k_base", ""},
-	{"gpt2", "openai", "r50k_base", ""}, // tiktoken's gpt2 encoding: r50k_base's ranks
+	{"gpt2", "openai", "r50k_base", ""},  // tiktoken's gpt2 encoding: r50k_base's ranks
+	{"gpt-2", "openai", "r50k_base", ""}, // tiktoken maps both spellings to gpt2
 	{"claude-", "anthropic", "", "claude-2026"},
 	{"gemini-", "google", "", "gemini"},
 	{"llama-4", "meta", "", "llama4"},

@@ -3,7 +3,7 @@
 package core
 
 // modelsSum is the CRC-32 (IEEE) of models.json.
-const modelsSum = 0x232d633f
+const modelsSum = 0x0404aa33
 
 // modelsJSON is models.json, the built-in registry.
 const modelsJSON = `{
@@ -95,8 +95,8 @@ const modelsJSON = `{
   {"id":"o3-deep-research","provider":"openai","contextWindow":200000,"maxOutput":100000,"reasoning":true,"encoding":"o200k_base"},
   {"id":"o4-mini-deep-research","provider":"openai","contextWindow":200000,"maxOutput":100000,"reasoning":true,"encoding":"o200k_base"},
   {"id":"codex-mini-latest","provider":"openai","contextWindow":200000,"maxOutput":100000,"reasoning":true,"encoding":"o200k_base"},
-  {"id":"gpt-oss-120b","provider":"openai","contextWindow":131072,"maxOutput":131072,"reasoning":true,"encoding":"o200k_base","tokenizer":"hf:openai/gpt-oss-120b"},
-  {"id":"gpt-oss-20b","provider":"openai","contextWindow":131072,"maxOutput":131072,"reasoning":true,"encoding":"o200k_base","tokenizer":"hf:openai/gpt-oss-120b"},
+  {"id":"gpt-oss-120b","provider":"openai","contextWindow":131072,"maxOutput":131072,"reasoning":true,"encoding":"o200k_base","tokenizer":"hf:openai/gpt-oss-120b","chatTemplate":"gpt-oss"},
+  {"id":"gpt-oss-20b","provider":"openai","contextWindow":131072,"maxOutput":131072,"reasoning":true,"encoding":"o200k_base","tokenizer":"hf:openai/gpt-oss-120b","chatTemplate":"gpt-oss"},
   {"id":"text-embedding-3-large","provider":"openai","contextWindow":8192,"encoding":"cl100k_base"},
   {"id":"text-embedding-3-small","provider":"openai","contextWindow":8192,"encoding":"cl100k_base"},
   {"id":"text-embedding-ada-002","provider":"openai","contextWindow":8192,"encoding":"cl100k_base"},
@@ -177,7 +177,7 @@ const modelsJSON = `{
   {"id":"pixtral-large-2411","provider":"mistral","aliases":["pixtral-large-latest"],"contextWindow":131072,"estimator":"mistral"},
   {"id":"pixtral-12b-2409","provider":"mistral","contextWindow":131072,"estimator":"mistral"},
   {"id":"mistral-7b-instruct-v0.1","provider":"mistral","aliases":["mistral-7b-v0.1","mistralai/Mistral-7B-Instruct-v0.1","mistralai/Mistral-7B-v0.1"],"contextWindow":8192,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-7B-v0.1","chatTemplate":"mistral-v0.1"},
-  {"id":"open-mistral-nemo","provider":"mistral","aliases":["open-mistral-nemo-2407","mistralai/Mistral-Nemo-Instruct-2407","mistralai/Mistral-Nemo-Base-2407"],"contextWindow":131072,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-Nemo-Instruct-2407"},
+  {"id":"open-mistral-nemo","provider":"mistral","aliases":["open-mistral-nemo-2407","mistralai/Mistral-Nemo-Instruct-2407","mistralai/Mistral-Nemo-Base-2407"],"contextWindow":131072,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-Nemo-Instruct-2407","chatTemplate":"mistral-nemo"},
   {"id":"open-mixtral-8x22b","provider":"mistral","contextWindow":65536,"estimator":"mistral"},
   {"id":"open-mixtral-8x7b","provider":"mistral","contextWindow":32768,"estimator":"mistral"},
   {"id":"open-mistral-7b","provider":"mistral","contextWindow":32768,"estimator":"mistral"},

@@ -140,7 +140,7 @@ var tiktokenModels = map[string]string{
 	"text-search-davinci-doc-001": "r50k_base", "text-search-curie-doc-001": "r50k_base",
 	"text-search-babbage-doc-001": "r50k_base", "text-search-ada-doc-001": "r50k_base",
 	"code-search-babbage-code-001": "r50k_base", "code-search-ada-code-001": "r50k_base",
-	"gpt2": "gpt2",
+	"gpt2": "gpt2", "gpt-2": "gpt2",
 	// MODEL_PREFIX_TO_ENCODING
 	"o1-zz": "o200k_base", "o3-zz": "o200k_base", "o4-mini-zz": "o200k_base", "gpt-5zz": "o200k_base",
 	"gpt-4.5-zz": "o200k_base", "gpt-4.1-zz": "o200k_base", "chatgpt-4o-zz": "o200k_base", "gpt-4o-zz": "o200k_base",

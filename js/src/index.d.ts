@@ -108,8 +108,10 @@ export interface InitOptions {
  * (`import { countTokens } from 'tokenfit'`): the full module's when one has
  * been made, else the lean one's; among several of one kind, the one whose
  * `init()` was called first — never whichever finished starting first.
- * `init()` without options returns the same instance every time; with
- * options, a new one.
+ * `init()` without options returns the same instance every time (until it
+ * fails: a module out of memory throws `internal` on every later call, and
+ * the next `init()` starts another, which the top-level functions then
+ * use); with options, a new one.
  * Cost: compiling and starting the module (about 50 ms in Node) and loading
  * each table (o200k_base: about 30 ms), once.
  */
@@ -163,7 +165,7 @@ export interface EncodeAnswer extends Counted {
 /** decode's JSON answer (through {@link Tokenfit.call}). */
 export interface DecodeAnswer extends Counted {
   text: string;
-  /** False when the ids end (or start) inside a character: `text` then holds U+FFFD for those bytes. */
+  /** False when the ids end (or start) inside a character: `text` then holds U+FFFD there, one per cut character as TextDecoder gives it. */
   valid: boolean;
 }
 
@@ -257,8 +259,9 @@ export interface ChatRequest {
   tool_choice?: ToolChoice;
   function_call?: FunctionCallChoice;
   /** Variables for an open-weight model's chat template (vLLM's name); tokenfit reads
-   * `date_string`, Llama 3.1's "Today Date" (default "26 Jul 2024", the template's). */
-  chat_template_kwargs?: { date_string?: string; [name: string]: unknown };
+   * `date_string`, Llama 3.1's and 3.2's "Today Date" (3.1's default "26 Jul 2024", the template's),
+   * and gpt-oss's `reasoning_effort` (default "medium") and `model_identity`. */
+  chat_template_kwargs?: { date_string?: string; reasoning_effort?: string; model_identity?: string; [name: string]: unknown };
   /** tokenfit's own: scales estimated counts (see {@link Tokenfit.calibrate}). */
   calibration?: Calibration;
 }
@@ -742,7 +745,7 @@ export interface Tokenfit {
   /** The token ids of `text`. Cost: O(n). */
   encode(text: string, target?: Target): number[];
 
-  /** The text of token ids; ids cut inside a character give U+FFFD for those bytes. Cost: O(ids). */
+  /** The text of token ids, as `new TextDecoder().decode()` of tiktoken's `decode` gives it: ids cut inside a character give one U+FFFD per cut character. Cost: O(ids). */
   decode(ids: readonly number[] | Uint32Array, target?: Target): string;
   /** With `{ valid: true }`: the text and whether the ids end (and start) on whole characters, for streaming decoders. */
   decode(ids: readonly number[] | Uint32Array, target: Target | undefined, options: { valid: true }): { text: string; valid: boolean };

@@ -22,7 +22,7 @@
 // loadTokenizer may replace by one with the tokenizer.json loader.
 
 import { TokenfitError, Trap } from './errors.js';
-import { badArg, checkCount, checkObject, checkString, checkTarget, tokenIds } from './args.js';
+import { badArg, checkCount, checkObject, checkString, checkTarget, checkTokenIds } from './args.js';
 import { liveCounter } from './live.js';
 import { tokenizerLoader } from './tokenizer.js';
 import { upgradable } from './upgrade.js';
@@ -32,22 +32,26 @@ import { upgradable } from './upgrade.js';
  * @param platform how the platform reads a URL
  * @param {(name: string) => URL} tables where an encoding's table is
  * @param {Map<string, Promise<Uint8Array>>} [early] table fetches under way (init)
+ * @param {() => void} [ended] called once when the instance fails (init lets another take its place)
  */
-export function makeInstance(be, platform, tables, early) {
+export function makeInstance(be, platform, tables, early, ended) {
   let dead = null;
 
   // guard runs fn; a Trap (the module failed: it never should, bad input is
-  // an error answer, see wasm/ABI.md) ends the instance, and every later
-  // call says so. Any other exception leaves it working.
+  // an error answer, see wasm/ABI.md; but a module out of memory does)
+  // ends the instance, and every later call says so. Any other exception
+  // leaves it working.
   const guard = (fn) => {
     if (dead) throw dead;
     try {
       return fn();
     } catch (e) {
       if (!(e instanceof Trap)) throw e;
+      const why = be.fatal ? be.fatal() : '';
       dead = new TokenfitError('internal',
-        `tokenfit: the WebAssembly instance failed (${e.message}) and cannot answer any more: start another with \`await init(…)\``);
+        `tokenfit: the WebAssembly instance failed (${why || e.message}) and cannot answer any more: \`await init()\` starts another, which the top-level functions then use`);
       dead.cause = e.cause;
+      if (ended) ended();
       throw dead;
     }
   };
@@ -69,7 +73,7 @@ export function makeInstance(be, platform, tables, early) {
   // With { valid: true } as options: { text, valid }, valid false when the
   // ids end (or start) inside a character, for streaming decoders.
   const decode = (ids, target, options) => guard(() => {
-    if (!tokenIds(ids)) throw badArg('decode', 'ids must be an array of token ids (integers ≥ 0)', ids);
+    checkTokenIds('decode', ids);
     checkTarget('decode', target);
     return ops.decode(ids, target, !!(options && options.valid));
   });

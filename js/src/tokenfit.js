@@ -48,13 +48,23 @@ export { ENCODINGS } from './table.js';
 // init() was called first. So which one answers never depends on which
 // start finished first (the lean module starts faster):
 // Promise.all([init(), init({ lite: true })]) binds the full instance.
+// An instance that failed (out of memory) keeps answering the top-level
+// functions with its error until another init() makes one, which takes its
+// place; init() without options then starts a new one.
 let bound = null; // { tf, rank }
 let calls = 0; // init() calls so far, for their order
-const memo = new Map(); // platform → the promise of init() without options
+const memo = new Map(); // platform → { promise, tf } of init() without options
 
 function bind(tf, seq) {
   const rank = (tf.module === 'lite' ? 2 ** 40 : 0) + seq;
   if (bound === null || rank < bound.rank) bound = { tf, rank };
+}
+
+// ended forgets a failed instance: as the bound one, it yields to any other,
+// and init() without options no longer returns it.
+function ended(tf) {
+  if (bound && bound.tf === tf) bound = { tf, rank: Infinity };
+  for (const [platform, m] of memo) if (m.tf === tf) memo.delete(platform);
 }
 
 /**
@@ -66,11 +76,11 @@ export function makeInit(platform) {
   return function init(options) {
     if (options === undefined) {
       if (!memo.has(platform)) {
-        const p = start(platform, {}, ++calls);
-        memo.set(platform, p);
-        p.catch(() => memo.delete(platform));
+        const m = { promise: start(platform, {}, ++calls), tf: null };
+        memo.set(platform, m);
+        m.promise.then((tf) => { m.tf = tf; }, () => memo.get(platform) === m && memo.delete(platform));
       }
-      return memo.get(platform);
+      return memo.get(platform).promise;
     }
     return start(platform, options, ++calls);
   };
@@ -101,7 +111,7 @@ async function start(platform, options, seq) {
   const module = await compile(platform, src);
   const imports = WebAssembly.Module.imports(module).map((i) => i.module);
   const be = imports.includes('gojs') ? await startGoJS(module) : await startWasip1(module, platform.syncCompile);
-  const tf = makeInstance(be, platform, tables, early);
+  const tf = makeInstance(be, platform, tables, early, () => ended(tf));
 
   if (Array.isArray(preload)) {
     await Promise.all(preload.map((name) => tf.loadEncoding(name)));

@@ -14,7 +14,9 @@ const EINVAL = 28;
  * @param {{ env?: string[], log?: (line: string) => void }} [options] the
  *   environment ("NAME=value" strings, such as GOGC for Go's runtime) and
  *   where the runtime's messages go
- * @returns {{ imports: WebAssembly.Imports, setMemory(memory: WebAssembly.Memory): void }}
+ * @returns {{ imports: WebAssembly.Imports, setMemory(memory: WebAssembly.Memory): void, fatal(): string }}
+ *   fatal: the runtime's first line saying why it is dying ("runtime: out
+ *   of memory: …", "fatal error: …", "panic: …"), or ''
  */
 export function wasiShim({ env = [], log = (line) => console.error(line) } = {}) {
   /** @type {WebAssembly.Memory} */
@@ -22,6 +24,7 @@ export function wasiShim({ env = [], log = (line) => console.error(line) } = {})
   const view = () => new DataView(memory.buffer);
   const decoder = new TextDecoder();
   let pending = '';
+  let fatal = '';
   const envBytes = env.map((e) => new TextEncoder().encode(e + '\0'));
   const origin = typeof performance !== 'undefined' ? performance.timeOrigin || Date.now() : Date.now();
   const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now() - origin);
@@ -82,6 +85,7 @@ export function wasiShim({ env = [], log = (line) => console.error(line) } = {})
       }
       let nl;
       while ((nl = pending.indexOf('\n')) >= 0) {
+        if (!fatal && /^(runtime: out of memory|fatal error: |panic: )/.test(pending)) fatal = pending.slice(0, Math.min(nl, 200));
         log(pending.slice(0, nl));
         pending = pending.slice(nl + 1);
       }
@@ -130,5 +134,6 @@ export function wasiShim({ env = [], log = (line) => console.error(line) } = {})
     setMemory(m) {
       memory = m;
     },
+    fatal: () => fatal,
   };
 }

@@ -46,8 +46,9 @@ export function unpack(packed) {
 // (>>> 0), every packed i64 through unpack: a module grown past 2 GiB hands
 // out addresses with the sign bit set.
 export class Wasip1 {
-  constructor(instance) {
+  constructor(instance, shim) {
     const x = trapping(instance.exports);
+    this.shim = shim;
     this.x = x;
     this.memory = x.memory;
     this.lite = typeof x.encode === 'function';
@@ -64,6 +65,11 @@ export class Wasip1 {
 
   memoryBytes() {
     return this.memory.buffer.byteLength;
+  }
+
+  // fatal is why Go's runtime died, from its last words ('' if it did not say).
+  fatal() {
+    return this.shim ? this.shim.fatal() : '';
   }
 
   fail(status) {
@@ -258,7 +264,7 @@ export async function startWasip1(module, sync) {
   if (v !== ABI_VERSION) {
     throw new TokenfitError('invalid_argument', `tokenfit: the module speaks ABI ${v}, this package ${ABI_VERSION}: use the tokenfit.wasm that came with this package`);
   }
-  const be = bounded(new Wasip1(instance));
+  const be = bounded(new Wasip1(instance, shim));
   // The scratch buffer comes first: counting texts that fit it then never
   // allocates in the module, and a first count after loading a table does
   // not pay for the collection that loading has made due.

@@ -74,3 +74,25 @@ test('Promise.all([init(), init({ lite: true })]): the top-level functions use t
   tokenfit.registerModels({ models: [{ id: 'bound-check', encoding: 'cl100k_base', contextWindow: 1000 }] });
   assert.equal(full.countTokens('Hello world', { model: 'bound-check' }), 2, 'registered on the first full instance');
 });
+
+test('an instance out of memory: its calls say so, and init() starts another that the top-level functions then use', async () => {
+  // A Node whose WebAssembly memories stop at 44 MiB (the module starts at
+  // about 20 MB) runs the module out of memory on a 60 MB text, for real.
+  const { execFile } = await import('node:child_process');
+  const script = new URL('oom-check.mjs', import.meta.url);
+  const { stdout, stderr } = await new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--wasm-max-mem-pages=700', script.pathname], { maxBuffer: 16 << 20, timeout: 120000 },
+      (err, stdout, stderr) => (err ? reject(Object.assign(err, { stderr })) : resolve({ stdout, stderr })));
+  });
+  const out = JSON.parse(stdout);
+  assert.equal(out.before, 2);
+  for (const failed of [out.huge, out.same, out.topLevel]) {
+    assert.equal(failed.name, 'TokenfitError', JSON.stringify(failed));
+    assert.equal(failed.code, 'internal');
+    assert.match(failed.message, /out of memory.*`await init\(\)` starts another/);
+  }
+  assert.deepEqual(
+    { newInstance: out.newInstance, next: out.next, topLevelAfter: out.topLevelAfter, deadStaysDead: out.deadStaysDead, initAgain: out.initAgain },
+    { newInstance: true, next: 2, topLevelAfter: 2, deadStaysDead: 'internal', initAgain: true });
+  assert.match(stderr, /fatal error: out of memory/, 'Go\'s runtime says why on stderr');
+});

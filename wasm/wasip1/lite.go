@@ -70,7 +70,8 @@ func encode(h int32, ptr, n uint32) (res uint64) {
 // decode returns the text of the token ids at ptr (n bytes of little-endian
 // uint32s) as a new buffer of UTF-8, packed; 0 on error (see last_error).
 // Bytes that are not valid UTF-8 (ids cut inside a character) become U+FFFD,
-// one per byte (engine.ValidUTF8), as the full module's JSON answer has them.
+// one per maximal subpart (engine.LossyUTF8), as the full module's JSON
+// answer and tiktoken's decode have them.
 //
 //go:wasmexport decode
 func decode(h int32, ptr, n uint32) (res uint64) {
@@ -81,7 +82,7 @@ func decode(h int32, ptr, n uint32) (res uint64) {
 		return 0
 	}
 	if !utf8.Valid(text) {
-		text = []byte(engine.ValidUTF8(string(text)))
+		text = []byte(engine.LossyUTF8(string(text)))
 	}
 	return pack(text)
 }

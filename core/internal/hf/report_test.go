@@ -32,11 +32,23 @@ func TestBenchReport(t *testing.T) {
 	if err := os.WriteFile(textsFile, texts, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("node", append([]string{"testdata/bench.mjs", dir, textsFile}, families...)...)
+	// The variants (testdata/variants.json) are test-made edits of a
+	// family's file, not tokenizers anyone loads: the report leaves them out.
+	var variants map[string]json.RawMessage
+	if err := readJSON("testdata/variants.json", &variants); err != nil {
+		t.Fatal(err)
+	}
+	var benched []string
+	for _, family := range families {
+		if _, ok := variants[family]; !ok {
+			benched = append(benched, family)
+		}
+	}
+	cmd := exec.Command("node", append([]string{"testdata/bench.mjs", dir, textsFile}, benched...)...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Skipf("node: %v", err)
+		t.Fatalf("node testdata/bench.mjs: %v", err)
 	}
 	type row struct {
 		Family       string  `json:"family"`
@@ -54,7 +66,7 @@ func TestBenchReport(t *testing.T) {
 		peer[r.Family] = r
 	}
 	t.Logf("%-9s %22s %22s %22s %s", "family", "load ms (tf / js)", "corpus MB/s (tf / js)", "µs / 200 B (tf / js)", "gzip bytes: table / tokenizer.json; table load")
-	for _, family := range families {
+	for _, family := range benched {
 		data := tokenizerFile(t, family)
 		start := time.Now()
 		m, err := Load(family, data)
@@ -87,10 +99,10 @@ func TestBenchReport(t *testing.T) {
 		}
 		tableLoad := time.Since(start)
 		p := peer[family]
-		t.Logf("%-9s %8.0f / %6.0f (%4.1f×) %7.2f / %5.2f (%s) %7.1f / %6.1f (%s) %d / %d (%.2f×); %.0f ms",
+		t.Logf("%-9s %8.0f / %6.0f (%4.1f×) %7.2f / %5.2f (%s) %7.1f / %6.1f (%s) %d / %d (%s); %.0f ms",
 			family, float64(load.Milliseconds()), p.LoadMs, p.LoadMs/float64(load.Milliseconds()),
 			mb, p.MBps, goal(mb/p.MBps), us, p.UsPerMessage, goal(p.UsPerMessage/us),
-			gzipSize(table), gzipSize(data), float64(gzipSize(table))/float64(gzipSize(data)), float64(tableLoad.Milliseconds()))
+			gzipSize(table), gzipSize(data), sizeGoal(float64(gzipSize(table))/float64(gzipSize(data))), float64(tableLoad.Milliseconds()))
 	}
 }
 
@@ -100,6 +112,15 @@ func goal(r float64) string {
 		return fmt.Sprintf("%.1f× met", r)
 	}
 	return fmt.Sprintf("%.1f× missed", r)
+}
+
+// sizeGoal marks a table's gzip size, as a fraction of its tokenizer.json's,
+// against the ≤ 0.6× goal.
+func sizeGoal(r float64) string {
+	if r <= 0.6 {
+		return fmt.Sprintf("%.2f× met", r)
+	}
+	return fmt.Sprintf("%.2f× missed", r)
 }
 
 // messages cuts 200-byte messages from the corpus at character boundaries.

@@ -95,6 +95,7 @@ func TestCLI_Commands(t *testing.T) {
 		{"decode bad id", "", []string{"decode", "999999999"}, 1, "", "invalid token"},
 		{"decode not a number", "", []string{"decode", "abc"}, 2, "", "whole numbers"},
 		{"decode after --", "", []string{"decode", "--", "13225"}, 0, "Hello", ""},
+		{"decode a cut character", "", []string{"decode", "--encoding", "cl100k_base", "9468", "239"}, 0, "\uFFFD", ""},
 		{"truncate", "Hello world", []string{"truncate", "--max-tokens", "1"}, 0, "Hello", ""},
 		{"truncate end", "Hello world", []string{"truncate", "--max-tokens", "1", "--keep", "end"}, 0, " world", ""},
 		{"truncate json", "Hello world", []string{"truncate", "--max-tokens", "5", "--json"}, 0, `{"text":"Hello world","tokens":2,"truncated":false,"encoding":"o200k_base","exact":true}` + "\n", ""},

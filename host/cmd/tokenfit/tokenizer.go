@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core"
+	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 // --tokenizer FILE.json: count, encode, decode and truncate with a Hugging
@@ -68,15 +69,16 @@ func (c *cli) hfEncode(t *target, text string) error {
 
 // hfDecode prints the text of ids, or with whole decode's answer.
 func (c *cli) hfDecode(t *target, ids []int, whole bool) error {
-	text, err := t.hf.Decode(ids)
+	raw, err := t.hf.Decode(ids)
 	if err != nil {
 		return err
 	}
+	text := engine.LossyUTF8(raw) // as decode's answer has it without --tokenizer
 	if !whole {
 		_, err = io.WriteString(c.stdout, text)
 		return err
 	}
-	return c.printJSON(core.DecodeAnswer{Text: text, Valid: utf8.ValidString(text), Counted: t.counted()})
+	return c.printJSON(core.DecodeAnswer{Text: text, Valid: utf8.ValidString(raw), Counted: t.counted()})
 }
 
 // hfTruncate prints the kept text, or with whole truncate's answer.

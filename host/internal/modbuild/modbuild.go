@@ -130,7 +130,8 @@ func DefaultDir() (string, error) {
 
 // sourceKey hashes the Go version, the flags and every file of every
 // package the module is built from or post-linked by, outside the standard
-// library.
+// library, with the profile go build optimises the adapter with (its
+// default.pgo, when it has one).
 func sourceKey(ctx context.Context, goCmd string, t Target) (string, error) {
 	var listing bytes.Buffer
 	tags := ""
@@ -139,7 +140,7 @@ func sourceKey(ctx context.Context, goCmd string, t Target) (string, error) {
 			tags = "-tags=" + v
 		}
 	}
-	args := []string{"list", "-deps", "-json=Dir,GoFiles,EmbedFiles,Standard"}
+	args := []string{"list", "-deps", "-json=ImportPath,Dir,GoFiles,EmbedFiles,Standard"}
 	if tags != "" {
 		args = append(args, tags)
 	}
@@ -155,7 +156,7 @@ func sourceKey(ctx context.Context, goCmd string, t Target) (string, error) {
 	d := json.NewDecoder(&listing)
 	for {
 		var p struct {
-			Dir                 string
+			ImportPath, Dir     string
 			GoFiles, EmbedFiles []string
 			Standard            bool
 		}
@@ -167,7 +168,13 @@ func sourceKey(ctx context.Context, goCmd string, t Target) (string, error) {
 		if p.Standard {
 			continue
 		}
-		for _, f := range append(p.GoFiles, p.EmbedFiles...) {
+		files := append(p.GoFiles, p.EmbedFiles...)
+		if p.ImportPath == t.Package {
+			if _, err := os.Stat(filepath.Join(p.Dir, "default.pgo")); err == nil {
+				files = append(files, "default.pgo")
+			}
+		}
+		for _, f := range files {
 			b, err := os.ReadFile(filepath.Join(p.Dir, f))
 			if err != nil {
 				return "", err
