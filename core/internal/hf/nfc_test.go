@@ -26,6 +26,7 @@ func TestNFC(t *testing.T) {
 		}
 		texts = append(texts, randtext.Comparable(s))
 	}
+	texts = append(texts, strings.Join(texts[:500], ""), strings.Join(texts[500:1000], "\u0301")) // many segments in one text
 	texts = append(texts, "e\u0301", "\u1100\u1161\u11a8", "\uac00\u11a8", "a\u0328\u0301", "\u0344", "\u212b", "\u0b47\u0b3e", "Å\u0301")
 	cmd := exec.Command(node, "-e", `const l=require('fs').readFileSync(0,'utf8').split('\u0000');process.stdout.write(l.map(s=>s.normalize('NFC')).join('\u0000'))`)
 	cmd.Stdin = strings.NewReader(strings.Join(texts, "\x00"))
