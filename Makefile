@@ -315,7 +315,7 @@ test-wasmtime: wasm
 	cd host/wasmtimetest && $(GO) mod tidy -diff && $(GO) vet . && CGO_ENABLED=1 $(GO) test -count=1 -timeout 10m .
 
 test-wasm-js:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(GOROOT_WASM)/go_js_wasm_exec" ./core/...
+	GOOS=js GOARCH=wasm $(GO) test -timeout 30m -exec="$(GOROOT_WASM)/go_js_wasm_exec" ./core/...
 
 $(WAZERO): go.mod
 	@mkdir -p $(dir $@)
@@ -325,9 +325,9 @@ wazero: $(WAZERO)
 
 test-wasm-wasip1: $(WAZERO)
 	PATH="$(abspath $(BUILD)/bin):$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
-		$(GO) test -ldflags=-checklinkname=0 -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./core/... ./wasm/wasip1/
+		$(GO) test -timeout 30m -ldflags=-checklinkname=0 -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./core/... ./wasm/wasip1/
 	PATH="$(abspath $(BUILD)/bin):$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
-		$(GO) test -ldflags=-checklinkname=0 -tags=tokenfit_lite -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./wasm/wasip1/
+		$(GO) test -timeout 30m -ldflags=-checklinkname=0 -tags=tokenfit_lite -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./wasm/wasip1/
 
 # The host under the race detector: 16 goroutines x 200 mixed calls in make test,
 # x 10,000 in test-race, with the deadline and Close cases (a call stopped by
