@@ -131,7 +131,13 @@ try {
   chromium.kill();
   server.close();
   await new Promise((ok) => chromium.once('exit', ok));
-  rmSync(profile, { recursive: true, force: true });
+  // Chromium's helper processes can still write to the profile after the
+  // browser exits: a profile left behind must not hide the result.
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch (err) {
+    console.error(`(could not remove ${profile}: ${err.code})`);
+  }
 }
 if (r.error) {
   console.error(`Counting speed in Chromium: the page failed: ${r.error}`);
