@@ -193,16 +193,18 @@ JS_DIST := js/dist
 # js/scripts/pack-tables.mjs), and the open-weight tokenizers whose licences
 # let them ship (.tkh, with each one's .LICENSE), converted by the CLI from
 # the files make hf-deps installs, each checked against its pinned SHA-256
-# (js/scripts/pack-tokenizers.mjs). The JavaScript itself is js/src,
-# committed as it ships. js-core is all of it but the open-weight tokenizers:
+# (js/scripts/pack-tokenizers.mjs), and the JavaScript as it ships: js/src's
+# entry points in one esbuild build with code splitting, into js/dist/esm
+# (js/scripts/build-esm.mjs; js/src is the source). js-core is all of it but the open-weight tokenizers:
 # what the web demo uses, so that make demo needs no make hf-deps (~680 MB of
 # npm packages).
 js: js-core hf-deps cli
 	$(NODE) js/scripts/pack-tokenizers.mjs $(HF_DIR) $(JS_DIST)/tables $(BUILD)/bin/tokenfit convert
 	$(js-sums)
 
-js-core: wasm
+js-core: wasm js-deps
 	@rm -rf $(JS_DIST) && mkdir -p $(JS_DIST)/tables
+	cd js && $(NODE) scripts/build-esm.mjs
 	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-nohf.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables

@@ -39,8 +39,11 @@ const cache = join(here, 'node_modules/.cache/precompressed');
 const pkg = join(here, 'node_modules/tokenfit');
 const encodings = ['o200k_base', 'cl100k_base', 'p50k_base', 'r50k_base'];
 
-if (!existsSync(join(pkg, 'src/index.js'))) {
+if (!existsSync(join(pkg, 'package.json'))) {
   throw new Error('web-demo/node_modules/tokenfit is not the package: run npm ci in web-demo (make demo does)');
+}
+if (!existsSync(join(pkg, 'dist/esm/index.js'))) {
+  throw new Error(`${join(pkg, 'dist/esm')} is missing: run make js first (make demo does)`);
 }
 const assets = [
   [join(pkg, 'dist/tokenfit.wasm'), 'tokenfit.wasm'],

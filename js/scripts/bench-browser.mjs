@@ -35,7 +35,7 @@ if (!existsSync(CHROMIUM) || !existsSync(join(js, 'dist/tokenfit-nohf.wasm'))) {
 const page = `<!doctype html>
 <meta charset="utf-8">
 <script type="module">
-import { init } from '/src/index.js';
+import { init } from '/dist/esm/index.js';
 import { countTokens as gpt } from '/node_modules/gpt-tokenizer/esm/encoding/o200k_base.js';
 
 const post = (body) => fetch('/result', { method: 'POST', body: JSON.stringify(body) });

@@ -12,7 +12,7 @@
 import http from 'node:http';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { createHandler, nodeListener } from '../src/edge-node.js';
+import { createHandler, nodeListener } from '../dist/esm/edge-node.js';
 import { load } from '../test/load.mjs';
 import { loadRequests, startWorker } from '../test/http.mjs';
 

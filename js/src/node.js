@@ -18,6 +18,12 @@ export * from './api.js';
 const fs = globalThis.process?.getBuiltinModule?.('node:fs') ?? (await import('node:fs'));
 const { pathToFileURL } = globalThis.process?.getBuiltinModule?.('node:url') ?? (await import('node:url'));
 
+// The tables are in dist/tables/, beside the modules: found from a module's
+// URL, which assets/ gives right from this file in src/ and from the chunk
+// of dist/esm/ it is built into (RATIONALE.md, "Why does the package ship a
+// split build?").
+const tableFile = (name, ext) => new URL(`tables/${name}${ext}`, nohf());
+
 const nodePlatform = {
   name: 'node',
   syncCompile: true,
@@ -52,13 +58,13 @@ const nodePlatform = {
   // one: loading then copies the look-up structures in instead of building
   // them, most of a cold table load.
   readIndexSync(name) {
-    return this.readSync(new URL(`../dist/tables/${name}.tkx`, import.meta.url));
+    return this.readSync(tableFile(name, '.tkx'));
   },
   preload: [],
   // From disk, the .tkt itself: nothing to expand.
   tableExt: '.tkt',
   moduleURL: (kind) => ({ nohf, full, lite })[kind](),
-  tableURL: (name) => new URL(`../dist/tables/${name}.tkt`, import.meta.url),
+  tableURL: (name) => tableFile(name, '.tkt'),
 };
 
 /**

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ENCODINGS } from '../src/node.js';
-import { init } from '../src/explicit.js';
+import { ENCODINGS } from 'tokenfit';
+import { init } from 'tokenfit/explicit';
 
 const assets = new URL('../src/assets/', import.meta.url);
 

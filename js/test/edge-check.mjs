@@ -5,7 +5,7 @@
 // requests (test/http.mjs), every answer checked, and print one line
 // "RESULT <json>" with the failures. edge.test.mjs runs them.
 import { readFileSync } from 'node:fs';
-import { createHandler } from '../src/edge-node.js';
+import { createHandler } from '../dist/esm/edge-node.js';
 import { loadRequests } from './http.mjs';
 
 const runtime = typeof Deno !== 'undefined' ? 'deno' : typeof Bun !== 'undefined' ? 'bun' : 'node';

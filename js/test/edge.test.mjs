@@ -14,7 +14,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHandler, nodeListener } from '../src/edge-node.js';
+import { createHandler, nodeListener } from 'tokenfit/edge';
 import { STATUS } from '../src/http-table.js';
 import { load } from './load.mjs';
 import { loadRequests, startWorker } from './http.mjs';

@@ -11,7 +11,7 @@
 // tf.countTokens(text, { encoding }), a JS-only case through its run(tf).
 // A TokenfitError is the error answer {"error": {code, message, field}};
 // any other exception fails the case.
-import { ENCODINGS } from '../src/table.js';
+import { ENCODINGS } from '../dist/esm/index.js';
 import { jsCases } from './hostile-js.mjs';
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // a BOM in a body must stay

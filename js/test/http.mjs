@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { init } from '../src/node.js';
+import { init } from 'tokenfit';
 import { STATUS } from '../src/http-table.js';
 import { serveWorkerd } from './serve-workerd.mjs';
 
@@ -62,16 +62,14 @@ export async function loadRequests(prefix) {
 export async function startWorker(runtimes) {
   const dir = mkdtempSync(join(tmpdir(), 'tokenfit-edge-'));
   cpSync(join(repo, 'examples/cloudflare-worker/worker.js'), join(dir, 'worker.js'));
-  cpSync(join(js, 'src'), join(dir, 'src'), { recursive: true });
   cpSync(join(js, 'dist'), join(dir, 'dist'), { recursive: true });
-  const src = [
-    ...readdirSync(join(js, 'src')).filter((f) => f.endsWith('.js') && !/node|worker|esbuild/.test(f)),
-    ...readdirSync(join(js, 'src/assets')).map((f) => `assets/${f}`),
-  ];
+  // The package's built code, each file under the name its imports give it
+  // from tokenfit/edge (./chunk-….js → tokenfit/chunk-….js).
+  const esm = readdirSync(join(js, 'dist/esm')).filter((f) => f.endsWith('.js'));
   const modules = [
     '(name = "worker.js", esModule = embed "worker.js")',
-    '(name = "tokenfit/edge", esModule = embed "src/edge.js")',
-    ...src.map((f) => `(name = "tokenfit/${f}", esModule = embed "src/${f}")`),
+    '(name = "tokenfit/edge", esModule = embed "dist/esm/edge.js")',
+    ...esm.map((f) => `(name = "tokenfit/${f}", esModule = embed "dist/esm/${f}")`),
     '(name = "tokenfit/tokenfit.wasm", wasm = embed "dist/tokenfit.wasm")',
     ...['o200k_base', 'cl100k_base', 'p50k_base', 'r50k_base'].map((e) => `(name = "tokenfit/tables/${e}.tkp", data = embed "dist/tables/${e}.tkp")`),
   ];

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { init } from '../src/index.js';
+import { init } from '../dist/esm/index.js';
 
 const dist = (f) => readFileSync(new URL(`../dist/${f}`, import.meta.url));
 const fetched = [];

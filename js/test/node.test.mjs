@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as tokenfit from 'tokenfit';
-import * as web from '../src/index.js';
+import * as web from '../dist/esm/index.js';
 import { createWorker } from 'tokenfit/worker';
 import { runAll, answerOf } from './shared.mjs';
 import { contains, setup, runCases, verdict, summary } from './hostile.mjs';

@@ -27,18 +27,23 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
   try {
     const packed = JSON.parse(await run(npm, ['pack', '--json', '--pack-destination', dir], js));
     const files = packed[0].files.map((f) => f.path).sort();
-    for (const f of ['package.json', 'src/node.js', 'src/index.js', 'src/provider.js', 'src/index.d.ts', 'src/worker.d.ts', 'dist/tokenfit.wasm',
+    for (const f of ['package.json', 'dist/esm/node.js', 'dist/esm/index.js', 'dist/esm/edge.js', 'dist/esm/worker-entry.js', 'src/esbuild.js',
+      'src/assets/lite.js', 'src/index.d.ts', 'src/worker.d.ts', 'dist/tokenfit.wasm',
       'dist/tokenfit-lite.wasm', 'dist/tables/o200k_base.tkt', 'dist/tables/r50k_base.tkt', 'dist/tables/o200k_base.tkp',
       'tokenizers/qwen3.js', 'dist/tables/qwen3.tkh', 'dist/tables/qwen3.LICENSE', 'dist/tables/mistral-7b-v0.1.LICENSE']) {
       assert.ok(files.includes(f), `the tarball lacks ${f}`);
     }
     assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('node_modules/') || f.startsWith('scripts/')), `the tarball holds ${files}`);
+    // The code ships built (dist/esm); of src/, only what apps import as it
+    // is: the asset modules, the esbuild plugin and the types.
+    assert.deepEqual(files.filter((f) => /^src\/[^/]+\.js$/.test(f)), ['src/esbuild.js']);
     const app = join(dir, 'app');
     await run(process.execPath, ['-e', `require('fs').mkdirSync(${JSON.stringify(app)})`], dir);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
     await run(npm, ['install', '--no-audit', '--no-fund', '--offline', join(dir, packed[0].filename)], app);
     writeFileSync(join(app, 'main.js'), `
       import { init, countTokens, providerCounter, TokenfitError } from 'tokenfit';
+      import * as explicit from 'tokenfit/explicit';
       import { createWorker } from 'tokenfit/worker';
       import { createHandler } from 'tokenfit/edge';
       import mistral from 'tokenfit/tokenizers/mistral-7b-v0.1';
@@ -50,6 +55,11 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
       const shipped = hf.call('countTokens', { text: 'Hello world', model: 'mistral-7b-instruct-v0.1' });
       const out = {
         count: countTokens('Hello world'),
+        // One state for every entry point: tokenfit/explicit's top-level
+        // functions answer with the instance tokenfit's init() made, and
+        // its errors are tokenfit's.
+        explicit: explicit.countTokens('Hello world'),
+        oneError: explicit.TokenfitError === TokenfitError && explicit.init !== init,
         model: tf.countTokens('Hello world', { model: 'gpt-4' }),
         chat: tf.countChat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).total,
         lite: lite.countTokens('Hello world', { encoding: 'p50k_base' }),
@@ -65,7 +75,7 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
       console.log(JSON.stringify(out));
     `);
     const out = JSON.parse(await run(process.execPath, ['main.js'], app));
-    assert.deepEqual(out, { count: 2, model: 2, chat: 8, lite: 2, worker: 2, shipped: [2, true], edge: 2, error: 'invalid_argument', provider: 'network' });
+    assert.deepEqual(out, { count: 2, explicit: 2, oneError: true, model: 2, chat: 8, lite: 2, worker: 2, shipped: [2, true], edge: 2, error: 'invalid_argument', provider: 'network' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

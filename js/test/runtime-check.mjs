@@ -12,8 +12,8 @@
 // runtime), or at full size, a fresh instance each, given --huge (make
 // test-long).
 import { createServer } from 'node:http';
-import * as tokenfit from '../src/node.js';
-import { createWorker } from '../src/worker.js';
+import * as tokenfit from '../dist/esm/node.js';
+import { createWorker } from '../dist/esm/worker.js';
 import { runAll } from './shared.mjs';
 import { setup, runCases, verdict } from './hostile.mjs';
 import { upgradeChecks } from './upgrade-check.mjs';

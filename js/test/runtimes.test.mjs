@@ -18,7 +18,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { init } from '../src/node.js';
+import { init } from 'tokenfit';
 import { body, check, contains, verdict, summary } from './hostile.mjs';
 import { load } from './load.mjs';
 import { bundleHostile, bundleVectors } from './vectors.mjs';
@@ -90,10 +90,10 @@ test('Bun', (t) => runtimeCheck(t, bin('bun'), ['test/runtime-check.mjs']));
 async function startWorkerd() {
   const dir = mkdtempSync(join(tmpdir(), 'tokenfit-workerd-'));
   cpSync(join(js, 'test/workerd'), dir, { recursive: true });
-  cpSync(join(js, 'src'), join(dir, 'src'), { recursive: true });
-  // Every module of the package, so that a new file needs no entry by hand.
-  const src = readdirSync(join(js, 'src'), { recursive: true }).filter((f) => f.endsWith('.js')).sort()
-    .map((f) => `    (name = "src/${f}", esModule = embed "src/${f}"),`);
+  // Every file of the package's built code (dist/esm, copied with dist
+  // below), so that a new chunk needs no entry by hand.
+  const src = readdirSync(join(js, 'dist/esm')).filter((f) => f.endsWith('.js')).sort()
+    .map((f) => `    (name = "dist/esm/${f}", esModule = embed "dist/esm/${f}"),`);
   // The shipped tokenizers' tables as data modules, and a module that
   // exports each under its file's name.
   const id = (t) => t.file.replace(/\W/g, '_');

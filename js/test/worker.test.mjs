@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createWorker } from 'tokenfit/worker';
 
-const entry = new URL('../src/worker-entry-node.js', import.meta.url);
+const entry = new URL('../dist/esm/worker-entry-node.js', import.meta.url);
 
 // exits runs script as a module in a fresh Node and resolves with its
 // output once it exits by itself; a process kept alive by a referenced
@@ -32,7 +32,7 @@ function exits(script) {
 
 test('an argument that cannot be posted rejects, and the process still exits by itself', async () => {
   const out = await exits(`
-    import { createWorker } from ${JSON.stringify(new URL('../src/worker-node.js', import.meta.url).href)};
+    import { createWorker } from ${JSON.stringify(new URL('../dist/esm/worker-node.js', import.meta.url).href)};
     const tf = await createWorker();
     console.log(await tf.countTokens('Hello world'));
     await tf.countTokens(() => 1).catch((e) => console.log(e.code));

@@ -30,7 +30,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { init, ENCODINGS } from '../../src/node.js';
+import { init, ENCODINGS } from 'tokenfit';
 import mistral from '../../tokenizers/mistral-7b-v0.1.js';
 
 const js = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,6 +1,6 @@
 # workerd's configuration for the worker.mjs check (a template: the package's
-# modules are listed by runtimes.test.mjs, from js/src itself). runtimes.test.mjs copies
-# this directory's files, the package (src/, dist/), the shared checks and
+# modules are listed by runtimes.test.mjs, from js/dist/esm itself). runtimes.test.mjs copies
+# this directory's files, the package (dist/, with its built code), the shared checks and
 # hostile cases (test/), the shipped tokenizers' list (scripts/tokenizers.json),
 # and the bundled vectors and hostile cases into a
 # temporary directory beside it, and serves on 127.0.0.1 with an ephemeral
@@ -15,7 +15,7 @@ const config :Workerd.Config = (
 const tokenfitWorker :Workerd.Worker = (
   modules = [
     (name = "worker.mjs", esModule = embed "worker.mjs"),
-    # SRC_MODULES: runtimes.test.mjs writes one line here for every .js file under js/src/
+    # SRC_MODULES: runtimes.test.mjs writes one line here for every .js file of js/dist/esm/
     (name = "test/shared.mjs", esModule = embed "test/shared.mjs"),
     (name = "test/hostile.mjs", esModule = embed "test/hostile.mjs"),
     (name = "test/hostile-js.mjs", esModule = embed "test/hostile-js.mjs"),

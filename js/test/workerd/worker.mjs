@@ -18,7 +18,7 @@
 //   GET  /shipped          the shipped tokenizers' tables, as data modules,
 //                          each loaded into a full instance: the counts of
 //                          the vectors' texts (shipped-check.mjs)
-import { init, providerCounter } from './src/index.js';
+import { init, providerCounter } from './dist/esm/index.js';
 import full from './tokenfit.wasm';
 import lite from './tokenfit-lite.wasm';
 import o200k_base from './tables/o200k_base.tkp';
