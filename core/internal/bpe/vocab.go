@@ -214,10 +214,12 @@ func (v *Vocab) rank(s string) uint32 {
 }
 
 // rankHash is rank that also returns the hash of s (0 when it needed none),
-// for the piece cache to reuse. The hash and the slot's key of a piece of
-// up to keyBytes bytes are computed together from the same loads, the
-// values hash and keyOf give, without calling either: this is the look-up
-// of nearly every piece.
+// for the piece cache to reuse. It is the look-up of nearly every piece, so
+// a piece of up to keyBytes bytes takes a path without calls (a call costs
+// the registers live across it, spilled at the function's entry): its hash
+// and its slot's key are computed together from the same loads (the values
+// hash and keyOf give), and the two rare cases, a region not filled yet and
+// a longer piece, are calls in tail position.
 func (v *Vocab) rankHash(s string) (uint32, uint64) {
 	n := len(s)
 	var h, lo, hi, t uint64
@@ -227,11 +229,7 @@ func (v *Vocab) rankHash(s string) (uint32, uint64) {
 	case n == 2:
 		return v.pair2[int(s[0])<<8|int(s[1])] - 1, 0
 	case n > keyBytes:
-		h = hash(s)
-		if n > v.maxLen {
-			return noRank, h
-		}
-		lo, hi = le64(s), uint64(le32(s[8:]))
+		return v.rankLong(s)
 	case n < 8:
 		if n >= 4 {
 			a, b := uint64(le32(s)), uint64(le32(s[n-4:]))
@@ -254,13 +252,41 @@ func (v *Vocab) rankHash(s string) (uint32, uint64) {
 			hi = uint64(le32(s[n-4:])) >> (8 * (keyBytes - n))
 		}
 	}
-	if n <= keyBytes {
-		h = (h ^ t*k1) * k2
-		h ^= h >> 32
-		h *= k0
-		h ^= h >> 29
-	}
+	h = (h ^ t*k1) * k2
+	h ^= h >> 32
+	h *= k0
+	h ^= h >> 29
 	hi |= uint64(n) << 32
+	r := v.regionOf(h)
+	if !v.ready[r].filled() {
+		return v.rankFill(s, r)
+	}
+	base := r * regionSlots
+	for i := h; ; i++ {
+		k := &v.keys[base|int(i%regionSlots)]
+		if k.lo == lo && k.hi&(1<<40-1) == hi {
+			return uint32(k.hi>>40) - 1, h // the slot holds the whole token
+		}
+		if k.hi == 0 {
+			return noRank, h
+		}
+	}
+}
+
+// rankFill is rankHash for a piece whose region is not filled yet.
+func (v *Vocab) rankFill(s string, r int) (uint32, uint64) {
+	v.ready[r].do(v, r)
+	return v.rankHash(s)
+}
+
+// rankLong is rankHash for a piece longer than keyBytes: its slot holds its
+// first keyBytes bytes, and a match compares the rest.
+func (v *Vocab) rankLong(s string) (uint32, uint64) {
+	h := hash(s)
+	if len(s) > v.maxLen {
+		return noRank, h
+	}
+	lo, hi := le64(s), uint64(le32(s[8:]))|uint64(len(s)&0xFF)<<32
 	r := v.regionOf(h)
 	v.ready[r].do(v, r)
 	base := r * regionSlots
@@ -270,9 +296,7 @@ func (v *Vocab) rankHash(s string) (uint32, uint64) {
 			return noRank, h
 		}
 		if k.lo == lo && k.hi&(1<<40-1) == hi {
-			// The slot holds the whole token, or its first keyBytes.
-			rank := uint32(k.hi>>40) - 1
-			if n <= keyBytes || v.token(rank) == s {
+			if rank := uint32(k.hi>>40) - 1; v.token(rank) == s {
 				return rank, h
 			}
 		}
