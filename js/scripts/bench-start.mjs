@@ -160,7 +160,7 @@ let t = 0;
 const lap = (name) => { const now = performance.now(); ms[name] = now - t; t = now; };
 lap('navigation → script');
 const { wasiShim, Wasip1, bounded, expandTable } = await import('/bench-helpers.js');
-lap('(import the bench\'s helpers)');
+lap('(import the bench helpers)');
 await import('/dist/esm/index.js');
 lap('import the package');
 const module = await WebAssembly.compileStreaming(fetch('/dist/tokenfit-nohf.wasm'));
