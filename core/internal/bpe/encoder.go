@@ -57,26 +57,40 @@ func (e *Encoder) Next(s string, i int) int {
 // that is a whole token costs one look-up, others a merge (O(k²) for short
 // pieces, O(k log k) for long ones). It does not allocate.
 func (e *Encoder) Count(s string) int {
-	// One loop per pattern, each calling its scanner directly: in
-	// WebAssembly a call level per piece shows.
+	// One loop per pattern, each calling its scanner directly and counting
+	// a piece of one or two bytes inline: in WebAssembly a call level per
+	// piece shows, and natively a call costs its registers (spilled and
+	// reloaded around it).
 	n := 0
 	switch e.Pattern {
 	case tables.PatternO200k:
 		for i := 0; i < len(s); {
 			j := pretok.O200k(s, i)
-			n += e.count(s[i:j])
+			if p := s[i:j]; len(p) > 2 {
+				n += e.countLong(p)
+			} else {
+				n += e.countShort(p)
+			}
 			i = j
 		}
 	case tables.PatternCl100k:
 		for i := 0; i < len(s); {
 			j := pretok.Cl100k(s, i)
-			n += e.count(s[i:j])
+			if p := s[i:j]; len(p) > 2 {
+				n += e.countLong(p)
+			} else {
+				n += e.countShort(p)
+			}
 			i = j
 		}
 	default:
 		for i := 0; i < len(s); {
 			j := pretok.GPT2(s, i)
-			n += e.count(s[i:j])
+			if p := s[i:j]; len(p) > 2 {
+				n += e.countLong(p)
+			} else {
+				n += e.countShort(p)
+			}
 			i = j
 		}
 	}

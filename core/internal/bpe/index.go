@@ -54,7 +54,7 @@ func (v *Vocab) AppendIndex(dst []byte, tableCRC uint32) []byte {
 	for range indexHeader - 7 {
 		put(0)
 	}
-	for _, s := range [][]uint32{v.byteRank[:], v.pair2, v.off} {
+	for _, s := range [][]uint32{v.byteRank[:], v.pair2[:], v.off} {
 		for _, w := range s {
 			put(w)
 		}
@@ -100,7 +100,7 @@ func NewVocabIndexed(t *tables.Table, idx []byte, own bool) (*Vocab, error) {
 	}
 	rest := words[indexHeader:]
 	copy(v.byteRank[:], rest[:256])
-	v.pair2, rest = rest[256:256+1<<16], rest[256+1<<16:]
+	v.pair2, rest = (*[1 << 16]uint32)(rest[256:256+1<<16]), rest[256+1<<16:]
 	v.off, v.slots = rest[:n+1], rest[n+1:]
 	v.keys = make([]keySlot, size)
 	if regions := size / regionSlots; v.regionBits > 8 || 1<<v.regionBits != regions {

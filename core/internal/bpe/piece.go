@@ -5,10 +5,34 @@ package bpe
 
 // count returns the number of tokens in piece p.
 func (v *Vocab) count(p string) int {
-	r, h := v.rankHash(p)
-	if r != noRank {
-		return 1
+	if len(p) > 2 {
+		return v.countLong(p)
 	}
+	return v.countShort(p)
+}
+
+// countShort is count for a piece of one or two bytes: one byte is one
+// token, two are one if pair2 has them, else two. Most pieces are this
+// short (a space, a newline, punctuation), and the counting loops call it
+// inline: a call would cost more than the answer.
+func (v *Vocab) countShort(p string) int {
+	if len(p) == 2 && v.pair2[int(p[0])<<8|int(p[1])] == 0 {
+		return 2
+	}
+	return 1
+}
+
+// countLong is count for a piece of 3 bytes or more.
+func (v *Vocab) countLong(p string) int {
+	if r, h := v.rankHash(p); r == noRank {
+		return v.merged(p, h)
+	}
+	return 1
+}
+
+// merged returns the number of tokens of a piece of 3 bytes or more that
+// is not a whole token, whose hash is h.
+func (v *Vocab) merged(p string, h uint64) int {
 	if n, ok := v.pieces.get(p, h); ok {
 		return n
 	}

@@ -20,6 +20,9 @@ type regionOnce struct {
 	mu   sync.Mutex
 }
 
+// filled reports whether the region is filled.
+func (o *regionOnce) filled() bool { return o.done.Load() }
+
 func (o *regionOnce) do(v *Vocab, r int) {
 	if !o.done.Load() {
 		o.slow(v, r)

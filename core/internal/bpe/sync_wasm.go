@@ -22,6 +22,8 @@ func (w *word) CompareAndSwap(old, new uint64) bool {
 
 type regionOnce struct{ done bool }
 
+func (o *regionOnce) filled() bool { return o.done }
+
 func (o *regionOnce) do(v *Vocab, r int) {
 	if !o.done {
 		v.fill(r)

@@ -34,7 +34,7 @@ type Vocab struct {
 	off      []uint32 // token rank spans bytes[off[rank]:off[rank+1]]
 	maxLen   int
 	byteRank [256]uint32
-	pair2    []uint32 // pair2[b0<<8|b1]: rank+1 of the 2-byte token b0 b1, or 0
+	pair2    *[1 << 16]uint32 // pair2[b0<<8|b1]: rank+1 of the 2-byte token b0 b1, or 0
 	specials map[uint32]string
 	cache    *pairCache
 	spare    atomic.Pointer[bucketMerge]
@@ -93,7 +93,7 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 	if n+1 >= 1<<slotRankBits {
 		return nil, &tables.FormatError{Reason: strconv.Itoa(n) + " ranks; the engine holds fewer than " + strconv.Itoa(1<<slotRankBits-1)}
 	}
-	v := &Vocab{Name: t.Name, Pattern: t.Pattern, off: make([]uint32, n+1), cache: new(pairCache), pair2: make([]uint32, 1<<16)}
+	v := &Vocab{Name: t.Name, Pattern: t.Pattern, off: make([]uint32, n+1), cache: new(pairCache), pair2: new([1 << 16]uint32)}
 	if own || len(t.Bytes) == 0 {
 		v.bytes = string(t.Bytes)
 	} else {
@@ -169,10 +169,10 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 }
 
 func (v *Vocab) regionOf(h uint64) int {
-	if v.regionBits == 0 {
-		return 0
-	}
-	return int(h >> (64 - v.regionBits))
+	// The top regionBits (≤ 8) bits, with a shift the compiler need not
+	// guard: h >> (64 - regionBits) costs a test for regionBits == 0 and
+	// the masking of a shift of 64.
+	return int(h >> 56 >> ((8 - v.regionBits) & 63))
 }
 
 // fill places region r's tokens in its slots, from an index's slots when
@@ -214,30 +214,89 @@ func (v *Vocab) rank(s string) uint32 {
 }
 
 // rankHash is rank that also returns the hash of s (0 when it needed none),
-// for the piece cache to reuse.
+// for the piece cache to reuse. It is the look-up of nearly every piece, so
+// a piece of up to keyBytes bytes takes a path without calls (a call costs
+// the registers live across it, spilled at the function's entry): its hash
+// and its slot's key are computed together from the same loads (the values
+// hash and keyOf give), and the two rare cases, a region not filled yet and
+// a longer piece, are calls in tail position.
 func (v *Vocab) rankHash(s string) (uint32, uint64) {
+	n := len(s)
+	var h, lo, hi, t uint64
 	switch {
-	case len(s) > v.maxLen:
-		return noRank, hash(s)
-	case len(s) == 1:
+	case n == 1:
 		return v.byteRank[s[0]], 0
-	case len(s) == 2:
+	case n == 2:
 		return v.pair2[int(s[0])<<8|int(s[1])] - 1, 0
+	case n > keyBytes:
+		return v.rankLong(s)
+	case n < 8:
+		if n >= 4 {
+			a, b := uint64(le32(s)), uint64(le32(s[n-4:]))
+			t, lo = a<<32|b, a|b<<(8*(n-4))
+		} else {
+			b0, b1, b2 := uint64(s[0]), uint64(s[1]), uint64(s[2])
+			t, lo = b0<<16|b1<<8|b2, b0|b1<<8|b2<<16
+		}
+		h = uint64(n) * k0
+	default: // 8 to keyBytes bytes: hash's loop runs once
+		lo = le64(s)
+		h = (uint64(n)*k0 ^ lo*k1) * k2
+		h ^= h >> 29
+		switch r := s[8:]; len(r) {
+		case 4:
+			a := uint64(le32(r))
+			t, hi = a<<32|a, a
+		case 3, 2, 1:
+			t = uint64(r[0])<<16 | uint64(r[len(r)>>1])<<8 | uint64(r[len(r)-1])
+			hi = uint64(le32(s[n-4:])) >> (8 * (keyBytes - n))
+		}
 	}
+	h = (h ^ t*k1) * k2
+	h ^= h >> 32
+	h *= k0
+	h ^= h >> 29
+	hi |= uint64(n) << 32
+	r := v.regionOf(h)
+	if !v.ready[r].filled() {
+		return v.rankFill(s, r)
+	}
+	base := r * regionSlots
+	for i := h; ; i++ {
+		k := &v.keys[base|int(i%regionSlots)]
+		if k.lo == lo && k.hi&(1<<40-1) == hi {
+			return uint32(k.hi>>40) - 1, h // the slot holds the whole token
+		}
+		if k.hi == 0 {
+			return noRank, h
+		}
+	}
+}
+
+// rankFill is rankHash for a piece whose region is not filled yet.
+func (v *Vocab) rankFill(s string, r int) (uint32, uint64) {
+	v.ready[r].do(v, r)
+	return v.rankHash(s)
+}
+
+// rankLong is rankHash for a piece longer than keyBytes: its slot holds its
+// first keyBytes bytes, and a match compares the rest.
+func (v *Vocab) rankLong(s string) (uint32, uint64) {
 	h := hash(s)
-	lo, hi := keyOf(s)
+	if len(s) > v.maxLen {
+		return noRank, h
+	}
+	lo, hi := le64(s), uint64(le32(s[8:]))|uint64(len(s)&0xFF)<<32
 	r := v.regionOf(h)
 	v.ready[r].do(v, r)
-	region := v.keys[r*regionSlots : (r+1)*regionSlots]
-	for i := h % regionSlots; ; i = (i + 1) % regionSlots {
-		k := &region[i]
+	base := r * regionSlots
+	for i := h; ; i++ {
+		k := &v.keys[base|int(i%regionSlots)]
 		if k.hi == 0 {
 			return noRank, h
 		}
 		if k.lo == lo && k.hi&(1<<40-1) == hi {
-			// The slot holds the whole token, or its first keyBytes.
-			rank := uint32(k.hi>>40) - 1
-			if len(s) <= keyBytes || v.token(rank) == s {
+			if rank := uint32(k.hi>>40) - 1; v.token(rank) == s {
 				return rank, h
 			}
 		}

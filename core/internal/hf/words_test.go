@@ -26,7 +26,7 @@ func uncut(m *Model) *Model {
 func spFamilies(t testing.TB) []*Model {
 	var out []*Model
 	for _, family := range families {
-		if slices.Contains([]string{"gemma3", "llama2", "llama2_metaspace", "mistral"}, family) {
+		if slices.Contains([]string{"gemma3", "llama2", "llama2_metaspace", "mistral", "mistral_v3", "mistral_v3_metaspace"}, family) {
 			out = append(out, loadFamily(t, family))
 		}
 	}

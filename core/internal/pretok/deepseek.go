@@ -122,7 +122,7 @@ func deepseekMatch(s string, i int) int {
 			}
 			j += m
 		}
-		return runBytes(s, j, "\r\n")
+		return runTrail(s, j, newlines)
 	}
 	if c&space == 0 {
 		return i

@@ -49,7 +49,7 @@ func Cl100k(s string, i int) int {
 		if e := asciiLetters(s, i, prefixCl100k); e > 0 {
 			return e
 		}
-		if e := asciiRest(s, i, "\r\n"); e > 0 {
+		if e := asciiRest(s, i, newlines); e > 0 {
 			return e
 		}
 	}
@@ -65,7 +65,7 @@ func Cl100k(s string, i int) int {
 			return run(s, i+n+n2, letter)
 		}
 	}
-	return numberOrRest(s, i, c, n, "\r\n")
+	return numberOrRest(s, i, c, n, newlines)
 }
 
 // O200k splits like o200k_base:
@@ -81,10 +81,26 @@ func O200k(s string, i int) int { return o200kSplit(s, i, true) }
 // (Tekken has none).
 func o200kSplit(s string, i int, contractions bool) int {
 	if asciiStart(s, i) {
-		if e := asciiWord(s, i); e > 0 {
-			return e
+		// The fast path for words over ASCII, inline (a call per piece
+		// shows): `[^\r\n\p{L}\p{N}]?[U]*[W]+` as one optional upper case
+		// letter then lower case ones, ended by ASCII other than a lower
+		// case letter or an apostrophe (an upper case letter starts the next
+		// word: camelCase). Anything else goes on to the paths below.
+		j := i
+		if asciiPrefix[s[j]]&prefixO200k != 0 {
+			j++
 		}
-		if e := asciiRest(s, i, "\r\n/"); e > 0 {
+		if j < len(s) && asciiLetter[s[j]] == 2 {
+			j++
+		}
+		if j < len(s) && asciiLetter[s[j]] == 1 {
+			for j++; j < len(s) && asciiLetter[s[j]] == 1; j++ {
+			}
+			if j == len(s) || s[j] < utf8.RuneSelf && s[j] != '\'' {
+				return j
+			}
+		}
+		if e := asciiRest(s, i, newlinesSlash); e > 0 {
 			return e
 		}
 	}
@@ -114,7 +130,7 @@ func o200kSplit(s string, i int, contractions bool) int {
 			return e
 		}
 	}
-	return numberOrRest(s, i, c, n, "\r\n/")
+	return numberOrRest(s, i, c, n, newlinesSlash)
 }
 
 // casedWord matches [U]*[W]+ and an optional contraction (if
@@ -265,32 +281,6 @@ func asciiLetters(s string, i int, prefix uint8) int {
 	return j
 }
 
-// asciiWord: o200k_base's `[^\r\n\p{L}\p{N}]?[U]*[W]+` over ASCII, as one
-// optional upper case letter then lower case ones, ended by ASCII other than
-// a lower case letter or an apostrophe (an upper case letter starts the next
-// word: camelCase).
-func asciiWord(s string, i int) int {
-	j := i
-	if asciiPrefix[s[j]]&prefixO200k != 0 {
-		j++
-	}
-	if j < len(s) && asciiLetter[s[j]] == 2 {
-		j++
-	}
-	if j >= len(s) || asciiLetter[s[j]] != 1 {
-		return 0
-	}
-	for j++; j < len(s); j++ {
-		if b := s[j]; asciiLetter[b] != 1 {
-			if b >= utf8.RuneSelf || b == '\'' {
-				return 0
-			}
-			return j
-		}
-	}
-	return j
-}
-
 // asciiRest: what cl100k_base and o200k_base match where no word starts,
 // over ASCII: \p{N}{1,3}, ` ?[^\s\p{L}\p{N}]+` then trail's bytes, and the
 // whitespace alternatives (see whitespace), each in one loop over the bytes
@@ -298,7 +288,7 @@ func asciiWord(s string, i int) int {
 // letter or a non-ASCII byte after a prefix), at a letter or an apostrophe
 // (a contraction), and wherever a run reaches a non-ASCII byte, which might
 // continue it.
-func asciiRest(s string, i int, trail string) int {
+func asciiRest(s string, i int, trail trail) int {
 	b := s[i]
 	if b >= utf8.RuneSelf || b == '\'' {
 		return 0
@@ -333,7 +323,7 @@ func asciiRestGPT2(s string, i int) int {
 	case c&number != 0:
 		return asciiNumbers(s, i, len(s))
 	case c&space == 0:
-		return asciiOther(s, i, "")
+		return asciiOther(s, i, 0)
 	case b == ' ' && i+1 < len(s):
 		switch d := s[i+1]; {
 		case d >= utf8.RuneSelf || asciiLetter[d] != 0:
@@ -341,7 +331,7 @@ func asciiRestGPT2(s string, i int) int {
 		case asciiClass[d]&number != 0:
 			return asciiNumbers(s, i+1, len(s))
 		case asciiClass[d]&notOther == 0:
-			return asciiOther(s, i+1, "")
+			return asciiOther(s, i+1, 0)
 		}
 	}
 	return asciiSpace(s, i, false)
@@ -363,17 +353,33 @@ func asciiNumbers(s string, i, max int) int {
 
 // asciiOther matches `[^\s\p{L}\p{N}]+` then trail's bytes from i, a
 // character of that class, over ASCII, or returns 0.
-func asciiOther(s string, i int, trail string) int {
+func asciiOther(s string, i int, trail trail) int {
 	j := i + 1
-	for ; j < len(s); j++ {
-		if d := s[j]; d >= utf8.RuneSelf {
-			return 0
-		} else if asciiClass[d]&notOther != 0 {
-			break
+	for j < len(s) && otherStop[s[j]] == 0 {
+		j++
+	}
+	if j < len(s) && otherStop[s[j]] == nonASCII {
+		return 0
+	}
+	return runTrail(s, j, trail)
+}
+
+// otherStop is 0 for the ASCII bytes of `[^\s\p{L}\p{N}]`, nonASCII for
+// the bytes that are not ASCII, and 1 for the rest: one look-up a byte ends
+// asciiOther's run, and a call less (the function inlines).
+var otherStop = func() (t [256]uint8) {
+	for b := range t {
+		switch {
+		case b >= utf8.RuneSelf:
+			t[b] = nonASCII
+		case asciiClass[b]&notOther != 0:
+			t[b] = 1
 		}
 	}
-	return runBytes(s, j, trail)
-}
+	return t
+}()
+
+const nonASCII = 2
 
 // asciiSpace is whitespace over ASCII, at a whitespace character i, or 0.
 func asciiSpace(s string, i int, newlines bool) int {
@@ -403,17 +409,17 @@ func asciiSpace(s string, i int, newlines bool) int {
 // \p{N}{1,3}, then ` ?[^\s\p{L}\p{N}]+` followed by any of trail's bytes,
 // then the whitespace ones. c and n are the class and length of the
 // character at i.
-func numberOrRest(s string, i int, c uint8, n int, trail string) int {
+func numberOrRest(s string, i int, c uint8, n int, trail trail) int {
 	if c&number != 0 {
 		return runNumbers(s, i+n, 2)
 	}
 	if s[i] == ' ' && i+1 < len(s) {
 		if c2, n2 := classAt(s, i+1); c2&notOther == 0 {
-			return runBytes(s, runOther(s, i+1+n2), trail)
+			return runTrail(s, runOther(s, i+1+n2), trail)
 		}
 	}
 	if c&notOther == 0 {
-		return runBytes(s, runOther(s, i+n), trail)
+		return runTrail(s, runOther(s, i+n), trail)
 	}
 	return whitespace(s, i, true, nil)
 }

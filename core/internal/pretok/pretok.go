@@ -132,21 +132,24 @@ func runNumbers(s string, i, max int) int {
 	return i
 }
 
-// runBytes returns the end of the longest run from i of bytes in set.
-func runBytes(s string, i int, set string) int {
-	for i < len(s) && isAny(s[i], set) {
+// trail is a set of the bytes a pattern lets follow a run of symbols
+// (` ?[^\s\p{L}\p{N}]+[\r\n]*`, o200k_base's `[\r\n/]*`), as bits of
+// trailOf: one look-up a byte.
+type trail uint8
+
+const (
+	newlines      trail = 1 // \r and \n
+	newlinesSlash trail = 3 // \r, \n and /
+)
+
+var trailOf = [256]trail{'\r': 1, '\n': 1, '/': 2}
+
+// runTrail returns the end of the longest run from i of bytes in set.
+func runTrail(s string, i int, set trail) int {
+	for i < len(s) && trailOf[s[i]]&set != 0 {
 		i++
 	}
 	return i
-}
-
-func isAny(b byte, set string) bool {
-	for j := 0; j < len(set); j++ {
-		if set[j] == b {
-			return true
-		}
-	}
-	return false
 }
 
 // whitespace matches the whitespace alternatives that every pattern ends
