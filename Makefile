@@ -356,7 +356,7 @@ test-long: js js-deps js-runtimes hf-deps
 	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
 	TOKENFIT_HF_ENDS_N=2000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Ends' ./core/internal/hf/
 	TOKENFIT_CHAT_N=2000 $(GO) test -count=1 -timeout 120m -run 'ChatTemplate_Oracle' ./core/
-	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs test/tokenizer.test.mjs
+	cd js && TOKENFIT_LONG=1 TOKENFIT_HUGE=1 TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/node.test.mjs test/runtimes.test.mjs test/big-memory.test.mjs test/tokenizer.test.mjs test/stream.test.mjs
 
 # Every fuzz target of the module, one after the other, each for FUZZTIME
 # (FUZZ narrows them by a regular expression). Inputs that fail are written

@@ -102,11 +102,27 @@ func (l *LiveCounter) Reset(text string) int { return (*engine.LiveCounter)(l).R
 func (l *LiveCounter) Text() string { return (*engine.LiveCounter)(l).Text() }
 
 // Count returns the number of tokens in the text written so far, as if it
-// ended here. Cost: O(Held()).
+// ended here; with StopAbove's limit, the count WithinLimit(text, limit)
+// returns for that text. Cost: O(Held()).
 func (s *StreamCounter) Count() int { return (*engine.StreamCounter)(s).Count() }
 
 // Held returns the number of bytes written but not counted yet.
 func (s *StreamCounter) Held() int { return (*engine.StreamCounter)(s).Held() }
+
+// Over reports whether the count has passed StopAbove's limit: what is
+// written from then on is ignored, and Count no longer changes.
+func (s *StreamCounter) Over() bool { return (*engine.StreamCounter)(s).Over() }
+
+// StopAbove makes the counter answer as WithinLimit does: it stops counting
+// as soon as its count passes limit (the pieces of the text are counted in
+// order, as WithinLimit counts them), Count then returns the count where it
+// stopped, and what is written after is ignored (Over tells a writer it may
+// stop). Until then Count is exact. Call it before the first Write. It also
+// makes the counter look for places to split about every 16 bytes a token
+// of limit (at least 64 KB, at most a megabyte) rather than every
+// megabyte, so that the text it reads past the limit stays in proportion
+// to it.
+func (s *StreamCounter) StopAbove(limit int) { (*engine.StreamCounter)(s).StopAbove(limit) }
 
 // Write adds p to the text; it never fails. Bytes that are not UTF-8 count
 // as ValidUTF8 makes them, even when a character is split between writes.

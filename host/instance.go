@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -26,7 +27,14 @@ var exports = map[string]struct{ params, results []api.ValueType }{
 	"count":           {[]api.ValueType{i32, i32, i32}, []api.ValueType{i32}},
 	"call":            {[]api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
 	"last_error":      {nil, []api.ValueType{i64}},
+	"stream_new":      {[]api.ValueType{i32, i32}, []api.ValueType{i32}},
+	"stream_write":    {[]api.ValueType{i32, i32, i32}, []api.ValueType{i32}},
+	"stream_end":      {[]api.ValueType{i32}, []api.ValueType{i32}},
 }
+
+// optionalExports may be missing (a module built before they were added):
+// the host then copies a long text in whole instead of streaming it.
+var optionalExports = []string{"stream_new", "stream_write", "stream_end"}
 
 const (
 	i32 = api.ValueTypeI32
@@ -35,7 +43,8 @@ const (
 
 // leanExports are the exports of the full module the lean one shares, and
 // all the host uses of it (wasm/ABI.md, "The lean reactor").
-var leanExports = []string{"_initialize", "abi_version", "alloc", "free", "load_table", "load_indexed", "encoding_handle", "count", "last_error"}
+var leanExports = []string{"_initialize", "abi_version", "alloc", "free", "load_table", "load_indexed", "encoding_handle", "count", "last_error",
+	"stream_new", "stream_write", "stream_end"}
 
 // checkExports holds a module to the exports the host uses: the full
 // module's (lean false) or the lean module's. The two are told apart by
@@ -54,6 +63,9 @@ func checkExports(m wazero.CompiledModule, lean bool) error {
 			continue
 		}
 		f, ok := fns[name]
+		if !ok && slices.Contains(optionalExports, name) {
+			continue
+		}
 		if !ok {
 			return fmt.Errorf("%w: no export %q", ErrABI, name)
 		}
@@ -72,6 +84,7 @@ type instance struct {
 	mod                                      api.Module
 	alloc, free, loadIndexed, encodingByName api.Function
 	countFn, callFn, lastError               api.Function
+	streamNew, streamWrite, streamEnd        api.Function // nil in a module without them
 	stack                                    []uint64
 	handles                                  map[string]int32 // loaded encodings
 	text, op                                 buffer           // reusable input buffers
@@ -94,7 +107,8 @@ func (h *Host) instantiate(ctx context.Context) (*instance, error) {
 	fn := mod.ExportedFunction
 	in := &instance{mod: mod, alloc: fn("alloc"), free: fn("free"), loadIndexed: fn("load_indexed"),
 		encodingByName: fn("encoding_handle"), countFn: fn("count"), callFn: fn("call"),
-		lastError: fn("last_error"), stack: make([]uint64, 4), handles: map[string]int32{}, stderr: stderr}
+		lastError: fn("last_error"), streamNew: fn("stream_new"), streamWrite: fn("stream_write"),
+		streamEnd: fn("stream_end"), stack: make([]uint64, 4), handles: map[string]int32{}, stderr: stderr}
 	v, err := in.invoke(ctx, fn("abi_version"))
 	if err == nil && v != ABIVersion {
 		err = fmt.Errorf("%w: the module speaks ABI %d, this host %d", ErrABI, v, ABIVersion)
@@ -243,8 +257,89 @@ func (in *instance) load(ctx context.Context, name string, t table) error {
 	return nil
 }
 
-// count counts text through the fast path.
+// count counts text through the fast path: a text longer than streamMin
+// with a built-in encoding is streamed (see stream).
 func (in *instance) count(ctx context.Context, encoding, text string) (int, error) {
+	if len(text) > streamMin && in.streamNew != nil && slices.Contains(core.EncodingNames(), encoding) {
+		return in.stream(ctx, encoding, text, math.MaxInt32)
+	}
+	h, err := in.handle(ctx, encoding)
+	if err != nil {
+		return 0, err
+	}
+	if err := in.putString(ctx, &in.text, text); err != nil {
+		return 0, err
+	}
+	n, err := in.invoke(ctx, in.countFn, uint64(uint32(h)), uint64(in.text.ptr), uint64(len(text)))
+	if err != nil {
+		return 0, err
+	}
+	if int32(n) < 0 {
+		return 0, in.status(ctx, int32(n))
+	}
+	return int(int32(n)), nil
+}
+
+// streamMin is the longest text copied into an instance in whole to be
+// counted; a longer one is written in parts of streamPart bytes to a
+// stream counter (wasm/ABI.md, stream_new), so that the instance holds a
+// megabyte or so of it rather than all of it, and a limit stops the
+// writing as soon as it is passed.
+const (
+	streamMin  = 4 << 20
+	streamPart = 1 << 20
+)
+
+// stream counts text with a built-in encoding by writing it in parts to a
+// stream counter that stops once the count passes limit: the exact count
+// when text has at most limit tokens, else the count above limit where the
+// module stopped, within_limit's answer for the whole text.
+func (in *instance) stream(ctx context.Context, encoding, text string, limit int32) (int, error) {
+	if len(text) > math.MaxInt32 {
+		return 0, &Error{Code: core.CodeInvalidArgument, Message: fmt.Sprintf("tokenfit: invalid argument: a text of %d bytes is over the %d bytes a count can cover", len(text), math.MaxInt32)}
+	}
+	h, err := in.handle(ctx, encoding)
+	if err != nil {
+		return 0, err
+	}
+	id, err := in.invoke(ctx, in.streamNew, uint64(uint32(h)), uint64(uint32(limit)))
+	if err != nil {
+		return 0, err
+	}
+	if int32(id) < 0 {
+		return 0, in.status(ctx, int32(id))
+	}
+	// A part may end inside a character: the stream counter joins it.
+	for i := 0; i < len(text); i += streamPart {
+		part := text[i:min(i+streamPart, len(text))]
+		if err := in.putString(ctx, &in.text, part); err != nil {
+			in.invoke(ctx, in.streamEnd, id) // the module still answers: end the counter
+			return 0, err
+		}
+		st, err := in.invoke(ctx, in.streamWrite, id, uint64(in.text.ptr), uint64(len(part)))
+		if err != nil {
+			return 0, err
+		}
+		if int32(st) < 0 {
+			return 0, in.status(ctx, int32(st)) // which ended the stream counter
+		}
+		if st == 1 {
+			break // over the limit: the rest changes nothing
+		}
+	}
+	n, err := in.invoke(ctx, in.streamEnd, id)
+	if err != nil {
+		return 0, err
+	}
+	if int32(n) < 0 {
+		return 0, in.status(ctx, int32(n))
+	}
+	return int(int32(n)), nil
+}
+
+// handle returns the handle of encoding, or of a tokenizer loaded under
+// that name.
+func (in *instance) handle(ctx context.Context, encoding string) (int32, error) {
 	h, ok := in.handles[encoding]
 	if !ok {
 		// Not loaded here: the module answers with core's own error (or a
@@ -262,17 +357,7 @@ func (in *instance) count(ctx context.Context, encoding, text string) (int, erro
 		h = int32(st)
 		in.handles[encoding] = h
 	}
-	if err := in.putString(ctx, &in.text, text); err != nil {
-		return 0, err
-	}
-	n, err := in.invoke(ctx, in.countFn, uint64(uint32(h)), uint64(in.text.ptr), uint64(len(text)))
-	if err != nil {
-		return 0, err
-	}
-	if int32(n) < 0 {
-		return 0, in.status(ctx, int32(n))
-	}
-	return int(int32(n)), nil
+	return h, nil
 }
 
 // call runs one JSON operation.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/tokenfit/tokenfit/core"
 )
@@ -54,9 +56,42 @@ func (h *Host) Decode(ctx context.Context, req core.DecodeRequest) (core.DecodeA
 	return CallAs[core.DecodeAnswer](ctx, h, "decode", req)
 }
 
-// WithinLimit is core.Registry.WithinLimit in the module.
+// WithinLimit is core.Registry.WithinLimit in the module. A text longer
+// than a few megabytes counted with a built-in encoding is streamed into
+// the instance and the writing stops once the count passes the limit, so
+// the cost is in proportion to the text the limit covers, not to the
+// whole text (the answer is the same).
 func (h *Host) WithinLimit(ctx context.Context, req core.LimitRequest) (core.LimitAnswer, error) {
-	return CallAs[core.LimitAnswer](ctx, h, "withinLimit", req)
+	if len(req.Text) <= streamMin || req.Calibration != nil || req.Limit < 0 {
+		return CallAs[core.LimitAnswer](ctx, h, "withinLimit", req)
+	}
+	// The answer for an empty text says what counts (the model's encoding,
+	// exact or not), and answers a bad request as the whole one would.
+	text := req.Text
+	req.Text = ""
+	a, err := CallAs[core.LimitAnswer](ctx, h, "withinLimit", req)
+	if err != nil {
+		return a, err
+	}
+	if !a.Exact || !slices.Contains(core.EncodingNames(), a.Encoding) {
+		req.Text = text
+		return CallAs[core.LimitAnswer](ctx, h, "withinLimit", req)
+	}
+	n, err := with(ctx, h, func(in *instance) (int, error) {
+		if in.streamNew == nil {
+			return -1, nil // a module without stream counters
+		}
+		return in.stream(ctx, a.Encoding, text, int32(min(req.Limit, math.MaxInt32)))
+	})
+	if err != nil {
+		return core.LimitAnswer{}, err
+	}
+	if n < 0 {
+		req.Text = text
+		return CallAs[core.LimitAnswer](ctx, h, "withinLimit", req)
+	}
+	a.Tokens, a.Within = n, n <= req.Limit
+	return a, nil
 }
 
 // Truncate is core.Registry.Truncate in the module.

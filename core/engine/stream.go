@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/internal/pretok"
@@ -37,6 +38,8 @@ type StreamCounter struct {
 	next      int    // look for a place to split when buf reaches this length
 	total     int    // tokens of the text before buf
 	chunk     int
+	limit     int  // StopAbove's limit; counting stops once total passes it
+	over      bool // total passed limit: the rest of the text is ignored
 }
 
 // streamChunk is how much text StreamCounter gathers before it looks for a
@@ -46,13 +49,43 @@ const streamChunk = 1 << 20
 
 // NewStreamCounter returns a counter over an empty text.
 func (e *Encoding) NewStreamCounter() *StreamCounter {
-	return &StreamCounter{e: e, wordMarks: e.enc.Pattern == tables.PatternO200k, chunk: streamChunk, next: streamChunk}
+	return &StreamCounter{e: e, wordMarks: e.enc.Pattern == tables.PatternO200k, chunk: streamChunk, next: streamChunk, limit: math.MaxInt}
 }
+
+// streamLimitChunk is how much text a counter with a limit (StopAbove)
+// gathers at least before it looks for a place to split, so that it reads
+// little past a small limit.
+const streamLimitChunk = 64 << 10
+
+// StopAbove makes the counter answer as WithinLimit does: it stops counting
+// as soon as its count passes limit (the pieces of the text are counted in
+// order, as WithinLimit counts them), Count then returns the count where it
+// stopped, and what is written after is ignored (Over tells a writer it may
+// stop). Until then Count is exact. Call it before the first Write. It also
+// makes the counter look for places to split about every 16 bytes a token
+// of limit (at least 64 KB, at most a megabyte) rather than every
+// megabyte, so that the text it reads past the limit stays in proportion
+// to it.
+func (s *StreamCounter) StopAbove(limit int) {
+	s.limit = limit
+	s.over = limit < 0 // WithinLimit's answer to a negative limit: 0, over
+	if limit < streamChunk/16 {
+		s.chunk = max(16*limit, streamLimitChunk)
+		s.next = s.chunk
+	}
+}
+
+// Over reports whether the count has passed StopAbove's limit: what is
+// written from then on is ignored, and Count no longer changes.
+func (s *StreamCounter) Over() bool { return s.over }
 
 // Write adds p to the text; it never fails. Bytes that are not UTF-8 count
 // as ValidUTF8 makes them, even when a character is split between writes.
 // Cost: O(len(p)) amortized, counting included.
 func (s *StreamCounter) Write(p []byte) (int, error) {
+	if s.over {
+		return len(p), nil
+	}
 	s.buf = append(s.buf, p...)
 	if len(s.buf) >= s.next {
 		s.split()
@@ -61,9 +94,17 @@ func (s *StreamCounter) Write(p []byte) (int, error) {
 }
 
 // Count returns the number of tokens in the text written so far, as if it
-// ended here. Cost: O(Held()).
+// ended here; with StopAbove's limit, the count WithinLimit(text, limit)
+// returns for that text. Cost: O(Held()).
 func (s *StreamCounter) Count() int {
-	return s.total + s.e.enc.Count(ValidUTF8(string(s.buf)))
+	switch {
+	case s.over:
+		return s.total
+	case s.limit == math.MaxInt:
+		return s.total + s.e.enc.Count(ValidUTF8(string(s.buf)))
+	}
+	n, _ := s.e.enc.WithinLimit(ValidUTF8(string(s.buf)), s.limit-s.total)
+	return s.total + n
 }
 
 // Held returns the number of bytes written but not counted yet.
@@ -104,6 +145,11 @@ func (s *StreamCounter) split() {
 		}
 		s.total += s.e.enc.CountPiece(text[i:j])
 		i = j
+		if s.total > s.limit {
+			s.over = true
+			s.buf, s.valid, s.searched = nil, 0, 0
+			return
+		}
 	}
 	s.buf = s.buf[:copy(s.buf, s.buf[i:])]
 	s.valid -= i

@@ -227,3 +227,42 @@ func TestStream_RandomAlphabet(t *testing.T) {
 		}
 	}
 }
+
+// TestStream_StopAbove: with a limit, a streamed text answers as
+// WithinLimit answers the whole text (the same count where it stops, the
+// same verdict) at every limit around its count, in any parts and chunks,
+// and stops holding text once the limit is passed.
+func TestStream_StopAbove(t *testing.T) {
+	texts := append(slices.Clone(adversarial), strings.Repeat(strings.Join(adversarial, " "), 20))
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, name := range Names() {
+		e, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range texts {
+			total := e.Count(text)
+			for _, limit := range []int{-1, 0, 1, 2, 3, total / 3, total / 2, total - 1, total, total + 1, total * 2} {
+				want, wantOK := e.WithinLimit(text, limit)
+				for _, parts := range []int{1, 7, 4096} {
+					s := e.NewStreamCounter()
+					s.StopAbove(limit)
+					if r.IntN(2) == 0 {
+						s.chunk, s.next = 1+r.IntN(64), 1
+					}
+					for i := 0; i < len(text); {
+						n := min(len(text)-i, parts)
+						s.Write([]byte(text[i : i+n]))
+						i += n
+						if s.Over() && s.Held() != 0 {
+							t.Fatalf("%s: over the limit, still holding %d bytes", name, s.Held())
+						}
+					}
+					if n := s.Count(); n != want || (n <= limit) != wantOK || (s.Over() && wantOK) {
+						t.Errorf("%s: %.40q limit %d in parts of %d: %d (over %v), WithinLimit %d, %v", name, text, limit, parts, n, s.Over(), want, wantOK)
+					}
+				}
+			}
+		}
+	}
+}

@@ -3,6 +3,24 @@
 // function, what it wanted and what it got; nothing here reaches the module.
 
 import { TokenfitError } from './errors.js';
+import { utf8Length } from './utf8.js';
+
+// MAX_BYTES is the most UTF-8 one input may have: the module's largest
+// buffer (wasm/ABI.md). A text counted with a built-in encoding is streamed
+// and may be longer.
+export const MAX_BYTES = 2 ** 30;
+
+/** The invalid_argument error of a text over MAX_BYTES. */
+export function tooLong(fn) {
+  return new TokenfitError('invalid_argument', `tokenfit: ${fn ? `${fn}: ` : ''}the text is more than ${MAX_BYTES} bytes (1 GiB) of UTF-8, the most the module takes at a time: split it`, fn ? 'text' : undefined);
+}
+
+// checkSize refuses a text over MAX_BYTES before it is written as JSON:
+// at once when its length decides it (a UTF-16 unit is 1 to 3 bytes), else
+// after measuring no more of it than MAX_BYTES.
+function checkSize(fn, text) {
+  if (3 * text.length > MAX_BYTES && utf8Length(text, MAX_BYTES) > MAX_BYTES) throw tooLong(fn);
+}
 
 export function describe(v) {
   if (v === null) return 'null';
@@ -99,6 +117,7 @@ function jsonValue(key, v) {
 export function toJSON(fn, request) {
   if (request === undefined) return '{}';
   if (typeof request === 'string') return request;
+  if (request !== null && typeof request.text === 'string') checkSize(fn, request.text);
   let json;
   try {
     json = JSON.stringify(request, jsonValue);

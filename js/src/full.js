@@ -80,7 +80,21 @@ export function jsonOps(be, enc) {
       const a = call('decode', { ...target, ids: Array.from(ids) });
       return checked ? { text: a.text, valid: a.valid } : a.text;
     },
-    withinLimit: (text, limit, target) => call('withinLimit', { ...target, text, limit }),
+    withinLimit(text, limit, target) {
+      // A long text counted with a built-in encoding is streamed, and read
+      // no further than the limit needs: the answer for an empty text says
+      // what counts (and answers a bad request as the whole one would).
+      if (be.streamsWithin && be.streamsWithin(text) && (target == null || target.calibration == null)) {
+        const a = call('withinLimit', { ...target, text: '', limit });
+        learn(target, a);
+        if (a.exact && ENCODINGS.includes(a.encoding)) {
+          const h = enc.handle(a.encoding, 'withinLimit');
+          const tokens = be.stream(h, text, limit);
+          return { ...a, within: tokens <= limit, tokens };
+        }
+      }
+      return call('withinLimit', { ...target, text, limit });
+    },
     truncate: (text, maxTokens, options) => call('truncate', { ...options, text, maxTokens }),
     registerModels(registry) {
       const a = call('registerModels', registry, 'registerModels');

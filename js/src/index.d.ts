@@ -729,7 +729,10 @@ export interface Tokenfit {
    * The number of tokens in `text`: exact for OpenAI encodings, an estimate
    * for models without a public tokenizer. Special-token text such as
    * `<|endoftext|>` counts as ordinary text. Cost: O(n), 10 to 20 MB/s in V8 depending on the text, and
-   * a few µs per call.
+   * a few µs per call. A text of more than a million UTF-16 units counted with a built-in encoding is
+   * written to the module in parts (never copied in whole, and not bound by the module's 1 GiB
+   * input limit); a stretch of more than 256 MiB with no place to split between tokens (one run of
+   * letters, whitespace or symbols) is then `invalid_argument`.
    */
   countTokens(text: string, target?: Target): number;
 
@@ -750,7 +753,12 @@ export interface Tokenfit {
   /** With `{ valid: true }`: the text and whether the ids end (and start) on whole characters, for streaming decoders. */
   decode(ids: readonly number[] | Uint32Array, target: Target | undefined, options: { valid: true }): { text: string; valid: boolean };
 
-  /** Whether `text` has at most `limit` tokens; stops counting once past it, so it costs what it read. */
+  /**
+   * Whether `text` has at most `limit` tokens; stops counting once past it, so it costs what it read.
+   * A text of more than 65,536 UTF-16 units checked with a built-in encoding (or a model that counts
+   * with one) is written to the module in parts, and no further than the limit needs: the cost is in
+   * proportion to `limit`, not to the text. The answer is the same either way.
+   */
   withinLimit(text: string, limit: number, target?: Target): LimitAnswer;
 
   /** At most `maxTokens` tokens of `text`, from its start (default) or end, cut at a token boundary. Cost: O(n). */

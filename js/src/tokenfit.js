@@ -16,11 +16,13 @@
 // The rest of the wrapper, one concern a file:
 //   errors.js     TokenfitError, the module's error answers, Trap
 //   args.js       checking arguments; requests as JSON
+//   utf8.js       a string's UTF-8: its length, parts that cut no character
 //   table.js      the encodings; the .tkp transport form of a table
 //   load.js       bytes from a URL, a Response or bytes; compiling the module
 //   web.js        the platform of browsers and edge runtimes (fetch)
 //   assets.js     where the package's own files are (assets/: one per file)
-//   wasip1.js     the wasip1 reactors' exports and memory (wasi.js: their WASI)
+//   wasip1.js     the wasip1 reactors' exports and memory, streaming long
+//                 texts (wasi.js: their WASI)
 //   gojs.js       the GOOS=js module
 //   encodings.js  the encodings an instance has loaded, loadEncoding
 //   full.js       the operations over the full module (JSON)

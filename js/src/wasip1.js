@@ -6,29 +6,27 @@
 
 import { wasiShim } from './wasi.js';
 import { TokenfitError, trapping, bounded, fromAnswer, statusError } from './errors.js';
+import { MAX_BYTES, tooLong } from './args.js';
+import { partEnd, utf8Length } from './utf8.js';
 
 export const ABI_VERSION = 1;
-const MAX_BYTES = 1 << 30; // the module's largest buffer (wasm/ABI.md)
 const BIG = 1 << 24; // texts longer than this are measured exactly before they are copied
 const SCRATCH = 64 << 10; // the text buffer a module starts with (texts up to 21,845 UTF-16 units)
+// Streaming (wasm/ABI.md, stream_new): a count of a text longer than
+// STREAM_COUNT UTF-16 units, or a check against a limit of one longer than
+// STREAM_LIMIT, writes it to a stream counter in parts, so that it is never
+// copied in whole: a part is at most PART units (768 KB of UTF-8), and a
+// check starts with parts of FIRST units, doubling, so that it reads about
+// as much text as its limit covers.
+const STREAM_COUNT = 1 << 20;
+const STREAM_LIMIT = 1 << 16;
+const PART = 1 << 18;
+const FIRST = 1 << 14;
+const NO_LIMIT = 0x7fffffff;
 
 const encoder = new TextEncoder();
 // ignoreBOM: a text that starts with U+FEFF must come back with it.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-
-function utf8Length(s) {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 2; // a pair: 2 units, 4 bytes
-      i++;
-    } else n += 2; // 3 bytes (a lone surrogate becomes U+FFFD)
-  }
-  return n;
-}
 
 /**
  * unpack splits a packed i64 answer, as JavaScript receives it (a signed
@@ -57,6 +55,8 @@ export class Wasip1 {
     this.cap = 0;
     this.view = null; // Uint8Array over the scratch buffer
     this.ops = new Map(); // operation name → its bytes in the module
+    this.streaming = typeof x.stream_new === 'function'; // a module built before them has none
+    this.encodings = new Set(); // the handles of built-in encodings (load_table's), which stream
   }
 
   bytes() {
@@ -93,9 +93,7 @@ export class Wasip1 {
   }
 
   grow(need) {
-    if (need > MAX_BYTES) {
-      throw new TokenfitError('invalid_argument', `tokenfit: the text is ${need} bytes of UTF-8; the module takes at most ${MAX_BYTES} (1 GiB) at a time: split it`);
-    }
+    if (need > MAX_BYTES) throw tooLong();
     if (this.buf) this.x.free(this.buf);
     this.buf = 0; // alloc may fail
     this.cap = Math.max(need, 4096);
@@ -104,10 +102,13 @@ export class Wasip1 {
   }
 
   // put writes text into the scratch buffer and returns its length in bytes.
+  // Its length decides most texts: a UTF-16 unit is 1 to 3 bytes of UTF-8,
+  // so a text of more than 1 GiB units is refused at once, and only one of
+  // a third of that to 1 GiB units is measured (to 1 GiB and no further).
   put(text) {
     const len = text.length;
     if (len === 0) return 0;
-    if (len * 3 > this.cap) this.grow(len <= BIG ? len * 3 : utf8Length(text));
+    if (len * 3 > this.cap) this.grow(len <= BIG ? len * 3 : len > MAX_BYTES ? len : utf8Length(text, MAX_BYTES));
     if (this.view === null || this.view.buffer !== this.memory.buffer) {
       this.view = new Uint8Array(this.memory.buffer, this.buf, this.cap);
     }
@@ -139,6 +140,7 @@ export class Wasip1 {
     }
     this.x.free(p);
     if (h < 0) throw this.fail(h);
+    this.encodings.add(h);
     return h;
   }
 
@@ -151,7 +153,55 @@ export class Wasip1 {
     return h;
   }
 
+  // streamable reports whether text, longer than min UTF-16 units, is
+  // streamed with the handle h (a built-in encoding's).
+  streamable(h, text, min) {
+    return this.streaming && text.length > min && this.encodings.has(h);
+  }
+
+  // streamsWithin reports whether a check of text against a limit is
+  // streamed when it counts with a built-in encoding.
+  streamsWithin(text) {
+    return this.streaming && text.length > STREAM_LIMIT;
+  }
+
+  // stream writes text in parts to a stream counter with the built-in
+  // encoding h that stops once the count passes limit, and returns the
+  // count: exact when the text has at most limit tokens, else the count
+  // above limit where the module stopped (within_limit's answer for the
+  // whole text). Every part's UTF-8 is that part of the whole text's
+  // (partEnd); the stream counter makes the count the whole text's,
+  // wherever the parts end.
+  stream(h, text, limit) {
+    const id = this.x.stream_new(h, limit);
+    if (id < 0) throw this.fail(id);
+    let open = true;
+    try {
+      let part = limit === NO_LIMIT ? PART : FIRST;
+      for (let i = 0; i < text.length;) {
+        const j = partEnd(text, i, part);
+        const n = this.put(text.substring(i, j));
+        const st = this.x.stream_write(id, this.buf, n);
+        if (st < 0) {
+          open = false; // a refused write ends the stream counter
+          throw this.fail(st);
+        }
+        if (st === 1) break; // over the limit: the rest changes nothing
+        i = j;
+        part = Math.min(2 * part, PART);
+      }
+      open = false;
+      const c = this.x.stream_end(id);
+      if (c < 0) throw this.fail(c);
+      return c;
+    } catch (e) {
+      if (open && e instanceof TokenfitError) this.x.stream_end(id); // refused: the module still answers
+      throw e;
+    }
+  }
+
   count(h, text) {
+    if (this.streamable(h, text, STREAM_COUNT)) return this.stream(h, text, NO_LIMIT);
     const n = this.put(text);
     const c = this.x.count(h, this.buf, n);
     if (n > BIG) this.shrink();
@@ -202,6 +252,7 @@ export class Wasip1 {
   }
 
   within(h, text, limit) {
+    if (this.streamable(h, text, STREAM_LIMIT)) return this.stream(h, text, limit);
     const n = this.put(text);
     const c = this.x.within_limit(h, this.buf, n, limit);
     if (n > BIG) this.shrink();

@@ -27,6 +27,11 @@ func invalidHandle(h int32) error {
 	return &boundary.Error{Err: boundary.ErrInvalidHandle, Detail: strconv.Itoa(int(h))}
 }
 
+// invalid is the invalid_request error of a field.
+func invalid(field, reason string) error {
+	return &engine.Error{Err: engine.ErrInvalidRequest, Field: field, Detail: ": " + field + ": " + reason}
+}
+
 // enc returns the encoding of handle h.
 func enc(h int32) (*engine.Encoding, error) {
 	if h <= 0 || int(h) > len(handles) || handles[h-1].e == nil {

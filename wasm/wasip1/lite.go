@@ -43,10 +43,6 @@ func recovered(p any) error {
 	return &engine.Error{Err: errInternal, Detail: ": " + boundary.PanicText(p)}
 }
 
-func invalid(field, reason string) error {
-	return &engine.Error{Err: engine.ErrInvalidRequest, Field: field, Detail: ": " + field + ": " + reason}
-}
-
 // encode returns the token ids of the n bytes of text at ptr as a new buffer
 // of little-endian uint32s, packed as (address << 32 | length in bytes); 0
 // on error (see last_error).
