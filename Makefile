@@ -271,17 +271,18 @@ clean:
 # The modules, without tables (hosts load the ones they use): the full
 # wasip1 reactor, the same without the tokenizer.json loader (-tags
 # tokenfit_nohf: what the npm package starts by default), the lean one
-# (-tags tokenfit_lite: counting only, for pages), the GOOS=js module and Go's wasm_exec.js for it. After go build,
+# (-tags tokenfit_lite: counting only, for pages), the GOOS=js module and Go's wasm_exec.js for it. Package
+# core is compiled without inlining in each module that has it (modbuild.CoreNoInline says why). After go build,
 # internal/cmd/postlink merges each module's data segments (as
 # host/internal/modbuild does). Prints each module's size raw, gzip -9 and
 # brotli (Node's, quality 11).
 WASM_MODULES := $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-nohf.wasm $(WASM_DIR)/tokenfit-lite.wasm $(WASM_DIR)/tokenfit-js.wasm
 wasm:
 	@mkdir -p $(WASM_DIR)
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed -o $(WASM_DIR)/tokenfit.wasm ./wasm/wasip1
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_nohf -o $(WASM_DIR)/tokenfit-nohf.wasm ./wasm/wasip1
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(WASM_DIR)/tokenfit.wasm ./wasm/wasip1
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_nohf -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(WASM_DIR)/tokenfit-nohf.wasm ./wasm/wasip1
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_lite -o $(WASM_DIR)/tokenfit-lite.wasm ./wasm/wasip1
-	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -tags tokenfit_noembed -o $(WASM_DIR)/tokenfit-js.wasm ./wasm/js
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -tags tokenfit_noembed -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(WASM_DIR)/tokenfit-js.wasm ./wasm/js
 	$(GO) run ./internal/cmd/postlink $(WASM_MODULES)
 	@cp $(GOROOT_WASM)/wasm_exec.js $(WASM_DIR)/wasm_exec.js
 	@for f in $(WASM_MODULES); do \
@@ -429,7 +430,7 @@ bench-js: js js-deps js-bundlers $(CORPUS)
 bench-start: js js-deps js-runtimes
 	$(new-record)
 	$(call record,TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) js/scripts/bench-start.mjs)
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed -o $(BUILD)/bench/tokenfit-plain.wasm ./wasm/wasip1
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(BUILD)/bench/tokenfit-plain.wasm ./wasm/wasip1
 	$(GO) run ./internal/cmd/postlink -plain $(BUILD)/bench/tokenfit-plain.wasm
 	$(call record,TOKENFIT_MODULE=$(abspath $(BUILD)/bench/tokenfit-plain.wasm) $(NODE) js/scripts/bench-start.mjs)
 

@@ -1,13 +1,13 @@
 package core
 
 import (
-	"errors"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/tokenfit/tokenfit/core/internal/format"
+	"github.com/tokenfit/tokenfit/internal/errs"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 )
@@ -53,12 +53,9 @@ type ErrorBody struct {
 // ErrorJSON encodes err as {"error": {"code", "message", "field"}}.
 func ErrorJSON(err error) []byte {
 	body := ErrorBody{Code: Code(err), Message: err.Error()}
-	var fe *FieldError
-	var ee *engine.Error
-	switch {
-	case errors.As(err, &fe):
+	if fe, ok := errs.As[*FieldError](err); ok {
 		body.Field = fe.Field
-	case errors.As(err, &ee):
+	} else if ee, ok := errs.As[*engine.Error](err); ok {
 		body.Field, body.Encoding = ee.Field, ee.Encoding
 	}
 	return ErrorAnswer{body}.JSON()

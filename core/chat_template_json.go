@@ -23,6 +23,13 @@ func (t *templateRender) toolJSON(tool *ChatTool) string {
 		b = append(b, `, "description": `...)
 		b = appendPyString(b, f.Description)
 	}
+	return string(t.appendToolTail(b, f))
+}
+
+// appendToolTail appends a tool's function's "parameters" and "strict" as
+// tojson prints them (absent fields left out) and closes the function and
+// the tool: the end every template that prints a tool shares.
+func (t *templateRender) appendToolTail(b []byte, f *FunctionDef) []byte {
 	if len(f.Parameters) > 0 {
 		b = append(b, `, "parameters": `...)
 		b = t.appendPyJSON(b, f.Parameters)
@@ -31,7 +38,7 @@ func (t *templateRender) toolJSON(tool *ChatTool) string {
 		b = append(b, `, "strict": `...)
 		b = strconv.AppendBool(b, *f.Strict)
 	}
-	return string(append(b, "}}"...))
+	return append(b, "}}"...)
 }
 
 // appendPyJSON appends the JSON value raw (already checked by the decoder)

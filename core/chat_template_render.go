@@ -1,7 +1,6 @@
 package core
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -611,15 +610,7 @@ func (t *templateRender) nemoTools(tools []ChatTool) string {
 		if f.Description != "" {
 			b = append(b, `, "description": "`+f.Description+`"`...)
 		}
-		if len(f.Parameters) > 0 {
-			b = append(b, `, "parameters": `...)
-			b = t.appendPyJSON(b, f.Parameters)
-		}
-		if f.Strict != nil {
-			b = append(b, `, "strict": `...)
-			b = strconv.AppendBool(b, *f.Strict)
-		}
-		b = append(b, "}}"...)
+		b = t.appendToolTail(b, f)
 	}
 	return string(append(b, ']'))
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/tokenfit/tokenfit/core/internal/format"
+	"github.com/tokenfit/tokenfit/internal/errs"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 )
@@ -40,7 +41,7 @@ const (
 // Code returns the boundary code of an error: one of the Code constants.
 // The counting errors are engine's, and so are their codes.
 func Code(err error) string {
-	if errors.Is(err, ErrUnknownOperation) {
+	if errs.Is(err, ErrUnknownOperation) {
 		return CodeUnknownOperation
 	}
 	return engine.Code(err)

@@ -1,8 +1,9 @@
 package core
 
 import (
-	"errors"
 	"strings"
+
+	"github.com/tokenfit/tokenfit/internal/errs"
 )
 
 // History is a conversation as OpenAI chat messages. Decoding it names a bad
@@ -79,8 +80,7 @@ func historyItems(tok Tokenizer, rules ChatRules, msgs History, tools []ChatTool
 	}
 	cc, err := CountChat(tok, ChatRequest{Messages: msgs, Tools: tools}, rules)
 	if err != nil {
-		var fe *FieldError
-		if errors.As(err, &fe) && strings.HasPrefix(fe.Field, "messages") {
+		if fe, ok := errs.As[*FieldError](err); ok && strings.HasPrefix(fe.Field, "messages") {
 			if len(msgs) > 0 && msgs[0].from != nil {
 				s := &shapedChat{from: make([]int, len(msgs))}
 				for i := range msgs {

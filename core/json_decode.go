@@ -1,11 +1,11 @@
 package core
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
+	"github.com/tokenfit/tokenfit/internal/errs"
 )
 
 // Requests are decoded by generated decodeJSON methods
@@ -28,8 +28,7 @@ type decodable interface {
 // memory by 200 MB for good). O(len(data)).
 func decodeJSON(data []byte, v decodable) error {
 	if err := jsonio.Check(data); err != nil {
-		var se *jsonio.SyntaxError
-		errors.As(err, &se)
+		se, _ := errs.As[*jsonio.SyntaxError](err)
 		return fieldErr("(body)", "invalid JSON at byte %d: %s", se.Offset, se.Msg)
 	}
 	var d decoder
@@ -43,11 +42,10 @@ func decodeJSON(data []byte, v decodable) error {
 // requestErr passes the errors of hand-written decoders through, and names
 // the body in any other.
 func requestErr(err error) error {
-	var fe *FieldError
-	switch {
-	case errors.As(err, &fe):
+	if fe, ok := errs.As[*FieldError](err); ok {
 		return fe
-	case errors.Is(err, ErrInvalidRequest):
+	}
+	if errs.Is(err, ErrInvalidRequest) {
 		return err
 	}
 	return fieldErr("(body)", "%s", err.Error())

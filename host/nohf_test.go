@@ -53,6 +53,20 @@ func TestNoHF(t *testing.T) {
 	}
 }
 
+// TestModules_ErrorsWithoutReflection holds the modules with core to
+// linking neither errors.As nor errors.Is, which bring
+// internal/reflectlite and its type data (11 KB of gzip): core and the
+// adapters ask internal/errs (RATIONALE.md, "Why is package core compiled
+// without inlining?"). Function names are in Go's function table, each
+// ended by a zero byte.
+func TestModules_ErrorsWithoutReflection(t *testing.T) {
+	for name, wasm := range map[string][]byte{"tokenfit.wasm": module(t), "tokenfit-nohf.wasm": noHFModule.get(t)} {
+		for _, f := range regexp.MustCompile(`\x00errors\.(As|Is|as|is)\x00`).FindAll(wasm, -1) {
+			t.Errorf("%s links %s", name, f[1:len(f)-1])
+		}
+	}
+}
+
 func mustExports(t *testing.T) []string {
 	t.Helper()
 	listed, err := exportlist.ReadFile("../wasm/exports.txt")

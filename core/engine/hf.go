@@ -6,11 +6,11 @@
 package engine
 
 import (
-	"errors"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/internal/hf"
+	"github.com/tokenfit/tokenfit/internal/errs"
 )
 
 // HFTokenizer is an exact tokenizer loaded from a Hugging Face tokenizer.json
@@ -41,8 +41,8 @@ func LoadTokenizer(name string, data []byte) (*HFTokenizer, error) {
 		m, err = hf.Load(name, data)
 	}
 	if err != nil {
-		var he *hf.Error
-		if !errors.As(err, &he) {
+		he, ok := errs.As[*hf.Error](err)
+		if !ok {
 			return nil, err
 		}
 		if he.Unsupported {
@@ -113,8 +113,7 @@ func (t *HFTokenizer) Token(id int) (string, bool) { return t.m.Token(id) }
 func (t *HFTokenizer) Decode(ids []int) (string, error) {
 	b, err := t.m.AppendDecode(nil, ids)
 	if err != nil {
-		var it *hf.InvalidTokenError
-		if errors.As(err, &it) {
+		if it, ok := errs.As[*hf.InvalidTokenError](err); ok {
 			return "", &Error{Err: ErrInvalidToken, Detail: ": " + strconv.Itoa(it.ID) + " at index " + strconv.Itoa(it.Index) + " is not a " + t.Name() + " token"}
 		}
 		return "", err

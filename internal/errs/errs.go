@@ -1,8 +1,8 @@
-// Package errs is errors.Is and errors.As without package reflect: the
-// lean module's engine and adapter use it so that the module does not link
+// Package errs is errors.Is and errors.As without package reflect: core
+// and the adapters use it so that the modules do not link
 // internal/reflectlite, which package errors brings for those two
-// functions (14 KB of the lean module's gzip; RATIONALE.md, "Why a lean
-// module, and why core/engine?").
+// functions (14 KB of the lean module's gzip, 8 KB of the full ones';
+// RATIONALE.md, "Why a lean module, and why core/engine?").
 package errs
 
 // Is reports whether err, or any error in the tree it wraps (Unwrap() error
@@ -36,12 +36,18 @@ func Is(err, target error) bool {
 }
 
 // As returns the first error in err's tree (in errors.As's order) whose
-// type is T. Unlike errors.As it does not ask As methods: no error type of
-// tokenfit's has one.
+// type is T, or that an As(any) bool method sets a T from, as errors.As
+// asks it.
 func As[T error](err error) (T, bool) {
 	for err != nil {
 		if t, ok := err.(T); ok {
 			return t, true
+		}
+		if x, ok := err.(interface{ As(any) bool }); ok {
+			var t T
+			if x.As(&t) {
+				return t, true
+			}
 		}
 		switch u := err.(type) {
 		case interface{ Unwrap() error }:

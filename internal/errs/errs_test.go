@@ -22,6 +22,18 @@ type isA struct{}
 func (isA) Error() string        { return "is a" }
 func (isA) Is(target error) bool { return target == errA }
 
+// asTyped is an error whose As method gives a *typed, as errors.As asks it.
+type asTyped struct{ to *typed }
+
+func (asTyped) Error() string { return "as typed" }
+func (e asTyped) As(target any) bool {
+	p, ok := target.(**typed)
+	if ok && e.to != nil {
+		*p = e.to
+	}
+	return ok && e.to != nil
+}
+
 type wrap struct{ err error }
 
 func (w wrap) Error() string { return "wrap: " + w.err.Error() }
@@ -36,6 +48,7 @@ func TestAgainstErrors(t *testing.T) {
 		fmt.Errorf("x: %w", errA), wrap{errB}, wrap{wrap{t1}}, wrap{isA{}},
 		errors.Join(errB, t2), errors.Join(errB, wrap{errA}, t1), fmt.Errorf("%w and %w", t2, errA),
 		wrap{errors.Join(nil, errors.Join(t1, errB))}, errors.New("other"),
+		asTyped{t2}, asTyped{}, wrap{asTyped{t1}}, errors.Join(asTyped{}, t2),
 	} {
 		for _, target := range []error{errA, errB} {
 			if got, want := Is(err, target), errors.Is(err, target); got != want {

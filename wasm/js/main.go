@@ -4,10 +4,10 @@
 // globalThis.__tokenfit, for browsers, Node, Deno, Bun and workerd. Build it
 // with
 //
-//	GOOS=js GOARCH=wasm go build -tags tokenfit_noembed \
-//	    -trimpath -ldflags="-s -w -buildid=" -buildvcs=false -o tokenfit-js.wasm ./wasm/js
+//	GOOS=js GOARCH=wasm go build -tags tokenfit_noembed -gcflags=github.com/tokenfit/tokenfit/core=-l \
+//	    -trimpath -ldflags="-s -w -buildid= -checklinkname=0" -buildvcs=false -o tokenfit-js.wasm ./wasm/js
 //
-// (make wasm does) and run it with Go's wasm_exec.js. When main has run,
+// (make wasm does; core without inlining is only smaller) and run it with Go's wasm_exec.js. When main has run,
 // globalThis.__tokenfit holds (see wasm/ABI.md, "GOOS=js"):
 //
 //	abiVersion            number

@@ -70,6 +70,7 @@ func Load(name string, data []byte) (*Model, error) {
 		if err := m.spiecePreTokenizer(root.get("pre_tokenizer")); err != nil {
 			return nil, err
 		}
+		m.sections = newSectionCache()
 	} else {
 		if m.replaceSpace || m.prependSpace {
 			return nil, unsupported("a byte-level tokenizer whose normalizer writes ▁")

@@ -38,8 +38,9 @@ type Model struct {
 	merges pairTable   // left<<32|right → rank<<32|merged
 
 	added, addedNorm addedSet
-	cache            *pieceCache
-	joins            joinBits // SentencePiece-style: the character pairs merges join (words.go)
+	cache            *textCache // pieces (cache.go)
+	sections         *textCache // SentencePiece-style: sections (cache.go)
+	joins            joinBits   // SentencePiece-style: the character pairs merges join (words.go)
 }
 
 // Size returns one past the highest token id.
@@ -183,7 +184,23 @@ func (m *Model) appendWords(sc *scratch, dst []uint32, part string, first bool) 
 		sc.meta = appendSpaces(b, part)
 		part = view(sc.meta)
 	}
-	return m.appendSPWords(dst, part)
+	if m.ignoreMerges {
+		// The part is the pre-tokenizer's one piece: whole if a token.
+		if id, ok := m.vocab.get(part); ok {
+			return append(dst, id)
+		}
+	}
+	if len(part) > maxCachedSection {
+		return m.appendSPWords(dst, part)
+	}
+	set, ids, ok := m.sections.get(part)
+	if ok {
+		return append(dst, ids...)
+	}
+	n := len(dst)
+	dst = m.appendSPWords(dst, part)
+	m.sections.put(set, part, dst[n:])
+	return dst
 }
 
 // appendPiece encodes one piece of the pre-tokenizer by byte-pair merging.
@@ -194,7 +211,7 @@ func (m *Model) appendPiece(dst []uint32, p string) []uint32 {
 	if e := m.vocab.entry(p); e != nil {
 		w := e.word.Load()
 		id := w & idMask
-		if m.ignoreMerges || w>>selfShift == selfYes {
+		if m.ignoreMerges && !m.spiece || w>>selfShift == selfYes {
 			return append(dst, id)
 		}
 		if w>>selfShift == selfUnknown {
@@ -216,15 +233,15 @@ func (m *Model) appendPiece(dst []uint32, p string) []uint32 {
 		mergePool.Put(w)
 		return dst
 	}
-	slot := m.cache.slot(p)
-	if c := slot.Load(); c != nil && c.piece == p {
-		return append(dst, c.ids...)
+	set, ids, ok := m.cache.get(p)
+	if ok {
+		return append(dst, ids...)
 	}
 	w := mergePool.Get().(*merger)
 	n := len(dst)
 	dst = w.merge(m, p, dst)
 	mergePool.Put(w)
-	slot.Store(&cachedPiece{piece: strings.Clone(p), ids: append([]uint32(nil), dst[n:]...)}) // p may be a view
+	m.cache.put(set, p, dst[n:])
 	return dst
 }
 

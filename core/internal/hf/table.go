@@ -137,6 +137,9 @@ func LoadTable(data []byte) (*Model, error) {
 	if data[4] == 1 {
 		m.replaceSpace, m.prependSpace, m.meta = m.spiece, false, metaNone
 	}
+	if m.spiece {
+		m.sections = newSectionCache()
+	}
 	if r.err == nil && !m.spiece {
 		if err := m.setSplitter(regex); err != nil {
 			return nil, err

@@ -18,7 +18,7 @@ func uncut(m *Model) *Model {
 	for a := range u.joins.ascii {
 		u.joins.ascii[a] = [2]uint64{^uint64(0), ^uint64(0)}
 	}
-	u.cache = newPieceCache()
+	u.cache, u.sections = newPieceCache(), newSectionCache()
 	return u
 }
 
