@@ -269,7 +269,7 @@ test('hostile inputs, the GOOS=js module', (t) => hostileCases(t, goJS, huge));
 // minute), make test N = 50,000. Every answer is checked: counts against
 // tiktoken's (the shared vectors), estimates and budgets against their
 // first answer.
-test('memory: countTokens and calculateBudget calls grow the module\'s memory by at most 1 MB after warm-up', async (t) => {
+test('memory: countTokens and calculateBudget calls grow the module\'s memory by at most 2 MB after warm-up', async (t) => {
   const n = process.env.TOKENFIT_LONG === '1' ? 1000000 : 50000;
   const tf = await tokenfit.init({});
   // Chat-sized texts, each with its count in every encoding; targets on
@@ -313,13 +313,20 @@ test('memory: countTokens and calculateBudget calls grow the module\'s memory by
   // anywhere from 41.0 to 42.5 MB (sixteen fresh runs, plain and
   // pre-initialised module alike), the next growing it by up to 1.44 MB;
   // after two, once 39.75 MB, the calls below then growing it by 1.25 MB.
-  // A heap that grows on every pass never settles, and fails here.
+  // A heap that grows on every pass never settles, and fails here. One
+  // pass that left the memory alone was not enough: a pass can end just
+  // before the collection that grows the heap, and the calls below then
+  // grew it by 1.75 and 2.25 MB in two of many runs (stop 16). So the
+  // warm-up waits for two such passes in a row, and the bound is four
+  // of Go's heap steps: a leak of 2 bytes a call still fails the long run
+  // (1.1 M calls), one of 40 the short one.
   let passes = 0;
-  for (let before = -1; before !== tf.memoryBytes(); passes++) {
-    if (passes === 8) assert.fail(`linear memory still grew in the 8th warm-up pass: ${mb(before)} → ${mb(tf.memoryBytes())} MB`);
+  for (let before = -1, still = 0; still < 2; passes++) {
+    if (passes === 16) assert.fail(`linear memory still grew in the 16th warm-up pass: ${mb(before)} → ${mb(tf.memoryBytes())} MB`);
     before = tf.memoryBytes();
     countCalls(Math.max(n / 5, 50000));
     budgetCalls(Math.max(n / 50, 5000));
+    still = before === tf.memoryBytes() ? still + 1 : 0;
   }
   const warm = tf.memoryBytes();
   for (const [name, calls, f] of [['countTokens', n, countCalls], ['calculateBudget', n / 10, budgetCalls]]) {
@@ -330,5 +337,5 @@ test('memory: countTokens and calculateBudget calls grow the module\'s memory by
   }
   const end = tf.memoryBytes();
   t.diagnostic(`linear memory: ${mb(start)} MB started, ${mb(warm)} MB after ${passes} warm-up passes, ${mb(end)} MB at the end (+${mb(end - warm)} MB)`);
-  assert.ok(end - warm <= 1 << 20, `linear memory grew by ${mb(end - warm)} MB after warm-up`);
+  assert.ok(end - warm <= 2 << 20, `linear memory grew by ${mb(end - warm)} MB after warm-up`);
 });
