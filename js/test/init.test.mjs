@@ -77,7 +77,8 @@ test('Promise.all([init(), init({ lite: true })]): the top-level functions use t
 
 test('an instance out of memory: its calls say so, and init() starts another that the top-level functions then use', async () => {
   // A Node whose WebAssembly memories stop at 44 MiB (the module starts at
-  // about 20 MB) runs the module out of memory on a 60 MB text, for real.
+  // about 20 MB) runs the module out of memory encoding a 60 MB text (15 M
+  // ids), for real.
   const { execFile } = await import('node:child_process');
   const script = new URL('oom-check.mjs', import.meta.url);
   const { stdout, stderr } = await new Promise((resolve, reject) => {
