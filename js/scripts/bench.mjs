@@ -211,8 +211,8 @@ function moduleGraph(entry) {
     if (seen.has(f)) return;
     seen.add(f);
     const src = readFileSync(f, 'utf8');
-    for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
-      visit(resolve(dirname(f), m[1] || m[2]));
+    for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|import\s*['"](\.[^'"]+)['"]/g)) {
+      visit(resolve(dirname(f), m[1] || m[2] || m[3]));
     }
   };
   visit(entry);
@@ -229,9 +229,9 @@ function payload(files) {
   };
 }
 
-const src = join(js, 'src');
+// The glue is what ships: the split build's entry and the chunks it imports.
 const dist = join(js, 'dist');
-const glue = moduleGraph(join(src, 'index.js'));
+const glue = moduleGraph(join(dist, 'esm', 'index.js'));
 // Pages download the transport form of the tables (.tkp).
 const tables = ['o200k_base', 'cl100k_base', 'p50k_base', 'r50k_base'].map((e) => join(dist, 'tables', `${e}.tkp`));
 const nm = (p) => join(js, 'node_modules', p);
