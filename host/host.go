@@ -322,8 +322,8 @@ func (h *Host) Do(ctx context.Context, op string, request []byte) ([]byte, error
 // instead (wasm/ABI.md, stream_new), so the instance never holds it whole
 // and it may be over the 1 GiB input limit; a stretch of more than 256 MiB
 // with no place to split between tokens is then invalid_argument. Cost:
-// O(len(text)) at about a tenth of native speed in wazero, plus about 0.2 µs
-// per call. ctx bounds it as it bounds Call.
+// O(len(text)) plus a small fixed cost per call (make bench-host measures
+// both against native). ctx bounds it as it bounds Call.
 func (h *Host) Count(ctx context.Context, encoding, text string) (int, error) {
 	return with(ctx, h, func(in *instance) (int, error) { return in.count(ctx, encoding, text) })
 }
