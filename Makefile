@@ -346,7 +346,7 @@ test-race:
 # The long versions of the reliability tests (TESTING.md): every
 # hostile case at full size (up to 100 MB) in every Go host and the CLI,
 # 1,000,000 countTokens and 100,000 calculateBudget calls against the
-# module's memory and natively, 10,000 instance and 1,000 host start/close
+# module's memory and natively, 10,000 instance and 2 × 1,000 host start/close
 # cycles. One package at a time: the huge cases take gigabytes. The
 # differential tests at full size: 100,000 random strings per Hugging Face
 # family, 2,000 conversations per chat template. Then the npm package's tests in Node, Deno, Bun, workerd and Chromium with the

@@ -54,9 +54,10 @@ func (c Config) encodingNames() []string {
 }
 
 // WithModule returns a copy that runs the module in wasm, the bytes of a
-// build of wasm/wasip1 (make wasm writes build/wasm/tokenfit.wasm). The Host
-// does not keep wasm after New has compiled it. Defaults to the module
-// package embed keeps (host/embed/tokenfit.wasm).
+// build of wasm/wasip1 (make wasm writes build/wasm/tokenfit.wasm). New
+// copies it (the Hosts that share its compilation keep the copy while one
+// of them is open), so the caller may change or drop wasm afterwards.
+// Defaults to the module package embed keeps (host/embed/tokenfit.wasm).
 func (c Config) WithModule(wasm []byte) Config {
 	c.module, c.lean = wasm, false
 	return c

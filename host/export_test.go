@@ -65,3 +65,7 @@ func TextAddress(i *Instance) uint32 { return i.in.text.ptr }
 
 // ModuleConfigForTest is the configuration every instance starts with.
 func ModuleConfigForTest() wazero.ModuleConfig { return moduleConfig() }
+
+// SharesCompilation says whether two Hosts run their instances in one
+// runtime, from one compilation of the module.
+func SharesCompilation(a, b *Host) bool { return a.comp == b.comp }

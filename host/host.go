@@ -6,13 +6,10 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
 
 	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/experimental"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/tokenfit/tokenfit/core"
 )
@@ -42,13 +39,14 @@ var (
 	ErrLeanModule = errors.New("tokenfit: host: the lean module only counts (Count): use the full module (Config.WithModule) for this operation")
 )
 
-// Host runs the module: one compilation, a pool of instances. It is safe for
-// concurrent use; each call runs on an instance no other call is using.
+// Host runs the module: one compilation (shared with the other open Hosts
+// of the module), a pool of instances. It is safe for concurrent use; each
+// call runs on an instance no other call is using.
 type Host struct {
 	cfg       Config
+	comp      *compilation // shared with the other open Hosts of the module
 	rt        wazero.Runtime
 	compiled  wazero.CompiledModule
-	ownCache  wazero.CompilationCache // closed by Close; nil for the shared cache
 	tables    map[string]table
 	modConfig wazero.ModuleConfig
 
@@ -63,8 +61,8 @@ type Host struct {
 	closed   bool
 	busy     int           // calls under way and Instances checked out
 	closing  chan struct{} // closed by Close: waiting for an instance ends
-	finished chan struct{} // closed once the runtime is closed
-	closeErr error         // the runtime's Close error, set before finished
+	finished chan struct{} // closed once the instances are closed
+	closeErr error         // what closing said, set before finished
 
 	// Registered models are state inside an instance: the host keeps the
 	// registry state they add up to, and an instance that has not applied
@@ -79,20 +77,16 @@ type Host struct {
 // instances load them (load_indexed).
 type table struct{ data, index []byte }
 
-// sharedCache is the compilation cache of Hosts that name no directory, so
-// that a second Host of the same module in a process does not compile again.
-var sharedCache = sync.OnceValue(wazero.NewCompilationCache)
-
-// sharedStopCache is sharedCache for Hosts WithCloseOnContextDone: their
-// code differs (it checks for the end of a context), and wazero's cache key
-// does not say so, so the two never share a cache.
-var sharedStopCache = sync.OnceValue(wazero.NewCompilationCache)
-
 // New compiles the module, checks its exports and starts one instance, so
 // that a bad module or a missing table is an error here and the first call
-// does not pay the start-up. Cost: compilation (about a second cold, about
-// 50 ms from a disk cache, about 35 ms from the process's memory cache)
-// plus one instance (about 12 ms, and the tables: see WithEncodings).
+// does not pay the start-up. While another Host of the same module (same
+// bytes, cache directory and WithCloseOnContextDone) is open in the process,
+// the two share its compilation and runtime, and New only starts an
+// instance. Otherwise it compiles: about a second cold; from a disk cache
+// or the process's memory cache wazero still decodes and validates the
+// whole module (the full module's New took 74 ms on an idle machine, the
+// lean one's 59: make bench-host). Then one instance: a few milliseconds,
+// and the tables (see WithEncodings).
 func New(ctx context.Context, cfg Config) (*Host, error) {
 	wasm := cfg.module
 	if wasm == nil {
@@ -116,40 +110,22 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		tables, err = indexTables(names)
 		indexed <- err
 	}()
-	rc := wazero.NewRuntimeConfig().WithCloseOnContextDone(cfg.stopOnDone)
-	cache := h.memoryCache()
-	if cfg.cacheDir != "" {
-		c, err := wazero.NewCompilationCacheWithDir(cfg.cacheDirFor())
-		if err != nil {
-			return nil, fmt.Errorf("host: compilation cache: %w", err)
-		}
-		cache, h.ownCache = c, c
-	}
-	fail := func(err error) (*Host, error) {
-		h.rt.Close(ctx)
-		if h.ownCache != nil {
-			h.ownCache.Close(ctx)
-		}
+	comp, err := openCompilation(ctx, cfg, wasm, cfg.module == nil)
+	if err != nil {
 		return nil, err
 	}
-	if err := h.start(ctx, rc.WithCompilationCache(cache)); err != nil {
-		return fail(err)
+	h.comp, h.rt, h.compiled = comp, comp.rt, comp.compiled
+	fail := func(err error) (*Host, error) {
+		closeCompilation(comp)
+		return nil, err
 	}
-	compiled, err := h.compile(ctx, wasm)
-	if err != nil && cfg.cacheDir != "" {
-		compiled, err = h.recompile(ctx, rc, wasm, err)
-	}
-	if err != nil {
-		return fail(fmt.Errorf("host: compiling the module: %w", err))
-	}
-	if err := checkExports(compiled, cfg.lean); err != nil {
+	if err := checkExports(comp.compiled, cfg.lean); err != nil {
 		return fail(err)
 	}
 	if err := <-indexed; err != nil {
 		return fail(err)
 	}
 	h.tables = tables
-	h.compiled = compiled
 	h.modConfig = moduleConfig()
 	h.idle = make(chan *instance, cfg.instances())
 	h.slots = make(chan struct{}, cfg.instances())
@@ -177,66 +153,12 @@ func indexTables(names []string) (map[string]table, error) {
 	return tables, nil
 }
 
-// memoryCache is the in-memory compilation cache of a Host that names no
-// directory.
-func (h *Host) memoryCache() wazero.CompilationCache {
-	if h.cfg.stopOnDone {
-		return sharedStopCache()
-	}
-	return sharedCache()
-}
-
-// start makes the runtime, with WASI.
-func (h *Host) start(ctx context.Context, rc wazero.RuntimeConfig) error {
-	h.rt = wazero.NewRuntimeWithConfig(ctx, rc)
-	_, err := wasi_snapshot_preview1.Instantiate(ctx, h.rt)
-	return err
-}
-
-// compile compiles the module, or loads it from the cache. A cold
-// compilation takes about a second; it is spread over the cores.
-func (h *Host) compile(ctx context.Context, wasm []byte) (wazero.CompiledModule, error) {
-	return h.rt.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), wasm)
-}
-
-// recompile is New's way round a compilation cache entry that wazero could
-// not load (cacheErr: a damaged entry fails every later run the same way):
-// the entry is replaced and loaded, or, when it cannot be replaced, the
-// module is compiled without the directory. Either way the logger says
-// which file it was, and New goes on.
-func (h *Host) recompile(ctx context.Context, rc wazero.RuntimeConfig, wasm []byte, cacheErr error) (wazero.CompiledModule, error) {
-	log := h.cfg.log()
-	entry, err := repairCache(ctx, rc, h.cfg.cacheDirFor(), wasm)
-	if err == nil && entry != "" {
-		compiled, err := h.compile(ctx, wasm)
-		if err == nil {
-			log.Warn("tokenfit: host: a damaged compilation cache entry was replaced", "file", entry, "error", cacheErr)
-			return compiled, nil
-		}
-	}
-	if entry == "" {
-		entry = h.cfg.cacheDirFor()
-	}
-	h.rt.Close(ctx)
-	h.ownCache.Close(ctx)
-	h.ownCache = nil
-	if err := h.start(ctx, rc.WithCompilationCache(h.memoryCache())); err != nil {
-		return nil, err
-	}
-	compiled, err2 := h.compile(ctx, wasm)
-	if err2 != nil {
-		return nil, err2
-	}
-	log.Warn("tokenfit: host: a damaged compilation cache entry could not be replaced; compiled without the cache",
-		"file", entry, "error", cacheErr, "replacing", err)
-	return compiled, nil
-}
-
-// Close closes every instance and the runtime once the calls under way have
-// finished and every checked-out Instance has been released. From its start,
+// Close closes every instance, and the runtime if no other open Host shares
+// it, once the calls under way have finished and every checked-out
+// Instance has been released. From its start,
 // calls through the Host return ErrClosed (those waiting for an instance
 // too), while a checked-out Instance keeps answering until it is released.
-// If ctx ends first, Close returns ctx's error and the runtime is closed
+// If ctx ends first, Close returns ctx's error and the instances are closed
 // when the last call ends or the last Instance is released. Closing twice is
 // harmless.
 func (h *Host) Close(ctx context.Context) error {
@@ -255,19 +177,20 @@ func (h *Host) Close(ctx context.Context) error {
 	case <-h.finished:
 		return h.closeErr
 	case <-ctx.Done():
-		return fmt.Errorf("tokenfit: host: Close: %w (%d calls or Instances were still under way; the runtime closes when they end)", ctx.Err(), busy)
+		return fmt.Errorf("tokenfit: host: Close: %w (%d calls or Instances were still under way; the instances close when they end)", ctx.Err(), busy)
 	}
 }
 
-// finish closes the runtime; it runs once, when the Host is closed and
-// nothing is busy.
+// finish closes the instances, and the runtime if no other Host uses it;
+// it runs once, when the Host is closed and nothing is busy (so every
+// instance is idle).
 func (h *Host) finish() {
 	ctx := context.Background()
-	err := h.rt.Close(ctx)
-	if h.ownCache != nil {
-		err = errors.Join(err, h.ownCache.Close(ctx))
+	var err error
+	for len(h.idle) > 0 {
+		err = errors.Join(err, (<-h.idle).mod.Close(ctx))
 	}
-	h.closeErr = err
+	h.closeErr = errors.Join(err, closeCompilation(h.comp))
 	close(h.finished)
 }
 
@@ -464,7 +387,7 @@ func (h *Host) release(in *instance) {
 	h.done()
 }
 
-// done ends a busy call; the last one after Close closes the runtime.
+// done ends a busy call; the last one after Close closes the instances.
 func (h *Host) done() {
 	h.mu.Lock()
 	h.busy--

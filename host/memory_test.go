@@ -16,8 +16,9 @@ import (
 
 // Memory over many calls and many instances. make test runs them small;
 // TOKENFIT_LONG=1 (make test-long) at full size: 1,000,000 countTokens and
-// 100,000 calculateBudget calls on one instance, 10,000 instances and 1,000
-// hosts started and closed.
+// 100,000 calculateBudget calls on one instance, 10,000 instances, and
+// 1,000 hosts sharing an open Host's compilation and 1,000 with a runtime
+// of their own started and closed.
 
 func long() bool { return os.Getenv("TOKENFIT_LONG") == "1" }
 
@@ -184,8 +185,10 @@ func waitGoroutines(n int) int {
 }
 
 // TestMemory_Cycles starts and closes instances (through the pool, as a
-// trap or a grown memory does) and whole hosts: the Go heap, the goroutines
-// and the process's resident memory come back to where they were.
+// trap or a grown memory does), whole hosts that share an open Host's
+// compilation, and hosts with a runtime of their own: the Go heap, the
+// goroutines and the process's resident memory come back to where they
+// were.
 func TestMemory_Cycles(t *testing.T) {
 	skipShort(t)
 	ctx := context.Background()
@@ -206,7 +209,10 @@ func TestMemory_Cycles(t *testing.T) {
 			t.Fatalf("countTokens = %s, %v", out, err)
 		}
 	}
-	hostCycle := func() {
+	// A Host of cfg shares h's compilation; one of alone (another cache
+	// directory) makes and closes a runtime of its own.
+	alone := cfg.WithCompilationCacheDir(t.TempDir())
+	hostCycle := func(cfg host.Config) {
 		h, err := host.New(ctx, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -224,7 +230,8 @@ func TestMemory_Cycles(t *testing.T) {
 		cycle(h)
 	}
 	for range 2 {
-		hostCycle()
+		hostCycle(cfg)
+		hostCycle(alone)
 	}
 	for _, step := range []struct {
 		name string
@@ -232,7 +239,8 @@ func TestMemory_Cycles(t *testing.T) {
 		f    func()
 	}{
 		{"instance", size(10000, 20), func() { cycle(h) }},
-		{"host", size(1000, 5), hostCycle},
+		{"host", size(1000, 5), func() { hostCycle(cfg) }},
+		{"runtime", size(1000, 5), func() { hostCycle(alone) }},
 	} {
 		g0, heap0, rss0 := waitGoroutines(0), heapInUse(), rss()
 		t0 := time.Now()
