@@ -340,7 +340,7 @@ test-race-short:
 	$(GO) test -race -short ./host/
 
 test-race:
-	$(GO) test -race -run 'Load|Deadline|Close' -count=1 -v -timeout 60m ./host/
+	$(GO) test -race -run 'Load|Deadline|Close|ReaderFaults' -count=1 -v -timeout 60m ./host/
 	$(GO) test -race -run 'PieceCache' -count=1 ./core/internal/bpe/
 
 # The long versions of the reliability tests (TESTING.md): every

@@ -13,6 +13,9 @@
 // core.Encoding's Count through the module's fast path (no JSON), and
 // CountTokens, Encode, Decode, WithinLimit, Truncate and CalculateBudget
 // return core's answer types. CallAs decodes any other operation's answer.
+// CountReader and WithinLimitReader take the text from an io.Reader and
+// write it to the module as it is read (natively, a core.StreamCounter
+// does that), so a text of any length costs a megabyte or so of memory.
 // Every method takes a context first and returns when it ends (see
 // Config.WithCloseOnContextDone for stopping the work itself); Close
 // releases everything.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 
 	"github.com/tokenfit/tokenfit/core"
 	"github.com/tokenfit/tokenfit/host"
@@ -71,9 +72,13 @@ func TestHost_LoadTokenizer(t *testing.T) {
 		if err != nil || a.Tokens != ref.Count(texts[0]) {
 			t.Errorf("instance %d: %s %v", i, out, err)
 		}
-		// The count fast path by the tokenizer's name (encoding_handle).
+		// The count fast path by the tokenizer's name (encoding_handle),
+		// and from a reader (read whole: a tokenizer has no stream counter).
 		if n, err := in.Count(ctx, "qwen3", texts[1]); err != nil || n != ref.Count(texts[1]) {
 			t.Errorf("instance %d: Count = %d %v, want %d", i, n, err, ref.Count(texts[1]))
+		}
+		if n, err := in.CountReader(ctx, "qwen3", iotest.HalfReader(strings.NewReader(texts[0]))); err != nil || n != ref.Count(texts[0]) {
+			t.Errorf("instance %d: CountReader = %d %v, want %d", i, n, err, ref.Count(texts[0]))
 		}
 	}
 	for _, in := range held {

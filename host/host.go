@@ -243,8 +243,9 @@ func (h *Host) Do(ctx context.Context, op string, request []byte) ([]byte, error
 // counted there, without JSON. A text of more than 4 MiB counted with a
 // built-in encoding is written to a stream counter a megabyte at a time
 // instead (wasm/ABI.md, stream_new), so the instance never holds it whole
-// and it may be over the 1 GiB input limit; a stretch of more than 256 MiB
-// with no place to split between tokens is then invalid_argument. Cost:
+// and it may be over the 1 GiB input limit, up to 2 GiB (CountReader
+// counts any length); a stretch of more than 256 MiB with no place to
+// split between tokens is then invalid_argument. Cost:
 // O(len(text)) plus a small fixed cost per call (make bench-host measures
 // both against native). ctx bounds it as it bounds Call.
 func (h *Host) Count(ctx context.Context, encoding, text string) (int, error) {

@@ -3,8 +3,8 @@ package host
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tetratelabs/wazero"
@@ -260,8 +260,11 @@ func (in *instance) load(ctx context.Context, name string, t table) error {
 // count counts text through the fast path: a text longer than streamMin
 // with a built-in encoding is streamed (see stream).
 func (in *instance) count(ctx context.Context, encoding, text string) (int, error) {
-	if len(text) > streamMin && in.streamNew != nil && slices.Contains(core.EncodingNames(), encoding) {
-		return in.stream(ctx, encoding, text, math.MaxInt32)
+	if len(text) > streamMin && in.streams(encoding) {
+		if len(text) > noLimit {
+			return 0, &Error{Code: core.CodeInvalidArgument, Message: fmt.Sprintf("tokenfit: invalid argument: a text of %d bytes is over the %d bytes a count can cover (CountReader counts a text of any length)", len(text), noLimit)}
+		}
+		return in.stream(ctx, encoding, strings.NewReader(text), noLimit)
 	}
 	h, err := in.handle(ctx, encoding)
 	if err != nil {
@@ -271,63 +274,6 @@ func (in *instance) count(ctx context.Context, encoding, text string) (int, erro
 		return 0, err
 	}
 	n, err := in.invoke(ctx, in.countFn, uint64(uint32(h)), uint64(in.text.ptr), uint64(len(text)))
-	if err != nil {
-		return 0, err
-	}
-	if int32(n) < 0 {
-		return 0, in.status(ctx, int32(n))
-	}
-	return int(int32(n)), nil
-}
-
-// streamMin is the longest text copied into an instance in whole to be
-// counted; a longer one is written in parts of streamPart bytes to a
-// stream counter (wasm/ABI.md, stream_new), so that the instance holds a
-// megabyte or so of it rather than all of it, and a limit stops the
-// writing as soon as it is passed.
-const (
-	streamMin  = 4 << 20
-	streamPart = 1 << 20
-)
-
-// stream counts text with a built-in encoding by writing it in parts to a
-// stream counter that stops once the count passes limit: the exact count
-// when text has at most limit tokens, else the count above limit where the
-// module stopped, within_limit's answer for the whole text.
-func (in *instance) stream(ctx context.Context, encoding, text string, limit int32) (int, error) {
-	if len(text) > math.MaxInt32 {
-		return 0, &Error{Code: core.CodeInvalidArgument, Message: fmt.Sprintf("tokenfit: invalid argument: a text of %d bytes is over the %d bytes a count can cover", len(text), math.MaxInt32)}
-	}
-	h, err := in.handle(ctx, encoding)
-	if err != nil {
-		return 0, err
-	}
-	id, err := in.invoke(ctx, in.streamNew, uint64(uint32(h)), uint64(uint32(limit)))
-	if err != nil {
-		return 0, err
-	}
-	if int32(id) < 0 {
-		return 0, in.status(ctx, int32(id))
-	}
-	// A part may end inside a character: the stream counter joins it.
-	for i := 0; i < len(text); i += streamPart {
-		part := text[i:min(i+streamPart, len(text))]
-		if err := in.putString(ctx, &in.text, part); err != nil {
-			in.invoke(ctx, in.streamEnd, id) // the module still answers: end the counter
-			return 0, err
-		}
-		st, err := in.invoke(ctx, in.streamWrite, id, uint64(in.text.ptr), uint64(len(part)))
-		if err != nil {
-			return 0, err
-		}
-		if int32(st) < 0 {
-			return 0, in.status(ctx, int32(st)) // which ended the stream counter
-		}
-		if st == 1 {
-			break // over the limit: the rest changes nothing
-		}
-	}
-	n, err := in.invoke(ctx, in.streamEnd, id)
 	if err != nil {
 		return 0, err
 	}

@@ -4,8 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
-	"slices"
+	"strings"
 
 	"github.com/tokenfit/tokenfit/core"
 )
@@ -57,41 +56,17 @@ func (h *Host) Decode(ctx context.Context, req core.DecodeRequest) (core.DecodeA
 }
 
 // WithinLimit is core.Registry.WithinLimit in the module. A text longer
-// than a few megabytes counted with a built-in encoding is streamed into
-// the instance and the writing stops once the count passes the limit, so
-// the cost is in proportion to the text the limit covers, not to the
-// whole text (the answer is the same).
+// than a few megabytes counted with a built-in encoding (named, or a
+// model's) is streamed into the instance and the writing stops once the
+// count passes the limit, so the cost is in proportion to the text the
+// limit covers, not to the whole text (the answer is the same).
 func (h *Host) WithinLimit(ctx context.Context, req core.LimitRequest) (core.LimitAnswer, error) {
-	if len(req.Text) <= streamMin || req.Calibration != nil || req.Limit < 0 {
+	if len(req.Text) <= streamMin || req.Limit < 0 {
 		return CallAs[core.LimitAnswer](ctx, h, "withinLimit", req)
 	}
-	// The answer for an empty text says what counts (the model's encoding,
-	// exact or not), and answers a bad request as the whole one would.
 	text := req.Text
 	req.Text = ""
-	a, err := CallAs[core.LimitAnswer](ctx, h, "withinLimit", req)
-	if err != nil {
-		return a, err
-	}
-	if !a.Exact || !slices.Contains(core.EncodingNames(), a.Encoding) {
-		req.Text = text
-		return CallAs[core.LimitAnswer](ctx, h, "withinLimit", req)
-	}
-	n, err := with(ctx, h, func(in *instance) (int, error) {
-		if in.streamNew == nil {
-			return -1, nil // a module without stream counters
-		}
-		return in.stream(ctx, a.Encoding, text, int32(min(req.Limit, math.MaxInt32)))
-	})
-	if err != nil {
-		return core.LimitAnswer{}, err
-	}
-	if n < 0 {
-		req.Text = text
-		return CallAs[core.LimitAnswer](ctx, h, "withinLimit", req)
-	}
-	a.Tokens, a.Within = n, n <= req.Limit
-	return a, nil
+	return h.withinLimit(ctx, req, strings.NewReader(text), func() (string, error) { return text, nil })
 }
 
 // Truncate is core.Registry.Truncate in the module.

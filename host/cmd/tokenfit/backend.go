@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,9 @@ type backend interface {
 	call(ctx context.Context, op string, req []byte) ([]byte, error)
 	// count counts text with an encoding core has tables for.
 	count(ctx context.Context, encoding, text string) (int, error)
+	// countReader counts the text r yields with such an encoding as it is
+	// read, holding a megabyte or so of it at a time.
+	countReader(ctx context.Context, encoding string, r io.Reader) (int, error)
 	close(ctx context.Context)
 }
 
@@ -56,6 +60,14 @@ func (n native) count(_ context.Context, encoding, text string) (int, error) {
 	return e.Count(text), nil
 }
 
+func (n native) countReader(_ context.Context, encoding string, r io.Reader) (int, error) {
+	e, err := core.GetEncoding(encoding)
+	if err != nil {
+		return 0, err
+	}
+	return countStream(r, e)
+}
+
 func (native) close(context.Context) {}
 
 // wasm is the module in wazero: one instance checked out for the process,
@@ -73,6 +85,11 @@ func (w *wasm) call(ctx context.Context, op string, req []byte) ([]byte, error) 
 
 func (w *wasm) count(ctx context.Context, encoding, text string) (int, error) {
 	n, err := w.in.Count(ctx, encoding, text)
+	return n, w.failed(ctx, err)
+}
+
+func (w *wasm) countReader(ctx context.Context, encoding string, r io.Reader) (int, error) {
+	n, err := w.in.CountReader(ctx, encoding, r)
 	return n, w.failed(ctx, err)
 }
 

@@ -170,8 +170,12 @@ func countCmd(fs *flag.FlagSet) func(*cli, []string) error {
 		// One input: stdin, or a file. Files are counted one by one: each is
 		// a text of its own.
 		one := func(r io.Reader, name string) (int, error) {
-			if stream != nil {
-				return countStream(r, name, stream)
+			if stream != "" {
+				n, err := rt.countReader(c.ctx, stream, r)
+				if err != nil {
+					return 0, inputError{name, err}
+				}
+				return n, nil
 			}
 			b, err := readAll(r, name, maxInput)
 			if err != nil {
@@ -202,27 +206,45 @@ func countCmd(fs *flag.FlagSet) func(*cli, []string) error {
 	}
 }
 
-// streamEncoding returns the encoding that counts natively as the text is
-// read (an exact one: named, the default, or a model's), or nil when the
-// count needs the whole text (the wasm runtime, a heuristic, an estimate,
-// a tokenizer.json).
-func (c *cli) streamEncoding(t *target, hf *core.HFTokenizer) (*core.Encoding, error) {
-	rt, ok := c.rt.(native)
+// streamEncoding returns the encoding that counts the text as it is read,
+// on either runtime: an exact built-in one, named, the default, or a
+// model's (as countTokens answers for it); "" when the count needs the
+// whole text (a heuristic, an estimate, a tokenizer.json).
+func (c *cli) streamEncoding(t *target, hf *core.HFTokenizer) (string, error) {
 	switch {
-	case !ok || hf != nil:
-		return nil, nil
+	case hf != nil:
+		return "", nil
 	case t.fast() != "":
-		return core.GetEncoding(t.fast())
-	case t.model != "":
-		res, err := rt.api.Registry().Resolve(t.model)
-		if err != nil {
-			return nil, err
-		}
-		e, _ := res.Tokenizer.(*core.Encoding)
-		return e, nil
+		return t.fast(), nil
+	case t.model == "":
+		return "", nil // a heuristic
 	}
-	return nil, nil
+	out, err := c.do("countTokens", core.CountRequest{Target: core.Target{Model: t.model}}, nil)
+	if err != nil {
+		return "", err
+	}
+	var a core.CountAnswer
+	if err := json.Unmarshal(out, &a); err != nil {
+		return "", err
+	}
+	if a.Exact && exact(a.Encoding) {
+		return a.Encoding, nil
+	}
+	return "", nil
 }
+
+// inputError is an error in reading or counting one input, named.
+type inputError struct {
+	name string
+	err  error
+}
+
+// Error returns the input's name and the error.
+func (e inputError) Error() string {
+	return e.name + ": " + strings.TrimPrefix(e.err.Error(), "tokenfit: ")
+}
+
+func (e inputError) Unwrap() error { return e.err }
 
 // countLines counts {"text": …} lines.
 func (c *cli) countLines(files []string, count func(string) (int, error)) error {

@@ -45,11 +45,13 @@
 // An empty config file sets nothing (as {} does). tokenfit reads at most
 // 1 GiB from stdin or from one file (the module's largest buffer; the same
 // natively) and 1 MiB of the config file, and says so when there is more.
-// A native count with an exact encoding (named, the default, or a model's)
-// streams instead: it holds about a megabyte of the input at a time, plus
-// the longest stretch with no place to split between tokens, and refuses
-// only such a stretch of more than 1 GiB. count --jsonl reads its lines as
-// they come and answers each before reading the next.
+// A count with an exact encoding (named, the default, or a model's)
+// streams instead, on either runtime: it holds about a megabyte of the
+// input at a time, plus the longest stretch with no place to split between
+// tokens, and refuses only such a stretch of more than 1 GiB natively, 256
+// MiB in the module. A count by a heuristic, an estimate or --tokenizer
+// needs the whole text, so it takes at most 1 GiB. count --jsonl reads its
+// lines as they come and answers each before reading the next.
 //
 // With --runtime wasm the module is --wasm FILE, else $TOKENFIT_WASM, else
 // the one built into the binary (package host/embed, committed with the
@@ -83,7 +85,7 @@ type command struct {
 }
 
 var commands = []command{
-	{"count", "[--encoding E | --model M] [--jsonl] [FILE…]", "print the number of tokens (natively, of inputs of any size)", countCmd},
+	{"count", "[--encoding E | --model M] [--jsonl] [FILE…]", "print the number of tokens (with an exact encoding, of inputs of any size)", countCmd},
 	{"encode", "[--encoding E | --model M] [FILE]", "print the token ids (JSON; at most 1 GiB of input)", encodeCmd},
 	{"decode", "[--encoding E | --model M] [--json] [ID…]", "print the text of token ids", decodeCmd},
 	{"truncate", "--max-tokens N [--keep start|end] [--encoding E | --model M] [--json] [FILE]", "print the text cut to N tokens (at most 1 GiB of input)", truncateCmd},

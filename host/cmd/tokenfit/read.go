@@ -14,8 +14,8 @@ import (
 const (
 	// maxInput bounds one input, stdin or a file: the module's largest
 	// buffer (wasm/ABI.md), and the same natively so that both runtimes
-	// answer alike. A native count reads its input as a stream instead and
-	// holds at most this much of it at once (countStream).
+	// answer alike. A count with an exact encoding reads its input as a
+	// stream instead (backend.countReader).
 	maxInput = 1 << 30
 	// maxConfig bounds the config file, a few lines of JSON.
 	maxConfig = 1 << 20
@@ -36,14 +36,14 @@ func readAll(r io.Reader, name string, limit int64) ([]byte, error) {
 // countStream counts r with e as it is read, holding a megabyte or so plus
 // the longest stretch with no place to split (engine.StreamCounter); a
 // stretch of more than maxInput bytes is refused.
-func countStream(r io.Reader, name string, e *core.Encoding) (int, error) {
+func countStream(r io.Reader, e *core.Encoding) (int, error) {
 	s := e.NewStreamCounter()
 	buf := make([]byte, 256<<10)
 	for {
 		n, err := r.Read(buf)
 		s.Write(buf[:n])
 		if s.Held() > maxInput {
-			return 0, fmt.Errorf("%s: more than %s with no place to split it between tokens (one run of whitespace, of letters or of symbols), the most tokenfit holds at once", name, bytesString(maxInput))
+			return 0, fmt.Errorf("more than %s with no place to split it between tokens (one run of whitespace, of letters or of symbols), the most tokenfit holds at once", bytesString(maxInput))
 		}
 		if err == io.EOF {
 			return s.Count(), nil

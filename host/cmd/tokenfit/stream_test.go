@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -52,6 +53,47 @@ func TestCLI_CountStreams(t *testing.T) {
 					t.Errorf("%s twice, gpt-4o: %d %q %q, tiktoken %d each", c.File, p.status, p.stdout, p.stderr, want)
 				}
 			}
+		}
+	}
+}
+
+// TestCLI_CountStreamsBothRuntimes: on both runtimes, count reads stdin
+// as it comes (copies of en.txt, 2.8 MB: three parts of the module's
+// stream, a byte at a time and in halves) and prints tiktoken's count, by
+// encoding and by a model; a stdin that fails midway is an error naming
+// stdin, and an estimate's count (which needs the whole text) answers as
+// natively.
+func TestCLI_CountStreamsBothRuntimes(t *testing.T) {
+	var en tokenvectors.Case
+	for _, c := range corpusCases(t) {
+		if c.File == "corpus/en.txt" {
+			en = c
+		}
+	}
+	text := strings.Repeat(en.Text, 600)
+	for _, rt := range runtimes(t) {
+		for _, tc := range []struct {
+			args []string
+			want int
+			r    io.Reader
+		}{
+			{[]string{"count"}, 600 * en.Counts["o200k_base"], iotest.OneByteReader(strings.NewReader(text))},
+			{[]string{"count", "--encoding", "cl100k_base"}, 600 * en.Counts["cl100k_base"], iotest.HalfReader(strings.NewReader(text))},
+			{[]string{"count", "--model", "gpt-4"}, 600 * en.Counts["cl100k_base"], iotest.HalfReader(strings.NewReader(text))},
+		} {
+			var out, errOut bytes.Buffer
+			if st := run(append(tc.args, "--runtime", rt), tc.r, &out, &errOut); st != 0 || out.String() != fmt.Sprintf("%d\n", tc.want) {
+				t.Errorf("%s %v: %d %q %q, tiktoken %d", rt, tc.args, st, out.String(), errOut.String(), tc.want)
+			}
+		}
+		var out, errOut bytes.Buffer
+		failing := io.MultiReader(strings.NewReader(text), iotest.ErrReader(errors.New("disk on fire")))
+		if st := run([]string{"count", "--runtime", rt}, failing, &out, &errOut); st != 1 || !strings.HasPrefix(errOut.String(), "tokenfit: stdin: ") || !strings.Contains(errOut.String(), "disk on fire") {
+			t.Errorf("%s, failing stdin: %d %q %q", rt, st, out.String(), errOut.String())
+		}
+		native := tokenfit(t, text, "count", "--model", "claude-sonnet-4-5")
+		if p := tokenfit(t, text, "count", "--model", "claude-sonnet-4-5", "--runtime", rt); p.status != 0 || p != native {
+			t.Errorf("%s, an estimate: %+v, native %+v", rt, p, native)
 		}
 	}
 }
