@@ -337,7 +337,7 @@ test-wasm-wasip1: $(WAZERO)
 # x 10,000 in test-race, with the deadline and Close cases (a call stopped by
 # its context, Close while calls are under way or an Instance is held).
 test-race-short:
-	$(GO) test -race -short ./host/
+	$(GO) test -race -short -timeout 25m ./host/
 
 test-race:
 	$(GO) test -race -run 'Load|Deadline|Close|ReaderFaults' -count=1 -v -timeout 60m ./host/

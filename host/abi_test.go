@@ -16,6 +16,7 @@ import (
 // exports, wasm/exports.txt, and the export table of wasm/ABI.md (and the
 // functions the host requires to the same list).
 func TestABI_Exports(t *testing.T) {
+	skipShort(t)
 	ctx := context.Background()
 	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCompilationCache(testCache()))
 	defer rt.Close(ctx)

@@ -22,6 +22,7 @@ import (
 // none of core/internal/hf's but its package initialisation (one reference
 // to a *core.HFTokenizer as an interface value linked them all: 38 KB gzip).
 func TestNoHF(t *testing.T) {
+	skipShort(t)
 	ctx := context.Background()
 	wasm := noHFModule.get(t)
 	for _, f := range regexp.MustCompile(`core/internal/hf\.[^\x00]*`).FindAll(wasm, -1) {

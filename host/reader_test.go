@@ -65,6 +65,7 @@ var readers = map[string]func(string) io.Reader{
 // inside characters, bytes that are not UTF-8 (U+FFFD each), an empty
 // text; on the Host and on a checked-out Instance.
 func TestHost_CountReader(t *testing.T) {
+	skipShort(t)
 	ctx := context.Background()
 	h := sharedHost(t)
 	en, counts := enCopies(t)
@@ -104,6 +105,7 @@ func failAfter(text string, n int, err error) io.Reader {
 // stream counters an instance holds) the same one-instance Host counts a
 // long text right.
 func TestHost_CountReaderFaults(t *testing.T) {
+	skipShort(t)
 	ctx := context.Background()
 	h := newHost(t, config(t).WithMaxInstances(1))
 	en, counts := enCopies(t)
@@ -190,6 +192,7 @@ func (c *cancelAfter) Read(p []byte) (int, error) {
 // (one run of letters) is held whole and counted as one piece, as core
 // counts it.
 func TestHost_CountReaderHugeLine(t *testing.T) {
+	skipShort(t)
 	ctx := context.Background()
 	h := sharedHost(t)
 	line := strings.Repeat("abcdefghij", 6<<20/10) + "\n"
@@ -206,6 +209,7 @@ func TestHost_CountReaderHugeLine(t *testing.T) {
 // never read to its failure for a small limit); a request with a text of
 // its own is refused.
 func TestHost_WithinLimitReader(t *testing.T) {
+	skipShort(t)
 	ctx := context.Background()
 	h := sharedHost(t)
 	reg := core.NewAPI().Registry()

@@ -27,6 +27,7 @@ func streamText() string {
 // whole text: the count, and WithinLimit's answer (verdict and count where
 // it stopped) at limits from 0 to past the count, by encoding and by model.
 func TestHost_Stream(t *testing.T) {
+	skipShort(t)
 	ctx := context.Background()
 	h := sharedHost(t)
 	text := streamText()
