@@ -33,17 +33,27 @@ func (v *Vocab) countLong(p string) int {
 // merged returns the number of tokens of a piece of 3 bytes or more that
 // is not a whole token, whose hash is h.
 func (v *Vocab) merged(p string, h uint64) int {
+	if len(p) == 3 {
+		// If either of its pairs is a token, that pair merges and the
+		// two tokens left would only join into p: two tokens, else three.
+		return 3 - b2i(v.pair2[int(p[0])<<8|int(p[1])]|v.pair2[int(p[1])<<8|int(p[2])] != 0)
+	}
 	if n, ok := v.pieces.get(p, h); ok {
 		return n
 	}
-	var n int
+	n := v.merge(p)
+	v.pieces.put(p, h, n)
+	return n
+}
+
+// merge returns the number of tokens of a piece that is not a whole token.
+func (v *Vocab) merge(p string) int {
 	if len(p) <= smallPiece {
 		var buf [smallPiece + 1]part
-		n = len(v.splitSmall(p, &buf)) - 1
-	} else {
-		v.eachToken(p, func(string) { n++ })
+		return len(v.splitSmall(p, &buf)) - 1
 	}
-	v.pieces.put(p, h, n)
+	n := 0
+	v.eachToken(p, func(string) { n++ })
 	return n
 }
 
