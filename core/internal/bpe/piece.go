@@ -24,14 +24,34 @@ func (v *Vocab) countShort(p string) int {
 
 // countLong is count for a piece of 3 bytes or more.
 func (v *Vocab) countLong(p string) int {
+	if len(p) > keyBytes {
+		return v.countLonger(p)
+	}
 	if r, h := v.rankHash(p); r == noRank {
 		return v.merged(p, h)
 	}
 	return 1
 }
 
-// merged returns the number of tokens of a piece of 3 bytes or more that
-// is not a whole token, whose hash is h.
+// countLonger is count for a piece longer than keyBytes. It asks the piece
+// cache first, which holds such pieces whole tokens or not: most of them
+// are rare words that need a merge, and a look-up of one reads a slot that
+// is seldom in the processor's cache (and, for a token, the token's bytes).
+func (v *Vocab) countLonger(p string) int {
+	h := hash(p)
+	if n, ok := v.pieces.get(p, h); ok {
+		return n
+	}
+	n := 1
+	if v.rankOfLong(p, h) == noRank {
+		n = v.merge(p)
+	}
+	v.pieces.put(p, h, n)
+	return n
+}
+
+// merged returns the number of tokens of a piece of 3 to keyBytes bytes
+// that is not a whole token, whose hash is h.
 func (v *Vocab) merged(p string, h uint64) int {
 	if len(p) == 3 {
 		// If either of its pairs is a token, that pair merges and the

@@ -3,12 +3,14 @@ package bpe
 // pieceCache remembers the counts of recent pieces that needed a merge: in
 // real text rare words repeat (about 45% of the merged pieces in the
 // benchmark corpus), and an app counts the same conversation again and
-// again; a merge costs several times a look-up.
+// again; a merge costs several times a look-up. It also holds pieces
+// longer than keyBytes that are whole tokens (count 1), which countLonger
+// asks it for before the look-up.
 //
-// It has three parts, allocated together at the first merge (1.5 MB): 32K
+// It has three parts, allocated together at the first merge (2 MB): 32K
 // entries of 16 bytes for pieces of up to keyBytes (12) bytes, four to a
 // cache line (four in five merged pieces of the benchmark corpus are that
-// short), 8K entries of one 64-byte line for pieces of up to 56 bytes, and
+// short), 16K entries of one 64-byte line for pieces of up to 56 bytes, and
 // 2K entries of four lines for longer ones, up to 248 bytes (a word of a
 // script written without spaces, a run of CJK characters: few, but each
 // merge of one costs as much as hundreds of look-ups). Each entry keeps its
@@ -23,7 +25,7 @@ type pieceCache struct {
 
 const (
 	tinyBits     = 15
-	pieceBits    = 13
+	pieceBits    = 14
 	keyWords     = 7 // a short entry: the header and 7 words of key
 	longBits     = 11
 	longKeyWords = 31 // a long entry: the header and 31 words of key
