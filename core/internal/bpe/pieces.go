@@ -3,9 +3,9 @@ package bpe
 // pieceCache remembers the counts of recent pieces that needed a merge: in
 // real text rare words repeat (about 45% of the merged pieces in the
 // benchmark corpus), and an app counts the same conversation again and
-// again; a merge costs several times a look-up. It also holds pieces
-// longer than keyBytes that are whole tokens (count 1), which countLonger
-// asks it for before the look-up.
+// again; a merge costs several times a look-up. It also holds whole tokens
+// (count 1) of 5 bytes or more, which countCachedFirst and countLonger ask
+// it for before the look-up.
 //
 // It has three parts, allocated together at the first merge (2 MB): 32K
 // entries of 16 bytes for pieces of up to keyBytes (12) bytes, four to a
