@@ -3,38 +3,46 @@ package bpe
 // pieceCache remembers the counts of recent pieces that needed a merge: in
 // real text rare words repeat (about 45% of the merged pieces in the
 // benchmark corpus), and an app counts the same conversation again and
-// again; a merge costs several times a look-up.
+// again; a merge costs several times a look-up. It also holds whole tokens
+// (count 1) of 5 bytes or more, which countCachedFirst and countLonger ask
+// it for before the look-up.
 //
-// It has two parts, allocated together at the first merge (2.5 MB): 32K
-// entries of one 64-byte line for pieces of up to 56 bytes, and 2K entries
-// of four lines for longer ones, up to 248 bytes (a word of a script
-// written without spaces, a run of CJK characters: few, but each merge of
-// one costs as much as hundreds of look-ups). Each entry keeps its key in
-// full, so a hit is always right. Every field is a word (atomic where
-// goroutines run in parallel, see sync_threads.go): an entry is a sequence
-// lock, its header's version odd while a writer fills it. A reader that
-// sees the header change under it, or a writer that finds the entry busy,
-// gives up: a miss, never a wrong count.
+// It has three parts, allocated together at the first merge (2 MB): 32K
+// entries of 16 bytes for pieces of up to keyBytes (12) bytes, four to a
+// cache line (four in five merged pieces of the benchmark corpus are that
+// short), 16K entries of one 64-byte line for pieces of up to 56 bytes, and
+// 2K entries of four lines for longer ones, up to 248 bytes (a word of a
+// script written without spaces, a run of CJK characters: few, but each
+// merge of one costs as much as hundreds of look-ups). Each entry keeps its
+// key in full, so a hit is always right. Every field is a word (atomic
+// where goroutines run in parallel, see sync_threads.go): an entry is a
+// sequence lock, its header's version odd while a writer fills it. A reader
+// that sees the header change under it, or a writer that finds the entry
+// busy, gives up: a miss, never a wrong count.
 type pieceCache struct {
 	table tablePtr
 }
 
 const (
-	pieceBits    = 15
+	tinyBits     = 15
+	pieceBits    = 14
 	keyWords     = 7 // a short entry: the header and 7 words of key
 	longBits     = 11
 	longKeyWords = 31 // a long entry: the header and 31 words of key
 	maxCachedLen = 8 * longKeyWords
 )
 
-// pieceTable is both parts, each entry a header word followed by its key
-// words.
+// pieceTable is the three parts, each entry a header word followed by its
+// key words.
 type pieceTable struct {
+	tiny  [2 << tinyBits]word
 	short [(1 + keyWords) << pieceBits]word
 	long  [(1 + longKeyWords) << longBits]word
 }
 
-// An entry's header is version << 16 | count << 8 | key length, with the
+// A tiny entry's header is version << 40 | count << 36 | the key's hi word
+// (keyOf's: bytes 8-11 and the length, at most 12, << 32), and its one key
+// word keyOf's lo. Other entries' headers are version << 16 | count << 8 | key length, with the
 // version odd while the entry is written; the key words hold the key's
 // bytes, little endian, zero past its length.
 
@@ -90,6 +98,9 @@ func (c *pieceCache) get(p string, h uint64) (int, bool) {
 	if t == nil || len(p) == 0 || len(p) > maxCachedLen {
 		return 0, false
 	}
+	if len(p) <= keyBytes {
+		return t.getTiny(p, h)
+	}
 	e0, e1 := t.ways(p, h)
 	if n, ok := match(e0, p); ok {
 		return n, true
@@ -131,6 +142,10 @@ func (c *pieceCache) put(p string, h uint64, count int) {
 	}
 	// The first way unless it is taken and the second is free; when both
 	// are taken, the first: a newer piece is likelier to come again.
+	if len(p) <= keyBytes {
+		t.putTiny(p, h, count)
+		return
+	}
 	e, e1 := t.ways(p, h)
 	if e[0].Load()&0xFF != 0 && e1[0].Load()&0xFF == 0 {
 		e = e1
@@ -145,4 +160,52 @@ func (c *pieceCache) put(p string, h uint64, count int) {
 		key[k].Store(keyWord(p, k))
 	}
 	e[0].Store((version+2)<<16 | uint64(count)<<8 | uint64(len(p)))
+}
+
+// tinyWays returns p's two candidate entries in the tiny part.
+func (t *pieceTable) tinyWays(p string, h uint64) ([]word, []word) {
+	if h == 0 {
+		h = hash(p)
+	}
+	i, j := wayPair(h, tinyBits)
+	return t.tiny[2*i : 2*i+2], t.tiny[2*j : 2*j+2]
+}
+
+func (t *pieceTable) getTiny(p string, h uint64) (int, bool) {
+	lo, hi := keyOf(p)
+	e0, e1 := t.tinyWays(p, h)
+	if n, ok := matchTiny(e0, lo, hi); ok {
+		return n, true
+	}
+	return matchTiny(e1, lo, hi)
+}
+
+// matchTiny returns the count tiny entry e holds for the key lo, hi, if it
+// holds it.
+func matchTiny(e []word, lo, hi uint64) (int, bool) {
+	head := e[0].Load()
+	if head&(1<<36-1) != hi || head>>40&1 != 0 || e[1].Load() != lo || e[0].Load() != head {
+		return 0, false
+	}
+	return int(head >> 36 & 0xF), true
+}
+
+// putTiny is put for a piece of at most keyBytes bytes (so at most 12
+// tokens: the count fits in 4 bits).
+func (t *pieceTable) putTiny(p string, h uint64, count int) {
+	if count > 0xF {
+		return
+	}
+	lo, hi := keyOf(p)
+	e, e1 := t.tinyWays(p, h)
+	if e[0].Load()&(1<<36-1) != 0 && e1[0].Load()&(1<<36-1) == 0 {
+		e = e1
+	}
+	head := e[0].Load()
+	version := head >> 40
+	if version&1 != 0 || !e[0].CompareAndSwap(head, (version+1)<<40) {
+		return // another writer has it
+	}
+	e[1].Store(lo)
+	e[0].Store((version+2)<<40 | uint64(count)<<36 | hi)
 }

@@ -83,3 +83,41 @@ func TestPieceCache_Concurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestPieceCache_CountPaths holds the counting paths that answer without a
+// merge to the merge: 3-byte pieces counted from their pairs, and pieces
+// longer than keyBytes, whole tokens or not, counted a first time (cache
+// filled) and again (cache hit).
+func TestPieceCache_CountPaths(t *testing.T) {
+	var alphabet []byte
+	for b := 0; b < 256; b++ {
+		if b < 0x80 && (b%7 == 0 || b >= 'a' && b <= 'z') || b >= 0x80 && b%13 == 0 {
+			alphabet = append(alphabet, byte(b))
+		}
+	}
+	for _, e := range loadEncoders(t) {
+		for _, a := range alphabet {
+			for _, b := range alphabet {
+				for _, c := range alphabet {
+					p := string([]byte{a, b, c})
+					if got, want := e.CountPiece(p), len(e.appendRanks(nil, p)); got != want {
+						t.Fatalf("%s: CountPiece(%q) = %d, the merge gives %d", e.Name, p, got, want)
+					}
+				}
+			}
+		}
+		var long []string
+		for r := range len(e.off) - 1 {
+			if tok := e.token(uint32(r)); len(tok) > keyBytes {
+				long = append(long, tok, tok+"q", "x"+tok)
+			}
+		}
+		for pass := range 2 {
+			for _, p := range long {
+				if got, want := e.CountPiece(p), len(e.appendRanks(nil, p)); got != want {
+					t.Fatalf("%s, pass %d: CountPiece(%q) = %d, the merge gives %d", e.Name, pass, p, got, want)
+				}
+			}
+		}
+	}
+}

@@ -283,8 +283,13 @@ func (v *Vocab) rankFill(s string, r int) (uint32, uint64) {
 // first keyBytes bytes, and a match compares the rest.
 func (v *Vocab) rankLong(s string) (uint32, uint64) {
 	h := hash(s)
+	return v.rankOfLong(s, h), h
+}
+
+// rankOfLong is rankLong for a piece whose hash is h.
+func (v *Vocab) rankOfLong(s string, h uint64) uint32 {
 	if len(s) > v.maxLen {
-		return noRank, h
+		return noRank
 	}
 	lo, hi := le64(s), uint64(le32(s[8:]))|uint64(len(s)&0xFF)<<32
 	r := v.regionOf(h)
@@ -293,11 +298,11 @@ func (v *Vocab) rankLong(s string) (uint32, uint64) {
 	for i := h; ; i++ {
 		k := &v.keys[base|int(i%regionSlots)]
 		if k.hi == 0 {
-			return noRank, h
+			return noRank
 		}
 		if k.lo == lo && k.hi&(1<<40-1) == hi {
 			if rank := uint32(k.hi>>40) - 1; v.token(rank) == s {
-				return rank, h
+				return rank
 			}
 		}
 	}
