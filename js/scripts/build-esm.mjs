@@ -42,7 +42,7 @@ const PLATFORMS = [
 ];
 
 // The asset modules' literal URLs (new URL('../../dist/…', import.meta.url))
-// name their files from src/assets/; in a chunk of outdir they name them
+// name their files from src/assets/; in the built code of outdir they name them
 // from there ('../tokenfit.wasm'), still literal, so that bundlers see them.
 const LITERAL_URL = /new URL\((['"])([^'"]+)\1, import\.meta\.url\)/g;
 const assetURLs = {
