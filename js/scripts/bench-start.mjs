@@ -20,7 +20,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import { extname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -233,8 +233,11 @@ let chromiumVersion = '';
 // DWELL ms on it, or (warm) until Chromium has written a module's code to
 // the profile's code cache (V8 hands it over 2 s after its last optimised
 // compile, which a loaded machine can delay), at most 30 s. With trace, it
-// also reports whether the module came from Chromium's code cache (Blink's
-// v8.wasm.moduleCacheHit trace event; tracing slows the page a little).
+// also reports each link of the code cache's chain, by Blink's trace
+// events (tracing slows the page a little): whether V8 offered the
+// module's code (v8.wasm.compiledModule: V8's delayed caching task ran),
+// whether Blink wrote it (v8.wasm.cachedModule), and whether the module
+// came from the code cache (v8.wasm.moduleCacheHit).
 const DWELL = 3000;
 const wasmCache = join(profile, 'Default', 'Code Cache', 'wasm');
 const cached = () => existsSync(wasmCache) && readdirSync(wasmCache).some((f) => /^[0-9a-f]+_0$/.test(f));
@@ -254,6 +257,8 @@ const visit = async (name, { trace = false, warm = false } = {}) => {
     if (trace) {
       const events = JSON.parse((await ctx.browser().stopTracing()).toString()).traceEvents;
       result.codeCache = events.some((e) => e.name === 'v8.wasm.moduleCacheHit');
+      result.offered = events.some((e) => e.name === 'v8.wasm.compiledModule');
+      result.written = events.some((e) => e.name === 'v8.wasm.cachedModule');
     }
     return result;
   } finally {
@@ -261,21 +266,27 @@ const visit = async (name, { trace = false, warm = false } = {}) => {
   }
 };
 const web = Object.fromEntries(Object.keys(pages).map((n) => [n, []]));
+const loads = [loadavg()[0]];
 try {
   // Two visits each fill the HTTP cache and Chromium's code cache; then
-  // RUNS returning visits each (the phases page's traced).
+  // RUNS returning visits each (the phases page's traced, and the warm-up
+  // visits, whose times are not counted).
   for (let i = 0; i < RUNS + 2; i++) {
     for (const name of Object.keys(pages)) {
-      web[name].push(await visit(name, { warm: i < 2 && (name === 'phases' || name === 'tokenfit'), trace: i >= 2 && name === 'phases' }));
+      const warm = i < 2 && (name === 'phases' || name === 'tokenfit');
+      web[name].push(await visit(name, { warm, trace: warm || (i >= 2 && name === 'phases') }));
     }
   }
+  loads.push(loadavg()[0]);
 } finally {
   server.close();
   rmSync(profile, { recursive: true, force: true });
 }
 const returning = (name) => web[name].slice(2);
 const hits = returning('phases').filter((r) => r.codeCache).length;
-const wphases = Object.keys(web.phases[0]).filter((p) => p !== 'codeCache');
+const chain = ['codeCache', 'offered', 'written'];
+const wphases = Object.keys(web.phases[0]).filter((p) => !chain.includes(p));
+const traced = Object.values(web).flat().filter((r) => 'offered' in r);
 const wmed = Object.fromEntries(wphases.map((p) => [p, median(returning('phases').map((r) => r[p]))]));
 const wsum = wphases.filter((p) => !p.startsWith('(')).reduce((a, p) => a + wmed[p], 0);
 const wtf = median(returning('tokenfit').map((r) => r.total));
@@ -283,7 +294,9 @@ const wgpt = median(returning('gpt-tokenizer').map((r) => r.total));
 const ms = (x) => `${x.toFixed(1).padStart(8)} ms`;
 console.log(`\nChromium ${chromiumVersion}, a returning visit (every file in the HTTP cache; the module's code came from`);
 console.log(`Chromium's code cache in ${hits} of the ${RUNS} visits of the phases page), phase by phase (the default init()`);
-console.log(`in a page: tokenfit-nohf.wasm, o200k_base as .tkp), median of ${RUNS} visits each, each in a browser started again:\n`);
+console.log(`in a page: tokenfit-nohf.wasm, o200k_base as .tkp), median of ${RUNS} visits each, each in a browser started again;`);
+console.log(`load average ${loads.map((l) => l.toFixed(1)).join(' → ')}. V8 offered the module's code to the cache in ${traced.filter((r) => r.offered).length} of`);
+console.log(`the ${traced.length} traced visits (the warm-up ones and the phases page's), and Blink wrote it in ${traced.filter((r) => r.written).length}:\n`);
 for (const p of wphases) console.log(`${p.padEnd(40)}${ms(wmed[p])}  ${p.startsWith('(') ? '' : `${((100 * wmed[p]) / wsum).toFixed(0).padStart(3)} %`}`);
 console.log(`${'navigation → first count (sum)'.padEnd(40)}${ms(wsum)}`);
 console.log(`\n${'navigation → first count'.padEnd(40)}${'first visit'.padStart(12)}${'second'.padStart(12)}${'returning'.padStart(12)}`);
