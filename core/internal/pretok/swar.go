@@ -1,0 +1,144 @@
+package pretok
+
+import "math/bits"
+
+// The scanners' eight-byte window: eight bytes of text loaded as one word
+// and classed all at once with bit arithmetic (SWAR, "SIMD within a
+// register"), each class a lane mask with the high bit of each byte that is
+// in it. A piece then ends where the first byte leaves its class, found
+// with one count of trailing zeros instead of a loop with a test a byte.
+// In WebAssembly every iteration of a Go loop goes through the function's
+// block dispatch, and wazero reloads the memory's bounds after it, so this
+// takes most of a short piece's branches away (RATIONALE.md, "Why is the
+// engine's speed in wazero not the speed in V8?").
+
+const (
+	lanes1 = 0x0101010101010101 // 1 in each byte
+	highs  = 0x8080808080808080 // the high bit of each byte
+)
+
+// load8 returns the eight bytes at s[i:i+8] as a little-endian word (Go's
+// compiler makes it one load); it requires i+8 <= len(s).
+func load8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// atLeast returns the lanes of x (seven-bit bytes) that are >= c (c >= 1).
+func atLeast(x uint64, c byte) uint64 {
+	return (x + (0x80-uint64(c))*lanes1) & highs
+}
+
+// equal returns the lanes of x (seven-bit bytes) that are c.
+func equal(x uint64, c byte) uint64 {
+	t := x ^ uint64(c)*lanes1
+	return ^(t+0x7F*lanes1|t) & highs
+}
+
+// lowerLanes returns the lanes of w that are ASCII lower case letters.
+func lowerLanes(w uint64) uint64 {
+	x := w &^ highs
+	return atLeast(x, 'a') &^ atLeast(x, 'z'+1) &^ w & highs
+}
+
+// from returns the lanes k to 7 (none for k == 8).
+func from(k int) uint64 { return highs << (8 * uint(k)) }
+
+// firstLane returns the first lane of m, or 8 when m has none.
+func firstLane(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
+
+// lastLane returns the last lane of m (m != 0).
+func lastLane(m uint64) int { return (63 - bits.LeadingZeros64(m)) >> 3 }
+
+// has reports whether lane k of m is set.
+func has(m uint64, k int) bool { return m>>(8*uint(k)+7)&1 != 0 }
+
+// o200kWindow splits like o200kSplit at i from the eight bytes at i (it
+// requires i+8 <= len(s) and asciiStart(s, i)) when they decide the piece, and returns 0 when
+// they do not: a non-ASCII byte where the piece could go on, an apostrophe
+// after a word (a contraction), a run longer than the window other than a
+// word's lower case letters, which it follows eight bytes at a time.
+func o200kWindow(s string, i int) int {
+	// The classes of the eight bytes, as lane masks.
+	w := load8(s, i)
+	nonASCII := w & highs
+	x := w &^ highs
+	ascii := highs &^ nonASCII
+	upper := (atLeast(x, 'A') &^ atLeast(x, 'Z'+1)) & ascii
+	lower := (atLeast(x, 'a') &^ atLeast(x, 'z'+1)) & ascii
+	letter := upper | lower
+	digit := (atLeast(x, '0') &^ atLeast(x, '9'+1)) & ascii
+	newline := (equal(x, '\n') | equal(x, '\r')) & ascii
+	blank := equal(x, ' ') & ascii
+	space := blank | atLeast(x, '\t')&^atLeast(x, '\r'+1)&ascii
+	// [^\r\n\p{L}\p{N}], the optional prefix of a word.
+	prefix := highs &^ (nonASCII | letter | digit | newline)
+	// A word over ASCII, `[^\r\n\p{L}\p{N}]?[U]*[W]+|…[U]+[W]*`, is an
+	// optional prefix, upper case letters, then lower case ones.
+	p := int(prefix & (letter >> 8) & 0x80 >> 7)
+	if has(letter, p) {
+		u := firstLane(^upper & from(p))
+		e := firstLane(^lower & from(u))
+		if e < 8 {
+			if has(nonASCII|equal(x, '\'')&ascii, e) {
+				return 0
+			}
+			return i + e
+		}
+		if u == 8 {
+			return 0
+		}
+		j := i + 8
+		for j+8 <= len(s) {
+			k := firstLane(^lowerLanes(load8(s, j)) & highs)
+			j += k
+			if k < 8 {
+				break
+			}
+		}
+		for j < len(s) && asciiLetter[s[j]] == 1 {
+			j++
+		}
+		if j < len(s) && (s[j] >= 0x80 || s[j] == '\'') {
+			return 0
+		}
+		return j
+	}
+	if digit&0x80 != 0 { // \p{N}{1,3}
+		d := firstLane(^digit & highs)
+		if d >= 3 {
+			return i + 3
+		}
+		if has(nonASCII, d) {
+			return 0
+		}
+		return i + d
+	}
+	// ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
+	other := highs &^ (nonASCII | letter | digit | space)
+	q := int(blank & (other >> 8) & 0x80 >> 7)
+	if has(other, q) {
+		o := firstLane(^other & from(q+1))
+		if o == 8 || has(nonASCII, o) {
+			return 0
+		}
+		t := firstLane(^(newline | equal(x, '/')&ascii) & from(o))
+		if t == 8 {
+			return runTrail(s, i+8, newlinesSlash)
+		}
+		return i + t
+	}
+	// `\s*[\r\n]+|\s+(?!\S)|\s+`
+	r := firstLane(^space & highs)
+	if r == 8 || has(nonASCII, r) {
+		return 0
+	}
+	if nl := newline &^ from(r); nl != 0 {
+		return i + lastLane(nl) + 1
+	}
+	if r == 1 {
+		return i + 1
+	}
+	return i + r - 1
+}
