@@ -80,10 +80,8 @@ func O200k(s string, i int) int { return o200kSplit(s, i, true) }
 // o200kSplit is O200k, with or without the contractions after a word
 // (Tekken has none).
 func o200kSplit(s string, i int, contractions bool) int {
-	if i+8 <= len(s) && asciiStart(s, i) {
-		if e := o200kWindow(s, i); e > 0 {
-			return e
-		}
+	if e := o200kWindow(s, i); e > 0 {
+		return e
 	}
 	if asciiStart(s, i) {
 		// The fast path for words over ASCII, inline (a call per piece

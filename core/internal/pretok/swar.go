@@ -17,10 +17,10 @@ const (
 	highs  = 0x8080808080808080 // the high bit of each byte
 )
 
-// load8 returns the eight bytes at s[i:i+8] as a little-endian word (Go's
-// compiler makes it one load); it requires i+8 <= len(s).
-func load8(s string, i int) uint64 {
-	s = s[i : i+8]
+// load8 returns the first eight bytes of s as a little-endian word (Go's
+// compiler makes it one load); it requires len(s) >= 8, which a caller that
+// tested it spares the bounds checks.
+func load8(s string) uint64 {
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
@@ -42,8 +42,8 @@ func lowerLanes(w uint64) uint64 {
 	return atLeast(x, 'a') &^ atLeast(x, 'z'+1) &^ w & highs
 }
 
-// from returns the lanes k to 7 (none for k == 8).
-func from(k int) uint64 { return highs << (8 * uint(k)) }
+// from returns the lanes k to 7 (0 <= k < 8).
+func from(k int) uint64 { return highs << (8 * uint(k) & 63) }
 
 // firstLane returns the first lane of m, or 8 when m has none.
 func firstLane(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
@@ -52,60 +52,72 @@ func firstLane(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
 func lastLane(m uint64) int { return (63 - bits.LeadingZeros64(m)) >> 3 }
 
 // has reports whether lane k of m is set.
-func has(m uint64, k int) bool { return m>>(8*uint(k)+7)&1 != 0 }
+func has(m uint64, k int) bool { return m>>((8*uint(k)+7)&63)&1 != 0 }
 
-// o200kWindow splits like o200kSplit at i from the eight bytes at i (it
-// requires i+8 <= len(s) and asciiStart(s, i)) when they decide the piece, and returns 0 when
-// they do not: a non-ASCII byte where the piece could go on, an apostrophe
-// after a word (a contraction), a run longer than the window other than a
-// word's lower case letters, which it follows eight bytes at a time.
+// o200kWindow splits like o200kSplit at i from the eight bytes at i when
+// they decide the piece, and returns 0 when they do not: fewer than eight
+// bytes left, a non-ASCII byte where the piece could go on (or in its first
+// two bytes, where the general path starts), an apostrophe after a word (a
+// contraction), a run longer than the window other than a word's lower
+// case letters, which it follows eight bytes at a time.
 func o200kWindow(s string, i int) int {
-	// The classes of the eight bytes, as lane masks.
-	w := load8(s, i)
+	t := s[i:]
+	if len(t) < 8 {
+		return 0
+	}
+	w := load8(t)
 	nonASCII := w & highs
+	if nonASCII&0x8080 != 0 {
+		return 0
+	}
+	// Bit 5 of a letter is its case.
 	x := w &^ highs
-	ascii := highs &^ nonASCII
-	upper := (atLeast(x, 'A') &^ atLeast(x, 'Z'+1)) & ascii
-	lower := (atLeast(x, 'a') &^ atLeast(x, 'z'+1)) & ascii
-	letter := upper | lower
-	digit := (atLeast(x, '0') &^ atLeast(x, '9'+1)) & ascii
-	newline := (equal(x, '\n') | equal(x, '\r')) & ascii
-	blank := equal(x, ' ') & ascii
-	space := blank | atLeast(x, '\t')&^atLeast(x, '\r'+1)&ascii
-	// [^\r\n\p{L}\p{N}], the optional prefix of a word.
-	prefix := highs &^ (nonASCII | letter | digit | newline)
+	y := x | 0x20*lanes1
+	letter := (atLeast(y, 'a') &^ atLeast(y, 'z'+1)) &^ nonASCII
+	lower := letter & (x << 2)
+	b := byte(w)
 	// A word over ASCII, `[^\r\n\p{L}\p{N}]?[U]*[W]+|…[U]+[W]*`, is an
 	// optional prefix, upper case letters, then lower case ones.
-	p := int(prefix & (letter >> 8) & 0x80 >> 7)
-	if has(letter, p) {
-		u := firstLane(^upper & from(p))
-		e := firstLane(^lower & from(u))
-		if e < 8 {
-			if has(nonASCII|equal(x, '\'')&ascii, e) {
-				return 0
-			}
-			return i + e
+	p := 0
+	if letter&0x80 == 0 {
+		if letter&0x8000 == 0 || asciiPrefix[b]&prefixO200k == 0 {
+			return o200kWindowRest(s, i, x, nonASCII, letter, b)
 		}
-		if u == 8 {
-			return 0
-		}
-		j := i + 8
-		for j+8 <= len(s) {
-			k := firstLane(^lowerLanes(load8(s, j)) & highs)
-			j += k
-			if k < 8 {
-				break
-			}
-		}
-		for j < len(s) && asciiLetter[s[j]] == 1 {
-			j++
-		}
-		if j < len(s) && (s[j] >= 0x80 || s[j] == '\'') {
-			return 0
-		}
-		return j
+		p = 1
 	}
-	if digit&0x80 != 0 { // \p{N}{1,3}
+	u := firstLane(^(letter &^ lower) & from(p))
+	if u == 8 {
+		return 0
+	}
+	e := firstLane(^lower & from(u))
+	if e < 8 {
+		if has(nonASCII|equal(x, '\''), e) {
+			return 0
+		}
+		return i + e
+	}
+	j := i + 8
+	for j+8 <= len(s) {
+		k := firstLane(^lowerLanes(load8(s[j:])) & highs)
+		j += k
+		if k < 8 {
+			break
+		}
+	}
+	for j < len(s) && asciiLetter[s[j]] == 1 {
+		j++
+	}
+	if j < len(s) && (s[j] >= 0x80 || s[j] == '\'') {
+		return 0
+	}
+	return j
+}
+
+// o200kWindowRest is o200kWindow where no word starts at i: b = s[i] is
+// no letter, and x, nonASCII and letter are o200kWindow's lanes.
+func o200kWindowRest(s string, i int, x, nonASCII, letter uint64, b byte) int {
+	if b-'0' < 10 { // \p{N}{1,3}
+		digit := atLeast(x, '0') &^ atLeast(x, '9'+1)
 		d := firstLane(^digit & highs)
 		if d >= 3 {
 			return i + 3
@@ -115,15 +127,24 @@ func o200kWindow(s string, i int) int {
 		}
 		return i + d
 	}
+	if has(nonASCII, 1) {
+		return 0 // maybe the prefix of a word in another script
+	}
+	space := equal(x, ' ') | atLeast(x, '\t')&^atLeast(x, '\r'+1)
+	digit := atLeast(x, '0') &^ atLeast(x, '9'+1)
 	// ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
 	other := highs &^ (nonASCII | letter | digit | space)
-	q := int(blank & (other >> 8) & 0x80 >> 7)
+	q := 0
+	if b == ' ' && other&0x8000 != 0 {
+		q = 1
+	}
+	newline := equal(x, '\n') | equal(x, '\r')
 	if has(other, q) {
 		o := firstLane(^other & from(q+1))
 		if o == 8 || has(nonASCII, o) {
 			return 0
 		}
-		t := firstLane(^(newline | equal(x, '/')&ascii) & from(o))
+		t := firstLane(^(newline | equal(x, '/')) & from(o))
 		if t == 8 {
 			return runTrail(s, i+8, newlinesSlash)
 		}
@@ -134,7 +155,7 @@ func o200kWindow(s string, i int) int {
 	if r == 8 || has(nonASCII, r) {
 		return 0
 	}
-	if nl := newline &^ from(r); nl != 0 {
+	if nl := newline &^ from(r); nl != 0 { // r < 8 here
 		return i + lastLane(nl) + 1
 	}
 	if r == 1 {
