@@ -33,7 +33,7 @@ func atLeast(x uint64, c byte) uint64 {
 // equal returns the lanes of x (seven-bit bytes) that are c.
 func equal(x uint64, c byte) uint64 {
 	t := x ^ uint64(c)*lanes1
-	return ^(t+0x7F*lanes1|t) & highs
+	return ^(t + 0x7F*lanes1 | t) & highs
 }
 
 // lowerLanes returns the lanes of w that are ASCII lower case letters.
@@ -70,52 +70,30 @@ func o200kWindow(s string, i int) int {
 	if nonASCII&0x8080 != 0 {
 		return 0
 	}
-	// Bit 5 of a letter is its case.
-	x := w &^ highs
+	// x is w with each non-ASCII byte made 0, which is in none of the
+	// classes below (its low seven bits could be any); bit 5 of a letter is
+	// its case.
+	x := w &^ (nonASCII >> 7 * 0xFF)
 	y := x | 0x20*lanes1
-	letter := (atLeast(y, 'a') &^ atLeast(y, 'z'+1)) &^ nonASCII
-	lower := letter & (x << 2)
+	letter := atLeast(y, 'a') &^ atLeast(y, 'z'+1)
 	b := byte(w)
-	// A word over ASCII, `[^\r\n\p{L}\p{N}]?[U]*[W]+|…[U]+[W]*`, is an
-	// optional prefix, upper case letters, then lower case ones.
-	p := 0
-	if letter&0x80 == 0 {
-		if letter&0x8000 == 0 || asciiPrefix[b]&prefixO200k == 0 {
-			return o200kWindowRest(s, i, x, nonASCII, letter, b)
+	if letter&0x80 != 0 || letter&0x8000 != 0 && asciiPrefix[b]&prefixO200k != 0 {
+		// A word over ASCII, `[^\r\n\p{L}\p{N}]?[U]*[W]+|…[U]+[W]*`, is
+		// an optional prefix, upper case letters, then lower case ones.
+		lower := letter & (x << 2)
+		u := firstLane(^(letter &^ lower) & from(int(^letter&0x80>>7)))
+		if u == 8 {
+			return 0
 		}
-		p = 1
-	}
-	u := firstLane(^(letter &^ lower) & from(p))
-	if u == 8 {
-		return 0
-	}
-	e := firstLane(^lower & from(u))
-	if e < 8 {
+		e := firstLane(^lower & from(u))
+		if e == 8 {
+			return longWord(s, i+8)
+		}
 		if has(nonASCII|equal(x, '\''), e) {
 			return 0
 		}
 		return i + e
 	}
-	j := i + 8
-	for j+8 <= len(s) {
-		k := firstLane(^lowerLanes(load8(s[j:])) & highs)
-		j += k
-		if k < 8 {
-			break
-		}
-	}
-	for j < len(s) && asciiLetter[s[j]] == 1 {
-		j++
-	}
-	if j < len(s) && (s[j] >= 0x80 || s[j] == '\'') {
-		return 0
-	}
-	return j
-}
-
-// o200kWindowRest is o200kWindow where no word starts at i: b = s[i] is
-// no letter, and x, nonASCII and letter are o200kWindow's lanes.
-func o200kWindowRest(s string, i int, x, nonASCII, letter uint64, b byte) int {
 	if b-'0' < 10 { // \p{N}{1,3}
 		digit := atLeast(x, '0') &^ atLeast(x, '9'+1)
 		d := firstLane(^digit & highs)
@@ -132,13 +110,13 @@ func o200kWindowRest(s string, i int, x, nonASCII, letter uint64, b byte) int {
 	}
 	space := equal(x, ' ') | atLeast(x, '\t')&^atLeast(x, '\r'+1)
 	digit := atLeast(x, '0') &^ atLeast(x, '9'+1)
+	newline := equal(x, '\n') | equal(x, '\r')
 	// ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
 	other := highs &^ (nonASCII | letter | digit | space)
 	q := 0
 	if b == ' ' && other&0x8000 != 0 {
 		q = 1
 	}
-	newline := equal(x, '\n') | equal(x, '\r')
 	if has(other, q) {
 		o := firstLane(^other & from(q+1))
 		if o == 8 || has(nonASCII, o) {
@@ -162,4 +140,24 @@ func o200kWindowRest(s string, i int, x, nonASCII, letter uint64, b byte) int {
 		return i + 1
 	}
 	return i + r - 1
+}
+
+// longWord returns the end of a word whose lower case letters go on at j,
+// eight bytes at a time, or 0 where o200kWindow has to leave it to the
+// general path.
+func longWord(s string, j int) int {
+	for len(s)-j >= 8 {
+		k := firstLane(^lowerLanes(load8(s[j:])) & highs)
+		j += k
+		if k < 8 {
+			break
+		}
+	}
+	for j < len(s) && asciiLetter[s[j]] == 1 {
+		j++
+	}
+	if j < len(s) && (s[j] >= 0x80 || s[j] == '\'') {
+		return 0
+	}
+	return j
 }
