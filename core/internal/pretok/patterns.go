@@ -75,14 +75,14 @@ func Cl100k(s string, i int) int {
 //	\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
 //
 // Marks (\p{M}) may be a prefix and also fill either letter class.
-func O200k(s string, i int) int { return o200kSplit(s, i, true) }
+//
+// Most pieces of English and code are decided from the eight bytes at i
+// (swar.go), the others by o200kSplit.
+func O200k(s string, i int) int { return o200kWindow(s, i) }
 
 // o200kSplit is O200k, with or without the contractions after a word
 // (Tekken has none).
 func o200kSplit(s string, i int, contractions bool) int {
-	if e := o200kWindow(s, i); e > 0 {
-		return e
-	}
 	if asciiStart(s, i) {
 		// The fast path for words over ASCII, inline (a call per piece
 		// shows): `[^\r\n\p{L}\p{N}]?[U]*[W]+` as one optional upper case

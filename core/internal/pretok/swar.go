@@ -54,21 +54,23 @@ func lastLane(m uint64) int { return (63 - bits.LeadingZeros64(m)) >> 3 }
 // has reports whether lane k of m is set.
 func has(m uint64, k int) bool { return m>>((8*uint(k)+7)&63)&1 != 0 }
 
-// o200kWindow splits like o200kSplit at i from the eight bytes at i when
-// they decide the piece, and returns 0 when they do not: fewer than eight
-// bytes left, a non-ASCII byte where the piece could go on (or in its first
-// two bytes, where the general path starts), an apostrophe after a word (a
-// contraction), a run longer than the window other than a word's lower
-// case letters, which it follows eight bytes at a time.
+// o200kWindow is O200k: it splits at i from the eight bytes at i when
+// they decide the piece, and leaves it to o200kSplit when they do not:
+// fewer than eight bytes left, a non-ASCII byte where the piece could go
+// on (or in its first two bytes, where the general path starts), an
+// apostrophe after a word (a contraction), a run longer than the window
+// other than a word's lower case letters, which it follows eight bytes at
+// a time. o200kSplit is called in tail position, so that a piece costs
+// the counting loop one call.
 func o200kWindow(s string, i int) int {
 	t := s[i:]
 	if len(t) < 8 {
-		return 0
+		return o200kSplit(s, i, true)
 	}
 	w := load8(t)
 	nonASCII := w & highs
 	if nonASCII&0x8080 != 0 {
-		return 0
+		return o200kSplit(s, i, true)
 	}
 	// x is w with each non-ASCII byte made 0, which is in none of the
 	// classes below (its low seven bits could be any); bit 5 of a letter is
@@ -83,14 +85,17 @@ func o200kWindow(s string, i int) int {
 		lower := letter & (x << 2)
 		u := firstLane(^(letter &^ lower) & from(int(^letter&0x80>>7)))
 		if u == 8 {
-			return 0
+			return o200kSplit(s, i, true)
 		}
 		e := firstLane(^lower & from(u))
 		if e == 8 {
-			return longWord(s, i+8)
+			if e := longWord(s, i+8); e > 0 {
+				return e
+			}
+			return o200kSplit(s, i, true)
 		}
 		if has(nonASCII|equal(x, '\''), e) {
-			return 0
+			return o200kSplit(s, i, true)
 		}
 		return i + e
 	}
@@ -101,12 +106,12 @@ func o200kWindow(s string, i int) int {
 			return i + 3
 		}
 		if has(nonASCII, d) {
-			return 0
+			return o200kSplit(s, i, true)
 		}
 		return i + d
 	}
 	if has(nonASCII, 1) {
-		return 0 // maybe the prefix of a word in another script
+		return o200kSplit(s, i, true) // maybe the prefix of a word in another script
 	}
 	space := equal(x, ' ') | atLeast(x, '\t')&^atLeast(x, '\r'+1)
 	digit := atLeast(x, '0') &^ atLeast(x, '9'+1)
@@ -120,7 +125,7 @@ func o200kWindow(s string, i int) int {
 	if has(other, q) {
 		o := firstLane(^other & from(q+1))
 		if o == 8 || has(nonASCII, o) {
-			return 0
+			return o200kSplit(s, i, true)
 		}
 		t := firstLane(^(newline | equal(x, '/')) & from(o))
 		if t == 8 {
@@ -131,7 +136,7 @@ func o200kWindow(s string, i int) int {
 	// `\s*[\r\n]+|\s+(?!\S)|\s+`
 	r := firstLane(^space & highs)
 	if r == 8 || has(nonASCII, r) {
-		return 0
+		return o200kSplit(s, i, true)
 	}
 	if nl := newline &^ from(r); nl != 0 { // r < 8 here
 		return i + lastLane(nl) + 1
