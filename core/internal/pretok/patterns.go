@@ -82,9 +82,9 @@ func O200k(s string, i int) int { return o200kWindow(s, i) }
 
 // o200kSplit is O200k, with or without the contractions after a word
 // (Tekken has none), without the eight-byte window. It is never inlined:
-// the profile would otherwise copy it into o200kWindow at each place that
-// gives up, making the window's function large, which is what WebAssembly
-// in wazero runs worst (RATIONALE.md).
+// a profile that sees the window hot would otherwise copy it into
+// o200kWindow at each place that gives up, making the window's function
+// large, which is what WebAssembly in wazero runs worst (RATIONALE.md).
 //
 //go:noinline
 func o200kSplit(s string, i int, contractions bool) int {
