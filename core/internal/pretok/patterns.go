@@ -1,6 +1,9 @@
 package pretok
 
-import "unicode/utf8"
+import (
+	"runtime"
+	"unicode/utf8"
+)
 
 // GPT2 splits like r50k_base and p50k_base:
 //
@@ -76,9 +79,20 @@ func Cl100k(s string, i int) int {
 //
 // Marks (\p{M}) may be a prefix and also fill either letter class.
 //
-// Most pieces of English and code are decided from the eight bytes at i
-// (swar.go), the others by o200kSplit.
-func O200k(s string, i int) int { return o200kWindow(s, i) }
+// In WebAssembly most pieces of English and code are decided from the
+// eight bytes at i (swar.go), the others by o200kSplit; natively
+// o200kSplit's byte loops are as fast and take fewer instructions.
+func O200k(s string, i int) int {
+	if useWindow {
+		return o200kWindow(s, i)
+	}
+	return o200kSplit(s, i, true)
+}
+
+// useWindow is whether O200k starts with the eight-byte window: in
+// WebAssembly, where each branch a byte costs a dispatch (RATIONALE.md,
+// "Why is the engine's speed in wazero not the speed in V8?").
+const useWindow = runtime.GOARCH == "wasm"
 
 // o200kSplit is O200k, with or without the contractions after a word
 // (Tekken has none), without the eight-byte window. It is never inlined:
