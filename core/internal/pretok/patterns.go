@@ -1,6 +1,9 @@
 package pretok
 
-import "unicode/utf8"
+import (
+	"runtime"
+	"unicode/utf8"
+)
 
 // GPT2 splits like r50k_base and p50k_base:
 //
@@ -75,10 +78,29 @@ func Cl100k(s string, i int) int {
 //	\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
 //
 // Marks (\p{M}) may be a prefix and also fill either letter class.
-func O200k(s string, i int) int { return o200kSplit(s, i, true) }
+//
+// In WebAssembly most pieces of English and code are decided from the
+// eight bytes at i (swar.go), the others by o200kSplit; natively
+// o200kSplit's byte loops are as fast and take fewer instructions.
+func O200k(s string, i int) int {
+	if useWindow {
+		return o200kWindow(s, i)
+	}
+	return o200kSplit(s, i, true)
+}
+
+// useWindow is whether O200k starts with the eight-byte window: in
+// WebAssembly, where each branch a byte costs a dispatch (RATIONALE.md,
+// "Why is the engine's speed in wazero not the speed in V8?").
+const useWindow = runtime.GOARCH == "wasm"
 
 // o200kSplit is O200k, with or without the contractions after a word
-// (Tekken has none).
+// (Tekken has none), without the eight-byte window. It is never inlined:
+// a profile that sees the window hot would otherwise copy it into
+// o200kWindow at each place that gives up, making the window's function
+// large, which is what WebAssembly in wazero runs worst (RATIONALE.md).
+//
+//go:noinline
 func o200kSplit(s string, i int, contractions bool) int {
 	if asciiStart(s, i) {
 		// The fast path for words over ASCII, inline (a call per piece
