@@ -82,11 +82,6 @@ func (a *API) Call(op string, request []byte) []byte {
 // Do runs one operation: the answer as JSON, or an error wrapping one of
 // the package's sentinel errors.
 func (a *API) Do(op string, request []byte) (out []byte, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			out, err = nil, format.Errorf("%w: %v\n%s", ErrInternal, p, string(stack()))
-		}
-	}()
 	h, ok := operations[op]
 	if !ok {
 		return nil, format.Errorf("%w %q (known: %s)", ErrUnknownOperation, engine.Clip(op), strings.Join(OperationNames(), ", "))
@@ -94,7 +89,18 @@ func (a *API) Do(op string, request []byte) (out []byte, err error) {
 	if len(strings.TrimSpace(string(request))) == 0 {
 		request = []byte("{}")
 	}
-	v, err := h(a, request)
+	return answer(func() (any, error) { return h(a, request) })
+}
+
+// answer runs one operation: its answer as JSON, or its error; a panic
+// becomes an error wrapping ErrInternal.
+func answer(op func() (any, error)) (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, format.Errorf("%w: %v\n%s", ErrInternal, p, string(stack()))
+		}
+	}()
+	v, err := op()
 	if err != nil {
 		return nil, err
 	}

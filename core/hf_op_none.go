@@ -12,7 +12,13 @@ import "github.com/tokenfit/tokenfit/core/internal/format"
 func init() {
 	// api.go's init, which makes the map, runs first (files initialise in
 	// name order).
-	operations["loadTokenizer"] = func(*API, []byte) (any, error) {
-		return nil, format.Errorf("%w: loadTokenizer: this module was built without the tokenizer.json loader (-tags tokenfit_nohf); tokenfit.wasm has it", ErrUnknownOperation)
-	}
+	operations["loadTokenizer"] = func(*API, []byte) (any, error) { return nil, noLoader() }
 }
+
+func noLoader() error {
+	return format.Errorf("%w: loadTokenizer: this module was built without the tokenizer.json loader (-tags tokenfit_nohf); tokenfit.wasm has it", ErrUnknownOperation)
+}
+
+// LoadTokenizerBytes answers as the loadTokenizer operation does in this
+// build: unknown_operation, naming the module that has the loader.
+func (a *API) LoadTokenizerBytes(string, []byte) []byte { return ErrorJSON(noLoader()) }

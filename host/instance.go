@@ -30,11 +30,15 @@ var exports = map[string]struct{ params, results []api.ValueType }{
 	"stream_new":      {[]api.ValueType{i32, i32}, []api.ValueType{i32}},
 	"stream_write":    {[]api.ValueType{i32, i32, i32}, []api.ValueType{i32}},
 	"stream_end":      {[]api.ValueType{i32}, []api.ValueType{i32}},
+	"load_tokenizer":  {[]api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
 }
 
 // optionalExports may be missing (a module built before they were added):
-// the host then copies a long text in whole instead of streaming it.
-var optionalExports = []string{"stream_new", "stream_write", "stream_end"}
+// the host then copies a long text in whole instead of streaming it. It
+// loads tokenizers through call in any case, with its callers' JSON
+// requests (which it keeps to load again into other instances), so it only
+// holds load_tokenizer to its signature.
+var optionalExports = []string{"stream_new", "stream_write", "stream_end", "load_tokenizer"}
 
 const (
 	i32 = api.ValueTypeI32

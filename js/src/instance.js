@@ -17,7 +17,7 @@
 //   liveNew(target, text)            { id, encoding, tokens }
 //   liveEdit(id, at, del, insert), liveReset(id, text) → tokens
 //   liveText(id) → text, liveFree(id)
-//   loadTokenizer(json)              core's loadTokenizer answer (tokenizer.js)
+//   loadTokenizer(request)           core's loadTokenizer answer: request is its JSON, or { name, bytes } (tokenizer.js)
 // upgrade.js forwards them to the module that answers now, which the first
 // loadTokenizer may replace by one with the tokenizer.json loader.
 

@@ -1,9 +1,10 @@
 // loadTokenizer: a Hugging Face tokenizer.json (an open-weight model's, or
 // its compact table from `tokenfit convert`) loaded into an instance under a
 // name, which every operation then takes as its encoding. The file goes to
-// core's loadTokenizer operation: bytes as base64 (so a damaged file is
-// core's invalid_table, not a JSON syntax error of the request), a parsed
-// tokenizer.json as itself.
+// core's loadTokenizer: bytes as they are, written into the module's memory
+// (the load_tokenizer export), or as base64 in a JSON request to a module
+// without it (either way a damaged file is core's invalid_table, not a JSON
+// syntax error of a request); a parsed tokenizer.json as itself.
 
 import { TokenfitError } from './errors.js';
 import { badArg, checkString } from './args.js';
@@ -22,6 +23,9 @@ function base64(bytes) {
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
   return btoa(s);
 }
+
+/** core's loadTokenizer request for a file's bytes, for a module without load_tokenizer. */
+export const base64Request = (name, bytes) => `{"name":${JSON.stringify(name)},"data":"${base64(bytes)}"}`;
 
 /**
  * @param ops the instance's operations (full.js; lean.js refuses)
@@ -49,7 +53,7 @@ export function tokenizerLoader(ops, ready, platform, guard, lite) {
     } else {
       const bytes = await fetchBytes(platform, source, `the tokenizer ${JSON.stringify(name.slice(0, 40))}`);
       if (bytes.length === 0) throw new TokenfitError('invalid_table', `tokenfit: loadTokenizer: the tokenizer ${JSON.stringify(name.slice(0, 40))} is empty`);
-      request = `{"name":${JSON.stringify(name)},"data":"${base64(bytes)}"}`;
+      request = { name, bytes };
     }
     await loader;
     return guard(() => ops.loadTokenizer(request));

@@ -57,6 +57,7 @@ export class Wasip1 {
     this.ops = new Map(); // operation name → its bytes in the module
     this.streaming = typeof x.stream_new === 'function'; // a module built before them has none
     this.encodings = new Set(); // the handles of built-in encodings (load_table's), which stream
+    this.loadsBytes = typeof x.load_tokenizer === 'function'; // a module built before it has none
   }
 
   bytes() {
@@ -142,6 +143,23 @@ export class Wasip1 {
     if (h < 0) throw this.fail(h);
     this.encodings.add(h);
     return h;
+  }
+
+  // loadTokenizer loads a tokenizer.json's bytes (or its compact table's)
+  // under name through load_tokenizer (wasm/ABI.md): no base64 and no JSON
+  // request. The answer, parsed (an error answer too), as call's.
+  loadTokenizer(name, bytes) {
+    const p = this.alloc(bytes.length);
+    let packed;
+    try {
+      this.bytes().set(bytes, p);
+      const n = this.put(name);
+      packed = this.x.load_tokenizer(this.buf, n, p, bytes.length);
+    } finally {
+      this.x.free(p);
+    }
+    if (packed === 0n) throw this.fail(-1);
+    return JSON.parse(this.take(packed));
   }
 
   // encodingHandle returns the handle of an encoding, or of a tokenizer

@@ -4,8 +4,9 @@
 // Hugging Face's own tokenizers.js (@huggingface/tokenizers) on the shared
 // corpus and seeded random strings; the rest of the surface (truncate,
 // chunk, liveCounter, budgets) on a loaded one; hostile files, after
-// each of which the instance still answers; and the tokenizers the package
-// ships (tokenfit/tokenizers/*).
+// each of which the instance still answers; a module without the
+// load_tokenizer export; and the tokenizers the package ships
+// (tokenfit/tokenizers/*).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
@@ -230,4 +231,24 @@ test('loadTokenizer: hostile files are typed errors and the instance keeps answe
   await assert.rejects(tf.loadTokenizer('', {}), { code: 'invalid_argument' });
   const lite = await tokenfit.init({ lite: true });
   await assert.rejects(lite.loadTokenizer('x', fileURL('qwen3')), { code: 'unknown_operation' });
+});
+
+// A module without load_tokenizer (the GOOS=js one here; a wasip1 module
+// built before the export too) takes a file's bytes as base64 in the JSON
+// request: the same answers and errors as tokenfit.wasm, which takes them
+// as they are.
+test('loadTokenizer: bytes reach a module without load_tokenizer as base64, with the same answers', { skip }, async () => {
+  const build = new URL('../../build/wasm/', import.meta.url);
+  await import(new URL('wasm_exec.js', build));
+  const gojs = await tokenfit.init({ module: readFileSync(new URL('tokenfit-js.wasm', build)) });
+  const tf = await tokenfit.init({ tokenizers: true });
+  assert.equal(gojs.module, 'js');
+  const file = readFileSync(fileURL('llama2'));
+  for (const t of [gojs, tf]) {
+    assert.deepEqual(await t.loadTokenizer('llama2', file), { name: 'llama2', vocabSize: 32000 });
+    await assert.rejects(t.loadTokenizer('cut', file.subarray(0, 50000)), { code: 'invalid_table' });
+    assert.equal(t.countTokens('Hello world', { encoding: 'o200k_base' }), 2);
+  }
+  const text = texts(7, 20).join('\n');
+  assert.equal(gojs.countTokens(text, { encoding: 'llama2' }), tf.countTokens(text, { encoding: 'llama2' }));
 });

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core"
@@ -59,6 +60,31 @@ func call(opPtr, opLen, reqPtr, reqLen uint32) (res uint64) {
 	// after the call, so the host may reuse the buffer. A copy would cost as
 	// much memory again as the request, for good.
 	return pack(theAPI().Call(string(op), req))
+}
+
+// loadTokenizer loads the tokenizer.json (or its compact table) in the
+// dataLen bytes at dataPtr under the name in the nameLen bytes at namePtr,
+// and answers as call("loadTokenizer", {"name", "data"}) does, without the
+// base64 and the JSON request (wasm/ABI.md): a new buffer holding the JSON
+// answer, packed. The tokenizer keeps views of its file, and the host's
+// buffer is only lent, so it loads a copy.
+//
+//go:wasmexport load_tokenizer
+func loadTokenizer(namePtr, nameLen, dataPtr, dataLen uint32) (res uint64) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = pack(abi.ErrorJSON(abi.Recovered(p)))
+		}
+	}()
+	name, err := view(namePtr, nameLen)
+	if err != nil {
+		return pack(abi.ErrorJSON(err))
+	}
+	data, err := view(dataPtr, dataLen)
+	if err != nil {
+		return pack(abi.ErrorJSON(err))
+	}
+	return pack(theAPI().LoadTokenizerBytes(string(name), bytes.Clone(data)))
 }
 
 // handleNamed returns the handle of the encoding name, or of the tokenizer
