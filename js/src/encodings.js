@@ -5,7 +5,7 @@
 
 import { TokenfitError, notLoadedError } from './errors.js';
 import { checkString } from './args.js';
-import { ENCODINGS, expandTable, isTable, tableName } from './table.js';
+import { ENCODINGS, tableName } from './table.js';
 import { checkSource, fetchBytes } from './load.js';
 
 /**
@@ -23,19 +23,19 @@ export function loadedEncodings(be, platform, tables, guard, early = new Map()) 
   // table is fetched again, from the HTTP cache as a rule).
   const origins = new Map();
 
-  // load loads the table of the encoding want and records its handle under
-  // the name the table carries (read from its header here: asking the
-  // module would allocate, and the first allocation after a load costs a
-  // garbage collection). A table of another encoding is refused before the
-  // module sees it, so it leaves every loaded encoding as it was.
+  // load loads the table of the encoding want (a .tkt, or a .tkp the
+  // backend has the module expand) and records its handle under the name
+  // the table carries (read from its header here: asking the module would
+  // allocate, and the first allocation after a load costs a garbage
+  // collection). A table of another encoding is refused before the module
+  // sees it, so it leaves every loaded encoding as it was.
   const load = (bytes, want, index) => {
-    const tkt = expandTable(bytes);
-    const named = tableName(tkt);
-    if (isTable(tkt) && named !== want) {
+    const named = tableName(bytes);
+    if (named !== null && named !== want) {
       throw new TokenfitError('invalid_table',
         `tokenfit: loadEncoding: the table given for ${want} holds ${ENCODINGS.includes(named) ? named : 'another encoding'}: nothing was loaded`);
     }
-    const h = be.loadTable(tkt, index);
+    const h = be.loadTable(bytes, index);
     const name = be.kind === 'js' ? h : named;
     if (name) handles.set(name, h);
     return h;

@@ -8,6 +8,7 @@ import { wasiShim } from './wasi.js';
 import { TokenfitError, trapping, bounded, fromAnswer, statusError } from './errors.js';
 import { MAX_BYTES, tooLong } from './args.js';
 import { partEnd, utf8Length } from './utf8.js';
+import { expandTable, isPacked } from './table.js';
 
 export const ABI_VERSION = 1;
 const BIG = 1 << 24; // texts longer than this are measured exactly before they are copied
@@ -124,11 +125,19 @@ export class Wasip1 {
     }
   }
 
+  // loadTable loads a .tkt (with its index, if any) or a .tkp: the module
+  // expands a .tkp itself (load_packed), so its bytes are copied in once
+  // and the table written once, inside; a module built before load_packed
+  // gets it expanded here.
   loadTable(bytes, index) {
+    const packed = isPacked(bytes) && typeof this.x.load_packed === 'function';
+    if (isPacked(bytes) && !packed) bytes = expandTable(bytes);
     const p = this.alloc(bytes.length);
     this.bytes().set(bytes, p);
     let h;
-    if (index && this.x.load_indexed) {
+    if (packed) {
+      h = this.x.load_packed(p, bytes.length);
+    } else if (index && this.x.load_indexed) {
       // The prebuilt index: the module copies its look-up structures in
       // instead of building them (wasm/ABI.md, load_indexed).
       const q = this.alloc(index.length);
