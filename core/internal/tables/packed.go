@@ -1,5 +1,7 @@
 package tables
 
+import "unsafe"
+
 // The transport form, .tkp: what browsers and edge runtimes download. Every
 // token of a BPE vocabulary longer than one byte is two earlier tokens
 // joined, so a table travels as pairs of ranks instead of token bytes (27%
@@ -68,56 +70,117 @@ func Expand(b []byte) ([]byte, error) {
 	left, right := rest[c1:c1+3*c2], rest[c1+3*c2:c1+6*c2]
 	specials := rest[c1+6*c2:]
 
+	x := &expander{kinds: kinds, singles: singles, left: left, right: right, c2: c2, lens: make([]byte, n)}
 	// First pass: each rank's length, checked to fit a byte and to add up
 	// to the header's total before anything of that size is allocated.
-	lens := make([]byte, n)
 	sum := 0
-	for r, i2 := 0, 0; r < n; r++ {
-		switch kinds[r] {
+	for r := 0; r < n; r += chunk {
+		s, err := x.lengths(r, min(r+chunk, n))
+		if err != nil {
+			return nil, err
+		}
+		sum += s
+	}
+	if sum != total {
+		return nil, bad(".tkp: token lengths add to ", itoa(sum), ", the header says ", itoa(total))
+	}
+	// Second pass: the bytes, each pair copied from the two tokens it joins.
+	// 8 bytes of slack: expand copies words and may write past a token.
+	out := make([]byte, h+n+total+len(specials), h+n+total+len(specials)+8)
+	copy(out, head)
+	copy(out[h:], x.lens)
+	x.body, x.off, x.i2 = out[h+n:h+n+total+8], make([]uint32, n), 0
+	for r := 0; r < n; r += chunk {
+		x.expand(r, min(r+chunk, n))
+	}
+	copy(out[h+n+total:], specials)
+	return out, nil
+}
+
+// chunk is how many ranks one call of lengths or expand covers. A cold
+// WebAssembly instance runs a function in V8's baseline code until V8 has
+// optimised it, and a call that is under way never switches (no on-stack
+// replacement): one loop over 200,000 ranks would run baseline code to its
+// end, where the later of some fifty calls run optimised code.
+const chunk = 4096
+
+// expander holds a .tkp's parts and the expansion's state between chunks.
+type expander struct {
+	kinds, singles, left, right []byte
+	c2                          int      // the number of pairs
+	lens                        []byte   // each rank's length
+	body                        []byte   // the token bytes, written by expand
+	off                         []uint32 // each rank's offset in body
+	i1, i2, w                   int      // the next single, the next pair, the next byte
+}
+
+// lengths sets the lengths of ranks r0 to r1 and returns their sum.
+//
+//go:noinline
+func (x *expander) lengths(r0, r1 int) (int, error) {
+	lens, i2, sum := x.lens, x.i2, 0
+	for r := r0; r < r1; r++ {
+		switch x.kinds[r] {
 		case 1:
 			lens[r] = 1
 			sum++
 		case 2:
-			a, c := pair(left, right, c2, i2)
+			a, c := pair(x.left, x.right, x.c2, i2)
 			i2++
 			if a >= r || c >= r {
-				return nil, bad(".tkp: rank ", itoa(r), " joins a later token")
+				return 0, bad(".tkp: rank ", itoa(r), " joins a later token")
 			}
 			l := int(lens[a]) + int(lens[c])
 			if lens[a] == 0 || lens[c] == 0 || l > 255 {
-				return nil, bad(".tkp: rank ", itoa(r), " joins no token or is too long")
+				return 0, bad(".tkp: rank ", itoa(r), " joins no token or is too long")
 			}
 			lens[r] = byte(l)
 			sum += l
 		}
 	}
-	if sum != total {
-		return nil, bad(".tkp: token lengths add to ", itoa(sum), ", the header says ", itoa(total))
-	}
+	x.i2 = i2
+	return sum, nil
+}
 
-	// Second pass: the bytes, each pair copied from the two tokens it joins.
-	out := make([]byte, h+n+total+len(specials))
-	copy(out, head)
-	copy(out[h:], lens)
-	body := out[h+n : h+n+total]
-	off := make([]uint32, n)
-	w, i1, i2 := 0, 0, 0
-	for r, k := range kinds {
+// expand writes the bytes of ranks r0 to r1, whose lengths lengths has
+// checked. A token is copied 8 bytes at a time, a word load and store
+// each (a call of copy per token cost more than the copying): the last
+// word may carry bytes past the token, which the next token or the
+// special tokens overwrite; the 8 bytes after the token bytes are slack.
+//
+//go:noinline
+func (x *expander) expand(r0, r1 int) {
+	body, off, lens := x.body, x.off, x.lens
+	w, i1, i2 := x.w, x.i1, x.i2
+	for r := r0; r < r1; r++ {
 		off[r] = uint32(w)
-		switch k {
+		switch x.kinds[r] {
 		case 1:
-			body[w] = singles[i1]
+			body[w] = x.singles[i1]
 			i1++
 			w++
 		case 2:
-			a, c := pair(left, right, c2, i2)
+			a, c := pair(x.left, x.right, x.c2, i2)
 			i2++
-			w += copy(body[w:], body[off[a]:int(off[a])+int(lens[a])])
-			w += copy(body[w:], body[off[c]:int(off[c])+int(lens[c])])
+			w = copyWords(body, w, int(off[a]), int(lens[a]))
+			w = copyWords(body, w, int(off[c]), int(lens[c]))
 		}
 	}
-	copy(out[h+n+total:], specials)
-	return out, nil
+	x.w, x.i1, x.i2 = w, i1, i2
+}
+
+// copyWords copies the n bytes at from to to, from < to, 8 at a time, and
+// returns to+n. Bytes from to+n to the next multiple of 8 are overwritten;
+// b must hold them (to+n+8 ≤ len(b), checked).
+func copyWords(b []byte, to, from, n int) int {
+	end := to + n
+	if end+8 > len(b) || from+n > to {
+		panic("tables: copyWords out of range") // lengths has checked both
+	}
+	for ; to < end; to, from = to+8, from+8 {
+		*(*uint64)(unsafe.Pointer(&b[to])) = *(*uint64)(unsafe.Pointer(&b[from]))
+	}
+	return end
 }
 
 // pair returns the i-th pair's ranks, each stored as three byte planes of c
