@@ -29,12 +29,16 @@ export function loadedEncodings(be, platform, tables, guard, early = new Map()) 
   // allocate, and the first allocation after a load costs a garbage
   // collection). A table of another encoding is refused before the module
   // sees it, so it leaves every loaded encoding as it was.
-  const load = (bytes, want, index) => {
+  const checkName = (bytes, want) => {
     const named = tableName(bytes);
     if (named !== null && named !== want) {
       throw new TokenfitError('invalid_table',
         `tokenfit: loadEncoding: the table given for ${want} holds ${ENCODINGS.includes(named) ? named : 'another encoding'}: nothing was loaded`);
     }
+    return named;
+  };
+  const load = (bytes, want, index) => {
+    const named = checkName(bytes, want);
     const h = be.loadTable(bytes, index);
     const name = be.kind === 'js' ? h : named;
     if (name) handles.set(name, h);
@@ -49,9 +53,17 @@ export function loadedEncodings(be, platform, tables, guard, early = new Map()) 
     if (!ENCODINGS.includes(name)) {
       throw new TokenfitError('unknown_encoding', `tokenfit: ${fn}: unknown encoding "${name}" (known: ${ENCODINGS.join(', ')})`);
     }
-    const bytes = platform.readSync && platform.readSync(tables(name));
-    if (!bytes) throw notLoadedError(name, fn);
-    load(bytes, name, platform.readIndexSync && platform.readIndexSync(name));
+    if (platform.readIntoSync && be.loadRead) {
+      // Node: the .tkt and its index read straight into the module's memory.
+      const h = be.loadRead((place) => platform.readIntoSync(tables(name), place),
+        (place) => platform.readIntoSync(platform.tableIndexURL(name), place), (tkt) => checkName(tkt, name));
+      if (h === undefined) throw notLoadedError(name, fn);
+      handles.set(name, h);
+    } else {
+      const bytes = platform.readSync && platform.readSync(tables(name));
+      if (!bytes) throw notLoadedError(name, fn);
+      load(bytes, name, platform.readIndexSync && platform.readIndexSync(name));
+    }
     origins.set(name, undefined);
     return handles.get(name);
   };

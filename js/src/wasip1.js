@@ -153,6 +153,37 @@ export class Wasip1 {
     return h;
   }
 
+  // loadRead loads a .tkt and its index that readTable and readIndex read
+  // straight into buffers of the module (each given place(size), which
+  // returns a view of a new buffer), so that their bytes are written once;
+  // check(tkt) may refuse the table before its index is read. undefined
+  // when readTable finds no table; without an index, load_table.
+  loadRead(readTable, readIndex, check) {
+    let p = 0;
+    let q = 0;
+    // A view taken after alloc, which may grow (and so detach) the memory.
+    const place = (n, set) => {
+      const at = this.alloc(n);
+      set(at);
+      return new Uint8Array(this.memory.buffer, at, n);
+    };
+    try {
+      const tkt = readTable((n) => place(n, (at) => { p = at; }));
+      if (!tkt) return undefined;
+      check(tkt);
+      const n = tkt.length;
+      // alloc may grow the memory: the table's view is not used after it.
+      const idx = this.x.load_indexed ? readIndex((m) => place(m, (at) => { q = at; })) : undefined;
+      const h = idx ? this.x.load_indexed(p, n, q, idx.length) : this.x.load_table(p, n);
+      if (h < 0) throw this.fail(h);
+      this.encodings.add(h);
+      return h;
+    } finally {
+      if (p) this.x.free(p);
+      if (q) this.x.free(q);
+    }
+  }
+
   // encodingHandle returns the handle of an encoding, or of a tokenizer
   // loaded under the name (which counts with the name's latest load).
   encodingHandle(name) {

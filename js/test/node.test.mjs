@@ -148,6 +148,30 @@ test('tables in transport form (.tkp) expand to the exact .tkt bytes, in JavaScr
   assert.equal(be.count(h, 'Hello world, hello tokens'), 5);
 });
 
+// Node reads a table from disk straight into the module's memory the first
+// time a call needs it: a damaged file there is invalid_table, freed, and the
+// instance keeps answering; a good one then loads.
+test('a damaged .tkt read from disk into memory is invalid_table and the instance keeps answering', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { pathToFileURL } = await import('node:url');
+  const dir = mkdtempSync(join(tmpdir(), 'tokenfit-tables-'));
+  const tkt = (n) => readFileSync(new URL(`../dist/tables/${n}.tkt`, import.meta.url));
+  const flipped = Uint8Array.from(tkt('r50k_base'));
+  flipped[flipped.length >> 1] ^= 1;
+  writeFileSync(join(dir, 'r50k_base.tkt'), flipped);
+  writeFileSync(join(dir, 'p50k_base.tkt'), tkt('r50k_base')); // another encoding's table
+  writeFileSync(join(dir, 'cl100k_base.tkt'), tkt('cl100k_base').subarray(0, 5000));
+  writeFileSync(join(dir, 'o200k_base.tkt'), tkt('o200k_base'));
+  const tf = await tokenfit.init({ module: readFileSync(new URL('tokenfit.wasm', build)), encodings: [], tables: pathToFileURL(dir + '/') });
+  for (const encoding of ['r50k_base', 'p50k_base', 'cl100k_base']) {
+    assert.throws(() => tf.countTokens('Hello world', { encoding }), (e) => e.code === 'invalid_table', encoding);
+  }
+  assert.equal(tf.countTokens('Hello world', { encoding: 'o200k_base' }), 2, 'the instance still answers');
+  assert.deepEqual(tf.encodings().filter((e) => e.loaded).map((e) => e.name), ['o200k_base']);
+});
+
 // Damaged .tkp files as a page could receive them: each is invalid_table
 // (from the module, which expands and checks it: load_packed), whichever
 // part is damaged, and the instance keeps answering with what it loaded.
