@@ -23,6 +23,7 @@ var exports = map[string]struct{ params, results []api.ValueType }{
 	"free":            {[]api.ValueType{i32}, nil},
 	"load_table":      {[]api.ValueType{i32, i32}, []api.ValueType{i32}},
 	"load_indexed":    {[]api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32}},
+	"load_packed":     {[]api.ValueType{i32, i32}, []api.ValueType{i32}},
 	"encoding_handle": {[]api.ValueType{i32, i32}, []api.ValueType{i32}},
 	"count":           {[]api.ValueType{i32, i32, i32}, []api.ValueType{i32}},
 	"call":            {[]api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}},
@@ -36,9 +37,10 @@ var exports = map[string]struct{ params, results []api.ValueType }{
 // optionalExports may be missing (a module built before they were added):
 // the host then copies a long text in whole instead of streaming it. It
 // loads tokenizers through call in any case, with its callers' JSON
-// requests (which it keeps to load again into other instances), so it only
-// holds load_tokenizer to its signature.
-var optionalExports = []string{"stream_new", "stream_write", "stream_end", "load_tokenizer"}
+// requests (which it keeps to load again into other instances), and never
+// calls load_packed (it has the .tkt and its index at hand), so it only
+// holds load_tokenizer and load_packed to their signatures.
+var optionalExports = []string{"stream_new", "stream_write", "stream_end", "load_tokenizer", "load_packed"}
 
 const (
 	i32 = api.ValueTypeI32
@@ -47,7 +49,7 @@ const (
 
 // leanExports are the exports of the full module the lean one shares, and
 // all the host uses of it (wasm/ABI.md, "The lean reactor").
-var leanExports = []string{"_initialize", "abi_version", "alloc", "free", "load_table", "load_indexed", "encoding_handle", "count", "last_error",
+var leanExports = []string{"_initialize", "abi_version", "alloc", "free", "load_table", "load_indexed", "load_packed", "encoding_handle", "count", "last_error",
 	"stream_new", "stream_write", "stream_end"}
 
 // checkExports holds a module to the exports the host uses: the full

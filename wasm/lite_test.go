@@ -26,6 +26,7 @@ import (
 	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/internal/exportlist"
 	"github.com/tokenfit/tokenfit/internal/postlink"
+	"github.com/tokenfit/tokenfit/internal/tkptest"
 )
 
 var (
@@ -383,5 +384,38 @@ func TestLite_LiveBound(t *testing.T) {
 	l.call("live_free", last)
 	if id := int32(l.call("live_new", h)[0]); id <= 0 {
 		t.Errorf("after a free: %d, %s", id, l.lastError())
+	}
+}
+
+// TestLite_LoadPacked: load_packed expands a .tkp in the module to the
+// encoding load_table loads from the .tkt; a damaged .tkp is invalid_table
+// and the instance keeps answering (wasm/ABI.md, load_packed).
+func TestLite_LoadPacked(t *testing.T) {
+	l := newLite(t)
+	tkp, err := tkptest.Pack(core.EncodingTable("cl100k_base"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	packed := func(b []byte) int32 {
+		p := l.put(b)
+		defer l.call("free", p)
+		return int32(l.call("load_packed", p, uint64(len(b)))[0])
+	}
+	for _, b := range [][]byte{tkp[:len(tkp)-100], tkp[:20], func() []byte { c := slices.Clone(tkp); c[len(c)/3] ^= 4; return c }(),
+		core.EncodingTable("cl100k_base")} {
+		if h := packed(b); h != -4 || !strings.Contains(l.lastError(), "invalid_table") {
+			t.Errorf("a damaged .tkp of %d bytes: %d", len(b), h)
+		}
+	}
+	h := packed(tkp)
+	if h <= 0 {
+		t.Fatalf("load_packed = %d: %s", h, l.lastError())
+	}
+	if again := l.load("cl100k_base"); again != uint64(h) {
+		t.Errorf("load_table after load_packed: handle %d, want %d", again, h)
+	}
+	text := l.put([]byte("Hello world, hello tokens"))
+	if c := int32(l.call("count", uint64(h), text, 25)[0]); c != 5 {
+		t.Errorf("count = %d, want 5", c)
 	}
 }

@@ -71,7 +71,7 @@ func Get(name string) (*Encoding, error) {
 	if data == nil {
 		return nil, &Error{Err: ErrEncodingNotLoaded, Encoding: name, Detail: ": " + name + ": load its table first"}
 	}
-	return addLocked(data, nil, false)
+	return addLocked(data, nil, false, false)
 }
 
 // Load parses a vocabulary table given at run time (a .tkt file), checks it
@@ -81,7 +81,22 @@ func Get(name string) (*Encoding, error) {
 func Load(data []byte) (*Encoding, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
-	return addLocked(data, nil, true)
+	return addLocked(data, nil, true, true)
+}
+
+// LoadPacked is Load for a table in its transport form (a .tkp file, what
+// pages download; see tables.Expand): it is expanded into a buffer of the
+// encoding's own, checked as Load checks a table, and used in place, so
+// the table's bytes are written once. A damaged .tkp is ErrInvalidTable.
+// tkp may be reused afterwards. Cost: O(table).
+func LoadPacked(tkp []byte) (*Encoding, error) {
+	data, err := tables.Expand(tkp)
+	if err != nil {
+		return nil, &Error{Err: ErrInvalidTable, Detail: ": " + err.Error()}
+	}
+	loaded.Lock()
+	defer loaded.Unlock()
+	return addLocked(data, nil, true, false)
 }
 
 // LoadIndexed is Load with the table's prebuilt index (see Index): the
@@ -95,7 +110,7 @@ func Load(data []byte) (*Encoding, error) {
 func LoadIndexed(data, index []byte) (*Encoding, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
-	return addLocked(data, index, true)
+	return addLocked(data, index, true, true)
 }
 
 var indexes struct {
@@ -125,13 +140,14 @@ func Index(name string) ([]byte, error) {
 	return b, nil
 }
 
-// addLocked loads a table: own checks it against the digests this build
-// carries and copies its bytes (tables given at run time) instead of using
-// them in place (compiled-in ones). The header's own CRC is not recomputed:
-// the digest covers every byte it does.
-func addLocked(data, index []byte, own bool) (*Encoding, error) {
+// addLocked loads a table: verify checks it against the digests this build
+// carries (tables given at run time), and own copies its bytes (a caller's
+// buffer) instead of using them in place (compiled-in tables, or one
+// expanded here). The header's own CRC is not recomputed: the digest covers
+// every byte it does.
+func addLocked(data, index []byte, verify, own bool) (*Encoding, error) {
 	t, err := tables.Parse(data, false)
-	if err == nil && own {
+	if err == nil && verify {
 		// Given at run time: the bytes must be the ones this build knows.
 		err = tables.Verify(t.Name, data, index)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/core/internal/tables"
+	"github.com/tokenfit/tokenfit/internal/tkptest"
 )
 
 // TestSums: the digests every build carries (core/internal/tables/sums.go)
@@ -50,5 +51,34 @@ func TestVerify_FlippedBits(t *testing.T) {
 	}
 	if _, err := engine.LoadIndexed(table, idx); err != nil {
 		t.Errorf("the table and index as built: %v", err)
+	}
+}
+
+// TestLoadPacked: a table in the transport form loads as its .tkt does, and
+// a damaged one (cut short, a flipped bit anywhere, a .tkt given for one)
+// is an invalid_table error, never a wrong count.
+func TestLoadPacked(t *testing.T) {
+	table := engine.Table("r50k_base")
+	tkp, err := tkptest.Pack(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.LoadPacked(tkp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Name() != "r50k_base" || e.Count("Hello world, hello tokens") != 5 {
+		t.Errorf("%s counts %d", e.Name(), e.Count("Hello world, hello tokens"))
+	}
+	damaged := [][]byte{tkp[:len(tkp)/2], tkp[:len(tkp)-1], table, nil}
+	for i := range 60 {
+		b := bytes.Clone(tkp)
+		b[(i*7919)%len(b)] ^= 1 << (i % 8)
+		damaged = append(damaged, b)
+	}
+	for i, b := range damaged {
+		if _, err := engine.LoadPacked(b); !errors.Is(err, engine.ErrInvalidTable) {
+			t.Errorf("damage %d: %v", i, err)
+		}
 	}
 }

@@ -2,21 +2,14 @@
 // transport form, .tkp: what browsers and edge runtimes download. Every
 // token of a BPE vocabulary longer than one byte is two earlier tokens
 // joined, so a table travels as pairs of ranks instead of token bytes: 27%
-// less gzip for o200k_base (0.73 MB instead of 0.99). The package expands a
-// .tkp back into the exact .tkt bytes (src/table.js, expandTable), and
-// the module checks them against the .tkt's own CRC, which the .tkp carries.
+// less gzip for o200k_base (0.73 MB instead of 0.99). The module expands a
+// .tkp back into the exact .tkt bytes (load_packed: core/internal/tables'
+// Expand, which also documents the format; src/table.js's expandTable for
+// modules built before it) and checks them against the digest it carries.
 //
 //   node js/scripts/pack-tables.mjs core/internal/tables js/dist/tables   (make js)
 //
-// Format, version 1 (little-endian):
-//   0   4    magic "TKFP"
-//   4   4    h, the length of the .tkt's header and name
-//   8   h    the .tkt's header and name, verbatim (ranks n, token bytes b, CRC)
-//   .   n    each rank's kind: 0 no token, 1 one byte, 2 a pair
-//   .   c1   the one-byte tokens' bytes, in rank order
-//   .   3·c2 the pairs' left ranks, by byte plane (low bytes, then middle, then high)
-//   .   3·c2 the pairs' right ranks, likewise
-//   .   ...  the .tkt's special tokens, verbatim
+// Format: core/internal/tables/packed.go.
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

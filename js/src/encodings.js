@@ -5,7 +5,7 @@
 
 import { TokenfitError, notLoadedError } from './errors.js';
 import { checkString } from './args.js';
-import { ENCODINGS, expandTable, isTable, tableName } from './table.js';
+import { ENCODINGS, tableName } from './table.js';
 import { checkSource, fetchBytes } from './load.js';
 
 /**
@@ -23,19 +23,23 @@ export function loadedEncodings(be, platform, tables, guard, early = new Map()) 
   // table is fetched again, from the HTTP cache as a rule).
   const origins = new Map();
 
-  // load loads the table of the encoding want and records its handle under
-  // the name the table carries (read from its header here: asking the
-  // module would allocate, and the first allocation after a load costs a
-  // garbage collection). A table of another encoding is refused before the
-  // module sees it, so it leaves every loaded encoding as it was.
-  const load = (bytes, want, index) => {
-    const tkt = expandTable(bytes);
-    const named = tableName(tkt);
-    if (isTable(tkt) && named !== want) {
+  // load loads the table of the encoding want (a .tkt, or a .tkp the
+  // backend has the module expand) and records its handle under the name
+  // the table carries (read from its header here: asking the module would
+  // allocate, and the first allocation after a load costs a garbage
+  // collection). A table of another encoding is refused before the module
+  // sees it, so it leaves every loaded encoding as it was.
+  const checkName = (bytes, want) => {
+    const named = tableName(bytes);
+    if (named !== null && named !== want) {
       throw new TokenfitError('invalid_table',
         `tokenfit: loadEncoding: the table given for ${want} holds ${ENCODINGS.includes(named) ? named : 'another encoding'}: nothing was loaded`);
     }
-    const h = be.loadTable(tkt, index);
+    return named;
+  };
+  const load = (bytes, want, index) => {
+    const named = checkName(bytes, want);
+    const h = be.loadTable(bytes, index);
     const name = be.kind === 'js' ? h : named;
     if (name) handles.set(name, h);
     return h;
@@ -49,9 +53,17 @@ export function loadedEncodings(be, platform, tables, guard, early = new Map()) 
     if (!ENCODINGS.includes(name)) {
       throw new TokenfitError('unknown_encoding', `tokenfit: ${fn}: unknown encoding "${name}" (known: ${ENCODINGS.join(', ')})`);
     }
-    const bytes = platform.readSync && platform.readSync(tables(name));
-    if (!bytes) throw notLoadedError(name, fn);
-    load(bytes, name, platform.readIndexSync && platform.readIndexSync(name));
+    if (platform.readIntoSync && be.loadRead) {
+      // Node: the .tkt and its index read straight into the module's memory.
+      const h = be.loadRead((place) => platform.readIntoSync(tables(name), place),
+        (place) => platform.readIntoSync(platform.tableIndexURL(name), place), (tkt) => checkName(tkt, name));
+      if (h === undefined) throw notLoadedError(name, fn);
+      handles.set(name, h);
+    } else {
+      const bytes = platform.readSync && platform.readSync(tables(name));
+      if (!bytes) throw notLoadedError(name, fn);
+      load(bytes, name, platform.readIndexSync && platform.readIndexSync(name));
+    }
     origins.set(name, undefined);
     return handles.get(name);
   };

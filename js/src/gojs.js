@@ -4,6 +4,7 @@
 
 import { TokenfitError, trapping, bounded, fromAnswer } from './errors.js';
 import { ABI_VERSION } from './wasip1.js';
+import { expandTable, isPacked } from './table.js';
 
 class GoJS {
   constructor(api, memory) {
@@ -17,8 +18,12 @@ class GoJS {
     return this.memory ? this.memory.buffer.byteLength : 0;
   }
 
+  // loadTable loads a .tkt, or a .tkp the module expands (loadPacked; a
+  // module built before it gets it expanded here).
   loadTable(bytes) {
-    const a = JSON.parse(this.api.loadTable(bytes));
+    let a;
+    if (isPacked(bytes) && typeof this.api.loadPacked === 'function') a = JSON.parse(this.api.loadPacked(bytes));
+    else a = JSON.parse(this.api.loadTable(expandTable(bytes)));
     if (a.error) throw fromAnswer(a);
     return a.encoding; // names are the handles here
   }

@@ -60,6 +60,32 @@ const nodePlatform = {
   readIndexSync(name) {
     return this.readSync(tableFile(name, '.tkx'));
   },
+  // readIntoSync reads a file straight into the buffer place(size) gives
+  // (a view of the module's memory), so that its bytes are written once,
+  // not read into a Buffer and copied (RATIONALE.md, "Where does a cold
+  // start go"); undefined when there is no such file.
+  readIntoSync(url, place) {
+    if (url.protocol !== 'file:') return undefined;
+    let fd;
+    try {
+      fd = fs.openSync(url, 'r');
+    } catch {
+      return undefined;
+    }
+    try {
+      const size = fs.fstatSync(fd).size;
+      const view = place(size);
+      for (let at = 0; at < size;) {
+        const n = fs.readSync(fd, view, at, size - at, at);
+        if (n === 0) throw new TokenfitError('invalid_table', `tokenfit: ${url.pathname} was cut short while it was read`);
+        at += n;
+      }
+      return view;
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
+  tableIndexURL: (name) => tableFile(name, '.tkx'),
   preload: [],
   // From disk, the .tkt itself: nothing to expand.
   tableExt: '.tkt',

@@ -1,6 +1,6 @@
 // The encodings and their tables: the names tokenfit knows, and the
-// transport form (.tkp) a page downloads, expanded back to the .tkt the
-// module loads.
+// transport form (.tkp) a page downloads: the module expands it
+// (load_packed); a module built before that export gets it expanded here.
 
 import { TokenfitError } from './errors.js';
 
@@ -13,9 +13,12 @@ export const DEFAULT_ENCODING = 'o200k_base';
 /**
  * expandTable returns the .tkt bytes of a table given as .tkt (unchanged) or
  * in tokenfit's transport form .tkp (every token of two bytes or more as the
- * pair of earlier tokens it joins; see scripts/pack-tables.mjs for the
- * format). The module checks the result against the digest it carries.
- * Cost: O(table), a few milliseconds.
+ * pair of earlier tokens it joins; see core/internal/tables/packed.go for
+ * the format). The module checks the result against the digest it carries.
+ * Modules with load_packed expand a .tkp themselves, Go's loops compiled
+ * where this one starts in V8's interpreter (RATIONALE.md, "How are tables
+ * loaded"); this serves modules built before it, and pack-tables.mjs's
+ * check. Cost: O(table), 30-60 ms for o200k_base in a fresh page.
  * @param {Uint8Array} b
  * @returns {Uint8Array}
  */
@@ -74,15 +77,19 @@ export function expandTable(b) {
   return out;
 }
 
-// isTable reports whether b starts as a .tkt does ("TKFT").
-export function isTable(b) {
-  return b.length >= 24 && b[0] === 0x54 && b[1] === 0x4b && b[2] === 0x46 && b[3] === 0x54;
+// isPacked reports whether b starts as a .tkp does ("TKFP").
+export function isPacked(b) {
+  return b.length >= 8 && b[0] === 0x54 && b[1] === 0x4b && b[2] === 0x46 && b[3] === 0x50;
 }
 
-// tableName reads the encoding name in a .tkt header, unchecked (the module
-// checks the whole table when it loads it).
-export function tableName(tkt) {
-  const k = tkt[6];
-  return tkt.length >= 24 + k ? String.fromCharCode(...tkt.subarray(24, 24 + k)) : '';
+// tableName reads the encoding name in the header of a .tkt or a .tkp
+// (which carries the .tkt's header verbatim at 8), unchecked (the module
+// checks the whole table when it loads it): '' when the name is cut off,
+// null when b is neither form.
+export function tableName(b) {
+  const at = isPacked(b) ? 8 : 0;
+  if (b.length < at + 24 || b[at] !== 0x54 || b[at + 1] !== 0x4b || b[at + 2] !== 0x46 || b[at + 3] !== 0x54) return null;
+  const k = b[at + 6];
+  return b.length >= at + 24 + k ? String.fromCharCode(...b.subarray(at + 24, at + 24 + k)) : '';
 }
 

@@ -35,7 +35,7 @@
 import { TokenfitError } from './errors.js';
 import { badArg, checkObject } from './args.js';
 import { compile, fetchBytes } from './load.js';
-import { ENCODINGS, expandTable } from './table.js';
+import { ENCODINGS } from './table.js';
 import { startWasip1 } from './wasip1.js';
 import { startGoJS } from './gojs.js';
 import { makeInstance } from './instance.js';
@@ -99,14 +99,13 @@ async function start(platform, options, seq) {
   let preload = encodings;
   if (preload === undefined) preload = platform.preload;
   // The tables named by name are fetched while the module compiles (a page
-  // downloads both), and a .tkp is expanded as soon as it has arrived, while
-  // the compile goes on off the main thread; loadEncoding checks the names
-  // and the bytes after.
+  // downloads both); loadEncoding checks the names and has the module
+  // expand and check the bytes after.
   const early = new Map();
   if (Array.isArray(preload)) {
     for (const name of preload) {
       if (!ENCODINGS.includes(name) || early.has(name)) continue;
-      const p = fetchBytes(platform, tables(name), `the table of ${name}`).then(expandTable);
+      const p = fetchBytes(platform, tables(name), `the table of ${name}`);
       p.catch(() => {}); // a failed start may never await it
       early.set(name, p);
     }

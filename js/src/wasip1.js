@@ -8,6 +8,7 @@ import { wasiShim } from './wasi.js';
 import { TokenfitError, trapping, bounded, fromAnswer, statusError } from './errors.js';
 import { MAX_BYTES, tooLong } from './args.js';
 import { partEnd, utf8Length } from './utf8.js';
+import { expandTable, isPacked } from './table.js';
 
 export const ABI_VERSION = 1;
 const BIG = 1 << 24; // texts longer than this are measured exactly before they are copied
@@ -125,11 +126,19 @@ export class Wasip1 {
     }
   }
 
+  // loadTable loads a .tkt (with its index, if any) or a .tkp: the module
+  // expands a .tkp itself (load_packed), so its bytes are copied in once
+  // and the table written once, inside; a module built before load_packed
+  // gets it expanded here.
   loadTable(bytes, index) {
+    const packed = isPacked(bytes) && typeof this.x.load_packed === 'function';
+    if (isPacked(bytes) && !packed) bytes = expandTable(bytes);
     const p = this.alloc(bytes.length);
     this.bytes().set(bytes, p);
     let h;
-    if (index && this.x.load_indexed) {
+    if (packed) {
+      h = this.x.load_packed(p, bytes.length);
+    } else if (index && this.x.load_indexed) {
       // The prebuilt index: the module copies its look-up structures in
       // instead of building them (wasm/ABI.md, load_indexed).
       const q = this.alloc(index.length);
@@ -160,6 +169,37 @@ export class Wasip1 {
     }
     if (packed === 0n) throw this.fail(-1);
     return JSON.parse(this.take(packed));
+  }
+
+  // loadRead loads a .tkt and its index that readTable and readIndex read
+  // straight into buffers of the module (each given place(size), which
+  // returns a view of a new buffer), so that their bytes are written once;
+  // check(tkt) may refuse the table before its index is read. undefined
+  // when readTable finds no table; without an index, load_table.
+  loadRead(readTable, readIndex, check) {
+    let p = 0;
+    let q = 0;
+    // A view taken after alloc, which may grow (and so detach) the memory.
+    const place = (n, set) => {
+      const at = this.alloc(n);
+      set(at);
+      return new Uint8Array(this.memory.buffer, at, n);
+    };
+    try {
+      const tkt = readTable((n) => place(n, (at) => { p = at; }));
+      if (!tkt) return undefined;
+      check(tkt);
+      const n = tkt.length;
+      // alloc may grow the memory: the table's view is not used after it.
+      const idx = this.x.load_indexed ? readIndex((m) => place(m, (at) => { q = at; })) : undefined;
+      const h = idx ? this.x.load_indexed(p, n, q, idx.length) : this.x.load_table(p, n);
+      if (h < 0) throw this.fail(h);
+      this.encodings.add(h);
+      return h;
+    } finally {
+      if (p) this.x.free(p);
+      if (q) this.x.free(q);
+    }
   }
 
   // encodingHandle returns the handle of an encoding, or of a tokenizer

@@ -125,7 +125,7 @@ test('the browser entry loads only what it is given, and says what to call for t
   assert.equal(compiled.countTokens('Hello world', { encoding: 'r50k_base' }), 2);
 });
 
-test('tables in transport form (.tkp) expand to the exact .tkt bytes; a corrupt one is invalid_table', async () => {
+test('tables in transport form (.tkp) expand to the exact .tkt bytes, in JavaScript for modules built before load_packed', async () => {
   const { expandTable } = await import('../src/table.js');
   for (const name of tokenfit.ENCODINGS) {
     const tkt = readFileSync(new URL(`../dist/tables/${name}.tkt`, import.meta.url));
@@ -134,14 +134,82 @@ test('tables in transport form (.tkp) expand to the exact .tkt bytes; a corrupt 
     assert.equal(Buffer.compare(Buffer.from(expandTable(tkp)), tkt), 0, name);
     assert.equal(expandTable(tkt), tkt, 'a .tkt passes unchanged');
   }
-  const tkp = readFileSync(new URL('../dist/tables/r50k_base.tkp', import.meta.url));
-  const tf = await web.init({ module: readFileSync(new URL('tokenfit-lite.wasm', build)), encodings: { r50k_base: tkp } });
-  assert.equal(tf.countTokens('Hello world', { encoding: 'r50k_base' }), 2);
-  const flipped = Uint8Array.from(tkp);
-  flipped[tkp.length >> 1] ^= 0x40; // a rank or a byte changes: the CRC no longer holds
-  await assert.rejects(tf.loadEncoding('p50k_base', flipped), (e) => e.code === 'invalid_table');
-  await assert.rejects(tf.loadEncoding('p50k_base', tkp.subarray(0, 1000)), (e) => e.code === 'invalid_table');
-  assert.equal(tf.countTokens('Hello world', { encoding: 'r50k_base' }), 2, 'the instance still answers');
+  // A module without load_packed: the backend expands the .tkp itself.
+  const { Wasip1 } = await import('../src/wasip1.js');
+  const { wasiShim } = await import('../src/wasi.js');
+  const shim = wasiShim();
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(new URL('tokenfit-lite.wasm', build))), shim.imports);
+  shim.setMemory(instance.exports.memory);
+  instance.exports._initialize();
+  const be = new Wasip1(instance);
+  assert.equal(typeof be.x.load_packed, 'function');
+  be.x.load_packed = undefined;
+  const h = be.loadTable(readFileSync(new URL('../dist/tables/r50k_base.tkp', import.meta.url)));
+  assert.equal(be.count(h, 'Hello world, hello tokens'), 5);
+});
+
+// Node reads a table from disk straight into the module's memory the first
+// time a call needs it: a damaged file there is invalid_table, freed, and the
+// instance keeps answering; a good one then loads.
+test('a damaged .tkt read from disk into memory is invalid_table and the instance keeps answering', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { pathToFileURL } = await import('node:url');
+  const dir = mkdtempSync(join(tmpdir(), 'tokenfit-tables-'));
+  const tkt = (n) => readFileSync(new URL(`../dist/tables/${n}.tkt`, import.meta.url));
+  const flipped = Uint8Array.from(tkt('r50k_base'));
+  flipped[flipped.length >> 1] ^= 1;
+  writeFileSync(join(dir, 'r50k_base.tkt'), flipped);
+  writeFileSync(join(dir, 'p50k_base.tkt'), tkt('r50k_base')); // another encoding's table
+  writeFileSync(join(dir, 'cl100k_base.tkt'), tkt('cl100k_base').subarray(0, 5000));
+  writeFileSync(join(dir, 'o200k_base.tkt'), tkt('o200k_base'));
+  const tf = await tokenfit.init({ module: readFileSync(new URL('tokenfit.wasm', build)), encodings: [], tables: pathToFileURL(dir + '/') });
+  for (const encoding of ['r50k_base', 'p50k_base', 'cl100k_base']) {
+    assert.throws(() => tf.countTokens('Hello world', { encoding }), (e) => e.code === 'invalid_table', encoding);
+  }
+  assert.equal(tf.countTokens('Hello world', { encoding: 'o200k_base' }), 2, 'the instance still answers');
+  assert.deepEqual(tf.encodings().filter((e) => e.loaded).map((e) => e.name), ['o200k_base']);
+});
+
+// Damaged .tkp files as a page could receive them: each is invalid_table
+// (from the module, which expands and checks it: load_packed), whichever
+// part is damaged, and the instance keeps answering with what it loaded.
+test('a corrupt or truncated .tkp is invalid_table and the instance keeps answering (each module)', async () => {
+  const tkp = readFileSync(new URL('../dist/tables/p50k_base.tkp', import.meta.url));
+  const h = tkp.readUInt32LE(4);
+  const n = tkp.readUInt32LE(8 + 8);
+  const kinds = 8 + h;
+  const damaged = [
+    ['cut in the magic', tkp.subarray(0, 6)],
+    ['cut in the header', tkp.subarray(0, 20)],
+    ['cut in the kinds', tkp.subarray(0, kinds + 1000)],
+    ['cut in the pairs', tkp.subarray(0, kinds + n + 40000)],
+    ['cut in the special tokens', tkp.subarray(0, tkp.length - 3)],
+    ['one byte more', Buffer.concat([tkp, Buffer.from([0])])],
+  ];
+  const edit = (what, at, f) => {
+    const b = Uint8Array.from(tkp);
+    f(b, at);
+    damaged.push([what, b]);
+  };
+  edit('a header length past the end', 4, (b, i) => new DataView(b.buffer).setUint32(i, 0x7fffffff, true));
+  edit('4 GB of token bytes', 8 + 20, (b, i) => new DataView(b.buffer).setUint32(i, 0xffffffff, true));
+  edit('4 billion ranks', 8 + 8, (b, i) => new DataView(b.buffer).setUint32(i, 0xffffffff, true));
+  edit('a kind of 7', kinds + 500, (b, i) => { b[i] = 7; });
+  edit('a single made a pair', kinds + 100, (b, i) => { b[i] = 2; });
+  for (let i = 0; i < 12; i++) edit(`bit ${i} flipped`, kinds + Math.floor(((tkp.length - kinds) * (i + 0.5)) / 12), (b, at) => { b[at] ^= 1 << (i % 8); });
+  await import(new URL('wasm_exec.js', build)); // for the GOOS=js module
+  for (const module of ['tokenfit.wasm', 'tokenfit-nohf.wasm', 'tokenfit-lite.wasm', 'tokenfit-js.wasm']) {
+    const tf = await tokenfit.init({ module: readFileSync(new URL(module, build)), encodings: { r50k_base: readFileSync(new URL('../dist/tables/r50k_base.tkp', import.meta.url)) } });
+    for (const [what, b] of damaged) {
+      await assert.rejects(tf.loadEncoding('p50k_base', b), (e) => e.code === 'invalid_table', `${module}: ${what}`);
+      assert.equal(tf.countTokens('Hello world', { encoding: 'r50k_base' }), 2, `${module}: the instance still answers after ${what}`);
+    }
+    assert.deepEqual(tf.encodings().filter((e) => e.loaded).map((e) => e.name), ['r50k_base'], module);
+    await tf.loadEncoding('p50k_base', tkp);
+    assert.equal(tf.countTokens('Hello world, hello tokens', { encoding: 'p50k_base' }), 5, module);
+  }
 });
 
 test('live counters are released in the module once garbage-collected', async () => {

@@ -15,6 +15,7 @@
 //	call(op, json)        string: the JSON answer, an error answer included
 //	count(encoding, text) number: tokens, or a negative status (see lastError)
 //	loadTable(bytes)      string: {"encoding": name} or an error answer
+//	loadPacked(bytes)     the same for a table in the transport form (.tkp), expanded here
 //	lastError()           string: the error answer of the latest negative status, or ""
 //
 // Nothing here decides anything; every function recovers panics, because a
@@ -27,6 +28,7 @@ import (
 	"syscall/js"
 
 	"github.com/tokenfit/tokenfit/core"
+	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/wasm/internal/abi"
 )
 
@@ -42,6 +44,7 @@ func main() {
 		"call":       js.FuncOf(call),
 		"count":      js.FuncOf(count),
 		"loadTable":  js.FuncOf(loadTable),
+		"loadPacked": js.FuncOf(loadPacked),
 		"lastError":  js.FuncOf(lastError),
 	}))
 	select {} // keep the functions alive
@@ -111,7 +114,30 @@ func count(_ js.Value, args []js.Value) (res any) {
 }
 
 // loadTable(Uint8Array) → {"encoding": name} or an error answer.
-func loadTable(_ js.Value, args []js.Value) (res any) {
+func loadTable(_ js.Value, args []js.Value) any {
+	return load(args, func(b []byte) (string, error) {
+		e, err := core.LoadEncoding(b)
+		if err != nil {
+			return "", err
+		}
+		return e.Name(), nil
+	})
+}
+
+// loadPacked(Uint8Array) → loadTable's answer for a .tkp, expanded here
+// rather than by a JavaScript loop (see engine.LoadPacked).
+func loadPacked(_ js.Value, args []js.Value) any {
+	return load(args, func(b []byte) (string, error) {
+		e, err := engine.LoadPacked(b)
+		if err != nil {
+			return "", err
+		}
+		return e.Name(), nil
+	})
+}
+
+// load copies the table in args[0] into Go and loads it with fn.
+func load(args []js.Value, fn func([]byte) (string, error)) (res any) {
 	defer func() {
 		if p := recover(); p != nil {
 			res = string(abi.ErrorJSON(abi.Recovered(p)))
@@ -123,11 +149,11 @@ func loadTable(_ js.Value, args []js.Value) (res any) {
 	}
 	b := make([]byte, v.Get("length").Int())
 	js.CopyBytesToGo(b, v)
-	e, err := core.LoadEncoding(b)
+	name, err := fn(b)
 	if err != nil {
 		return string(abi.ErrorJSON(err))
 	}
-	out, _ := json.Marshal(map[string]string{"encoding": e.Name()})
+	out, _ := json.Marshal(map[string]string{"encoding": name})
 	return string(out)
 }
 

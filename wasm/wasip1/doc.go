@@ -31,7 +31,7 @@
 // re-seeds the runtime's random state (reseed.go; the lean one is left as
 // the linker wrote it but for its data). Call _initialize once, then the
 // exports. No module carries a vocabulary: the host gives it the tables it
-// needs through load_table.
+// needs through load_table (or load_packed, in the transport form pages download).
 // wasm/exports.txt and wasm/exports-lite.txt list the exports, and tests
 // hold the modules to them.
 //

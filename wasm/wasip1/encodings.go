@@ -80,6 +80,28 @@ func loadTable(ptr, n uint32) (h int32) {
 	return handle(e)
 }
 
+// loadPacked is load_table for a table in its transport form (a .tkp
+// file, what pages download): the module expands it into a buffer of its
+// own (Go's loops, compiled, where a host's JavaScript loop runs in V8's
+// interpreter before it is optimised), checks it as load_table does and
+// keeps that buffer, so the table's bytes are written once. The .tkp
+// buffer stays the host's.
+//
+//go:wasmexport load_packed
+func loadPacked(ptr, n uint32) (h int32) {
+	defer rescue(&h)
+	b, err := view(ptr, n)
+	if err != nil {
+		return fail(err)
+	}
+	defer pauseGC()()
+	e, err := engine.LoadPacked(b)
+	if err != nil {
+		return fail(err)
+	}
+	return handle(e)
+}
+
 // loadIndexed is load_table with the table's prebuilt index (tokenfit's
 // .tkx files; core/engine.Index): the encoding's look-up structures are
 // used as they are rather than built, which in a cold instance saves most
