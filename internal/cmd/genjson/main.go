@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/format"
 	"go/importer"
 	"go/parser"
@@ -69,9 +70,13 @@ func main() {
 // returns the generated files' sources by name.
 func generate(dir string) (map[string][]byte, error) {
 	fset := token.NewFileSet()
+	// The files of the default build (no tags): a file and its
+	// alternative under a tag (hf_op.go, hf_op_none.go) may both declare a
+	// method, and //go:build ignore generators are left out too.
 	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool {
 		n := fi.Name()
-		return !strings.HasSuffix(n, "_test.go") && !strings.HasSuffix(n, "_gen.go")
+		ok, err := build.Default.MatchFile(dir, n)
+		return err == nil && ok && !strings.HasSuffix(n, "_test.go") && !strings.HasSuffix(n, "_gen.go")
 	}, parser.ParseComments)
 	if err != nil {
 		return nil, err
@@ -83,9 +88,6 @@ func generate(dir string) (map[string][]byte, error) {
 			continue // go:build ignore generators
 		}
 		for fn, f := range p.Files {
-			if hasIgnoreTag(f) {
-				continue
-			}
 			names = append(names, fn)
 			files = append(files, f)
 		}
@@ -168,17 +170,6 @@ func gofmt(head string, parts ...[]byte) ([]byte, error) {
 		return nil, fmt.Errorf("%v\n%s", err, out)
 	}
 	return src, nil
-}
-
-func hasIgnoreTag(f *ast.File) bool {
-	for _, c := range f.Comments {
-		for _, l := range c.List {
-			if strings.HasPrefix(l.Text, "//go:build") && strings.Contains(l.Text, "ignore") {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 type gen struct {
