@@ -18,7 +18,7 @@ export const DEFAULT_ENCODING = 'o200k_base';
  * Modules with load_packed expand a .tkp themselves, Go's loops compiled
  * where this one starts in V8's interpreter (RATIONALE.md, "How are tables
  * loaded"); this serves modules built before it, and pack-tables.mjs's
- * check. Cost: O(table), 30-60 ms for o200k_base in a fresh page.
+ * check. Cost: O(table) (make bench-start times it).
  * @param {Uint8Array} b
  * @returns {Uint8Array}
  */
