@@ -2,9 +2,12 @@ package bpe
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tokenfit/tokenfit/core/internal/tables"
 )
 
 // Properties of the engine that hold for any input, valid UTF-8 or not.
@@ -133,6 +136,46 @@ func TestEngine_Decode(t *testing.T) {
 	}
 	if _, err := e.AppendDecode(nil, []int{1 << 40}); err == nil {
 		t.Error("decoded 1<<40")
+	}
+}
+
+// TestEngine_FirstCountDoesNotAllocate: the first count of a fresh encoder,
+// built or from an index, allocates nothing either, merges and the piece
+// cache included (pieces of up to smallPiece bytes). The wasip1 module loads
+// a table with its collector off, so the heap is above the collector's goal
+// after a load, and the first allocation afterwards starts a collection:
+// when the piece cache was allocated at the first merge, that collection ran
+// in every instance's first count (RATIONALE.md, "Why a piece cache").
+func TestEngine_FirstCountDoesNotAllocate(t *testing.T) {
+	tab, err := tables.Parse(tables.Embedded("o200k_base"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := New(tab, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := built.AppendIndex(nil, tab.CRC)
+	indexed, err := NewIndexed(tab, idx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Whole tokens short and long, pieces that merge (3 bytes, 5-12, longer).
+	const text = "Hello world qzx qzxvbn zzyzx-quux refactorisationally 你好世界 😀 Übergrößenträger"
+	for name, e := range map[string]*Encoder{"built": built, "indexed": indexed} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		n := e.Count(text)
+		runtime.ReadMemStats(&after)
+		if m := after.Mallocs - before.Mallocs; m != 0 {
+			t.Errorf("%s: the first count allocated %d times (%d bytes)", name, m, after.TotalAlloc-before.TotalAlloc)
+		}
+		if e.pieces.table.Load() == nil {
+			t.Errorf("%s: no piece cache", name)
+		}
+		if want := len(e.AppendEncode(nil, text)); n != want {
+			t.Errorf("%s: %d tokens, the merge gives %d", name, n, want)
+		}
 	}
 }
 

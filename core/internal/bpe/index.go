@@ -93,6 +93,7 @@ func NewVocabIndexed(t *tables.Table, idx []byte, own bool) (*Vocab, error) {
 		return nil, bad("truncated")
 	}
 	v := &Vocab{Name: t.Name, Pattern: t.Pattern, cache: new(pairCache), maxLen: int(words[5]), regionBits: uint(words[6])}
+	v.pieces.allocate()
 	if own {
 		v.bytes = string(t.Bytes)
 	} else if len(t.Bytes) > 0 {

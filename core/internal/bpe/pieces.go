@@ -7,7 +7,7 @@ package bpe
 // (count 1) of 5 bytes or more, which countCachedFirst and countLonger ask
 // it for before the look-up.
 //
-// It has three parts, allocated together at the first merge (2 MB): 32K
+// It has three parts, allocated together with the vocabulary (2 MB): 32K
 // entries of 16 bytes for pieces of up to keyBytes (12) bytes, four to a
 // cache line (four in five merged pieces of the benchmark corpus are that
 // short), 16K entries of one 64-byte line for pieces of up to 56 bytes, and
@@ -131,14 +131,23 @@ func match(e []word, p string) (int, bool) {
 	return int(head >> 8 & 0xFF), true
 }
 
+// allocate gives c its table. NewVocab and NewVocabIndexed do, so that
+// the 2 MB are taken while a table loads (the wasip1 adapter loads with the
+// collector off) and counting allocates nothing: allocated at the first
+// merge instead, they started a garbage collection in the first count of a
+// WebAssembly instance, whose heap is above the collector's goal after a
+// load (RATIONALE.md, "Why a piece cache"). Fresh memory is zero already,
+// so nothing touches the table before a count does. A cache without a table
+// (the zero value) keeps nothing and finds nothing.
+func (c *pieceCache) allocate() { c.table.CompareAndSwap(nil, new(pieceTable)) }
+
 func (c *pieceCache) put(p string, h uint64, count int) {
 	if len(p) > maxCachedLen || count > 0xFF {
 		return
 	}
 	t := c.table.Load()
 	if t == nil {
-		c.table.CompareAndSwap(nil, new(pieceTable))
-		t = c.table.Load()
+		return
 	}
 	// The first way unless it is taken and the second is free; when both
 	// are taken, the first: a newer piece is likelier to come again.

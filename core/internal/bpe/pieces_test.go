@@ -11,6 +11,11 @@ import (
 
 func TestPieceCache_Keys(t *testing.T) {
 	var c pieceCache
+	c.put("abc", 0, 2)
+	if _, ok := c.get("abc", 0); ok {
+		t.Fatal("a hit in a cache without a table")
+	}
+	c.allocate()
 	if _, ok := c.get("abc", 0); ok {
 		t.Fatal("a hit in an empty cache")
 	}

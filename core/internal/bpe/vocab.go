@@ -94,6 +94,7 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 		return nil, &tables.FormatError{Reason: strconv.Itoa(n) + " ranks; the engine holds fewer than " + strconv.Itoa(1<<slotRankBits-1)}
 	}
 	v := &Vocab{Name: t.Name, Pattern: t.Pattern, off: make([]uint32, n+1), cache: new(pairCache), pair2: new([1 << 16]uint32)}
+	v.pieces.allocate()
 	if own || len(t.Bytes) == 0 {
 		v.bytes = string(t.Bytes)
 	} else {
