@@ -105,12 +105,12 @@ func LoadPacked(tkp []byte) (*Encoding, error) {
 // this table (it records the table's checksum), and both must be the ones
 // this build knows: they are checked once against the checksums it carries
 // (a damaged pair is ErrInvalidTable, never a wrong count). Cost: a digest
-// of both (tables.Digest). The index is used in place and must stay unchanged; data may be
-// reused.
+// of both (tables.Digest). Both are used in place, not copied, and must
+// stay unchanged once it has returned an encoding.
 func LoadIndexed(data, index []byte) (*Encoding, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
-	return addLocked(data, index, true, true)
+	return addLocked(data, index, true, false)
 }
 
 var indexes struct {
