@@ -71,7 +71,7 @@ func Get(name string) (*Encoding, error) {
 	if data == nil {
 		return nil, &Error{Err: ErrEncodingNotLoaded, Encoding: name, Detail: ": " + name + ": load its table first"}
 	}
-	return addLocked(data, nil, false, false)
+	return addLocked(data, nil, nil, false, false)
 }
 
 // Load parses a vocabulary table given at run time (a .tkt file), checks it
@@ -81,7 +81,7 @@ func Get(name string) (*Encoding, error) {
 func Load(data []byte) (*Encoding, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
-	return addLocked(data, nil, true, true)
+	return addLocked(data, nil, nil, true, true)
 }
 
 // LoadPacked is Load for a table in its transport form (a .tkp file, what
@@ -90,13 +90,13 @@ func Load(data []byte) (*Encoding, error) {
 // the table's bytes are written once. A damaged .tkp is ErrInvalidTable.
 // tkp may be reused afterwards. Cost: O(table).
 func LoadPacked(tkp []byte) (*Encoding, error) {
-	data, err := tables.Expand(tkp)
+	data, off, err := tables.ExpandOffsets(tkp)
 	if err != nil {
 		return nil, &Error{Err: ErrInvalidTable, Detail: ": " + err.Error()}
 	}
 	loaded.Lock()
 	defer loaded.Unlock()
-	return addLocked(data, nil, true, false)
+	return addLocked(data, nil, off, true, false)
 }
 
 // LoadIndexed is Load with the table's prebuilt index (see Index): the
@@ -105,12 +105,12 @@ func LoadPacked(tkp []byte) (*Encoding, error) {
 // this table (it records the table's checksum), and both must be the ones
 // this build knows: they are checked once against the checksums it carries
 // (a damaged pair is ErrInvalidTable, never a wrong count). Cost: a digest
-// of both (tables.Digest). The index is used in place and must stay unchanged; data may be
-// reused.
+// of both (tables.Digest). Both are used in place, not copied, and must
+// stay unchanged once it has returned an encoding.
 func LoadIndexed(data, index []byte) (*Encoding, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
-	return addLocked(data, index, true, true)
+	return addLocked(data, index, nil, true, false)
 }
 
 var indexes struct {
@@ -143,9 +143,10 @@ func Index(name string) ([]byte, error) {
 // addLocked loads a table: verify checks it against the digests this build
 // carries (tables given at run time), and own copies its bytes (a caller's
 // buffer) instead of using them in place (compiled-in tables, or one
-// expanded here). The header's own CRC is not recomputed: the digest covers
-// every byte it does.
-func addLocked(data, index []byte, verify, own bool) (*Encoding, error) {
+// expanded here); off is memory for the offsets (tables.Table.Offsets) or
+// nil. The header's own CRC is not recomputed: the digest covers every
+// byte it does.
+func addLocked(data, index []byte, off []uint32, verify, own bool) (*Encoding, error) {
 	t, err := tables.Parse(data, false)
 	if err == nil && verify {
 		// Given at run time: the bytes must be the ones this build knows.
@@ -157,6 +158,7 @@ func addLocked(data, index []byte, verify, own bool) (*Encoding, error) {
 	if e := loaded.m[t.Name]; e != nil {
 		return e, nil
 	}
+	t.Offsets = off
 	var enc *bpe.Encoder
 	if index != nil {
 		enc, err = bpe.NewIndexed(t, index, own)

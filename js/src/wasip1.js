@@ -139,8 +139,9 @@ export class Wasip1 {
     if (packed) {
       h = this.x.load_packed(p, bytes.length);
     } else if (index && this.x.load_indexed) {
-      // The prebuilt index: the module copies its look-up structures in
-      // instead of building them (wasm/ABI.md, load_indexed).
+      // The prebuilt index: the module uses its look-up structures in place
+      // instead of building them, and keeps both buffers once it has loaded
+      // them (wasm/ABI.md, load_indexed: freeing them is harmless).
       const q = this.alloc(index.length);
       this.bytes().set(index, q);
       h = this.x.load_indexed(p, bytes.length, q, index.length);
@@ -175,7 +176,9 @@ export class Wasip1 {
   // straight into buffers of the module (each given place(size), which
   // returns a view of a new buffer), so that their bytes are written once;
   // check(tkt) may refuse the table before its index is read. undefined
-  // when readTable finds no table; without an index, load_table.
+  // when readTable finds no table; without an index, load_table. A module
+  // that has loaded the pair keeps both buffers (load_indexed): the frees
+  // below then do nothing.
   loadRead(readTable, readIndex, check) {
     let p = 0;
     let q = 0;

@@ -87,13 +87,18 @@ func keyOf(s string) (lo, hi uint64) {
 // NewVocab builds the look-up structures over a parsed table in one pass
 // over its lengths (O(n)). When own is false the token bytes are used in
 // place (t must then stay unchanged, as embedded tables do); else they are
-// copied.
+// copied. The offsets are computed in t.Offsets when it has room for them
+// (a table just expanded: memory already written is cheaper than fresh).
 func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 	n := len(t.Lengths)
 	if n+1 >= 1<<slotRankBits {
 		return nil, &tables.FormatError{Reason: strconv.Itoa(n) + " ranks; the engine holds fewer than " + strconv.Itoa(1<<slotRankBits-1)}
 	}
-	v := &Vocab{Name: t.Name, Pattern: t.Pattern, off: make([]uint32, n+1), cache: new(pairCache), pair2: new([1 << 16]uint32)}
+	off := t.Offsets
+	if len(off) != n+1 {
+		off = make([]uint32, n+1)
+	}
+	v := &Vocab{Name: t.Name, Pattern: t.Pattern, off: off, cache: new(pairCache), pair2: new([1 << 16]uint32)}
 	v.pieces.allocate()
 	if own || len(t.Bytes) == 0 {
 		v.bytes = string(t.Bytes)

@@ -53,6 +53,11 @@ type Table struct {
 	Lengths  []byte // Lengths[rank] is the byte length of token rank, 0 for none
 	Bytes    []byte // all token bytes in rank order
 	Specials []Special
+	// Offsets, when not nil, is n+1 words of memory whoever computes each
+	// rank's offset from Lengths may compute them in (ExpandOffsets' own
+	// scratch, reused rather than allocated again); nothing is assumed of
+	// its contents.
+	Offsets []uint32
 }
 
 const (

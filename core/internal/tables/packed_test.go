@@ -113,3 +113,36 @@ func TestExpand_RejectsBeforeAllocating(t *testing.T) {
 		}
 	}
 }
+
+// TestCountKinds: eight kinds at a time, every byte value in every place
+// of a word and of the tail: counted as one at a time would, and any kind
+// but 0, 1 and 2 refused.
+func TestCountKinds(t *testing.T) {
+	for n := 1; n <= 19; n++ {
+		for at := range n {
+			for v := range 256 {
+				kinds := make([]byte, n)
+				for i := range kinds {
+					kinds[i] = byte(1 + i%2)
+				}
+				kinds[at] = byte(v)
+				w1, w2 := 0, 0
+				for _, k := range kinds {
+					w1 += int(k) & b2i(k <= 2)
+					w2 += int(k>>1) & b2i(k <= 2)
+				}
+				c1, c2, ok := countKinds(kinds)
+				if ok != (v <= 2) || ok && (c1 != w1 || c2 != w2) {
+					t.Fatalf("%d kinds, %d at %d: %d, %d, %v; want %d, %d, %v", n, v, at, c1, c2, ok, w1, w2, v <= 2)
+				}
+			}
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
