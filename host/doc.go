@@ -13,6 +13,9 @@
 // core.Encoding's Count through the module's fast path (no JSON), and
 // CountTokens, Encode, Decode, WithinLimit, Truncate and CalculateBudget
 // return core's answer types. CallAs decodes any other operation's answer.
+// LoadTokenizer loads a Hugging Face tokenizer.json's bytes into every
+// instance (the module's load_tokenizer export, no base64), after which
+// every operation takes its name as an encoding.
 // CountReader and WithinLimitReader take the text from an io.Reader and
 // write it to the module as it is read (natively, a core.StreamCounter
 // does that), so a text of any length costs a megabyte or so of memory.

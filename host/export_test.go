@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"sort"
 
 	"github.com/tetratelabs/wazero"
@@ -69,3 +70,20 @@ func ModuleConfigForTest() wazero.ModuleConfig { return moduleConfig() }
 // SharesCompilation says whether two Hosts run their instances in one
 // runtime, from one compilation of the module.
 func SharesCompilation(a, b *Host) bool { return a.comp == b.comp }
+
+// LoadTokenizerPaths loads data under name on the checked-out instance
+// through load_tokenizer, then as a module without that export is loaded
+// (base64 through call), and returns the two answers.
+func LoadTokenizerPaths(ctx context.Context, i *Instance, name string, data []byte) (export, call []byte, err error) {
+	if i.in.loadTok == nil {
+		return nil, nil, errors.New("the module has no load_tokenizer")
+	}
+	if export, err = i.in.loadTokenizer(ctx, name, data); err != nil {
+		return nil, nil, err
+	}
+	f := i.in.loadTok
+	i.in.loadTok = nil
+	defer func() { i.in.loadTok = f }()
+	call, err = i.in.loadTokenizer(ctx, name, data)
+	return export, call, err
+}

@@ -445,16 +445,16 @@ func (h *Host) record(in *instance, op string, request, out []byte) {
 	case op == opRegisterModels:
 		h.regs.add(in, request)
 	case op == opLoadTokenizer:
-		h.toks.add(in, request, out)
+		h.toks.add(in, out, loadedTokenizer{request: bytes.Clone(request)})
 	}
 }
 
 // catchUp applies to in the registry state and the tokenizers it has not
 // applied.
 func (h *Host) catchUp(ctx context.Context, in *instance) error {
-	gen, reqs := h.toks.since(in.toks)
-	for _, req := range reqs {
-		out, err := in.call(ctx, opLoadTokenizer, req)
+	gen, loads := h.toks.since(in.toks)
+	for _, l := range loads {
+		out, err := in.replay(ctx, l)
 		if err != nil {
 			return err
 		}

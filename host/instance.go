@@ -35,11 +35,10 @@ var exports = map[string]struct{ params, results []api.ValueType }{
 }
 
 // optionalExports may be missing (a module built before they were added):
-// the host then copies a long text in whole instead of streaming it. It
-// loads tokenizers through call in any case, with its callers' JSON
-// requests (which it keeps to load again into other instances), and never
-// calls load_packed (it has the .tkt and its index at hand), so it only
-// holds load_tokenizer and load_packed to their signatures.
+// the host then copies a long text in whole instead of streaming it, and
+// sends a tokenizer's file as base64 through call instead of load_tokenizer
+// (tokenizers.go). It never calls load_packed (it has the .tkt and its
+// index at hand), so it only holds it to its signature.
 var optionalExports = []string{"stream_new", "stream_write", "stream_end", "load_tokenizer", "load_packed"}
 
 const (
@@ -91,6 +90,7 @@ type instance struct {
 	alloc, free, loadIndexed, encodingByName api.Function
 	countFn, callFn, lastError               api.Function
 	streamNew, streamWrite, streamEnd        api.Function // nil in a module without them
+	loadTok                                  api.Function // load_tokenizer; nil in a module without it
 	stack                                    []uint64
 	handles                                  map[string]int32 // loaded encodings
 	text, op                                 buffer           // reusable input buffers
@@ -114,7 +114,7 @@ func (h *Host) instantiate(ctx context.Context) (*instance, error) {
 	in := &instance{mod: mod, alloc: fn("alloc"), free: fn("free"), loadIndexed: fn("load_indexed"),
 		encodingByName: fn("encoding_handle"), countFn: fn("count"), callFn: fn("call"),
 		lastError: fn("last_error"), streamNew: fn("stream_new"), streamWrite: fn("stream_write"),
-		streamEnd: fn("stream_end"), stack: make([]uint64, 4), handles: map[string]int32{}, stderr: stderr}
+		streamEnd: fn("stream_end"), loadTok: fn("load_tokenizer"), stack: make([]uint64, 4), handles: map[string]int32{}, stderr: stderr}
 	v, err := in.invoke(ctx, fn("abi_version"))
 	if err == nil && v != ABIVersion {
 		err = fmt.Errorf("%w: the module speaks ABI %d, this host %d", ErrABI, v, ABIVersion)

@@ -58,13 +58,14 @@ func TestLean_Operations(t *testing.T) {
 	_, err3 := h.CountTokens(ctx, core.CountRequest{Text: "x"})
 	_, err4 := h.Encode(ctx, core.CountRequest{Text: "x"})
 	_, err5 := h.Call(ctx, "liveNew", nil)
+	_, err7 := h.LoadTokenizer(ctx, "t", []byte("{}"))
 	in, err := h.Instance(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err6 := in.Call(ctx, "liveNew", []byte(`{}`))
 	in.Release()
-	for i, err := range []error{err1, err2, err3, err4, err5, err6} {
+	for i, err := range []error{err1, err2, err3, err4, err5, err6, err7} {
 		if !errors.Is(err, host.ErrLeanModule) {
 			t.Errorf("operation %d: %v, want ErrLeanModule", i+1, err)
 		}

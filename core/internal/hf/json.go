@@ -21,6 +21,14 @@ import (
 // valid, starting at its first byte.
 type rawJSON []byte
 
+// rawArray is a JSON array the reader did not build, and its number of
+// elements, counted while its end was found (model.merges: the loader
+// sizes its table by it before reading them).
+type rawArray struct {
+	raw rawJSON
+	n   int
+}
+
 // object is a JSON object with its keys in file order.
 type object struct {
 	keys []string
@@ -54,60 +62,106 @@ func parseJSON(data []byte) (any, error) {
 	if err := jsonio.Check(data); err != nil {
 		return nil, &Error{Reason: "JSON: " + err.Error()}
 	}
-	return value(data, 0, false)
+	v, _, err := value(data, 0, 0, false)
+	return v, err
 }
 
-// value builds the value raw holds, which Check has found valid; model is
-// whether it is the root's model, whose vocab and merges stay raw.
-func value(raw []byte, depth int, model bool) (any, error) {
+// value builds the value that starts at data[i] (or after white space
+// there), which Check has found valid, and returns it with the index just
+// past it; model is whether it is the root's model, whose vocab and merges
+// stay raw. A container is read as its members come, not found whole
+// first: jsonio.Object finds the end of each member's value before reading
+// it, which walked the root's model (most of the file) once more.
+func value(data []byte, i, depth int, model bool) (any, int, error) {
 	if depth > maxDepth {
-		return nil, &Error{Reason: "JSON nested more than " + strconv.Itoa(maxDepth) + " deep"}
+		return nil, 0, &Error{Reason: "JSON nested more than " + strconv.Itoa(maxDepth) + " deep"}
 	}
-	raw = raw[jsonio.SkipSpace(raw, 0):]
-	switch c := raw[0]; {
+	i = jsonio.SkipSpace(data, i)
+	switch c := data[i]; {
 	case c == '{':
 		o := &object{}
-		err := jsonio.Object(raw, func(k string, v []byte) error {
+		if i = jsonio.SkipSpace(data, i+1); data[i] == '}' {
+			return o, i + 1, nil
+		}
+		for {
+			e, err := jsonio.ValueEnd(data, i)
+			if err != nil {
+				return nil, 0, err
+			}
+			k, err := jsonio.Unquote(data[i:e])
+			if err != nil {
+				return nil, 0, err
+			}
+			i = jsonio.SkipSpace(data, jsonio.SkipSpace(data, e)+1) // past the :
 			if len(o.keys) == maxElems {
-				return &Error{Reason: "JSON object of more than " + strconv.Itoa(maxElems) + " members"}
+				return o, 0, &Error{Reason: "JSON object of more than " + strconv.Itoa(maxElems) + " members"}
 			}
 			var x any
-			var err error
-			if model && (k == "vocab" || k == "merges") {
-				x = rawJSON(v)
-			} else {
-				x, err = value(v, depth+1, depth == 0 && k == "model")
+			switch {
+			case model && k == "merges" && data[i] == '[':
+				var n int
+				e, n, err = arrayEnd(data, i)
+				x = rawArray{rawJSON(data[i:e]), n}
+			case model && (k == "vocab" || k == "merges"):
+				e, err = jsonio.ValueEnd(data, i)
+				x = rawJSON(data[i:e])
+			default:
+				x, e, err = value(data, i, depth+1, depth == 0 && k == "model")
 			}
 			o.keys = append(o.keys, k)
 			o.vals = append(o.vals, x)
-			return err
-		})
-		return o, err
+			if err != nil {
+				return o, 0, err
+			}
+			if i = jsonio.SkipSpace(data, e); data[i] == '}' {
+				return o, i + 1, nil
+			}
+			i = jsonio.SkipSpace(data, i+1) // past the ,
+		}
 	case c == '[':
 		a := []any{}
-		err := jsonio.Array(raw, func(v []byte) error {
+		if i = jsonio.SkipSpace(data, i+1); data[i] == ']' {
+			return a, i + 1, nil
+		}
+		for {
 			if len(a) == maxElems {
-				return &Error{Reason: "JSON array of more than " + strconv.Itoa(maxElems) + " elements"}
+				return a, 0, &Error{Reason: "JSON array of more than " + strconv.Itoa(maxElems) + " elements"}
 			}
-			x, err := value(v, depth+1, false)
+			x, e, err := value(data, i, depth+1, false)
 			a = append(a, x)
-			return err
-		})
-		return a, err
+			if err != nil {
+				return a, 0, err
+			}
+			if i = jsonio.SkipSpace(data, e); data[i] == ']' {
+				return a, i + 1, nil
+			}
+			i = jsonio.SkipSpace(data, i+1) // past the ,
+		}
+	}
+	e, err := jsonio.ValueEnd(data, i)
+	if err != nil {
+		return nil, 0, err
+	}
+	switch c := data[i]; {
 	case c == '"':
-		return jsonio.Unquote(raw)
+		s, err := jsonio.Unquote(data[i:e])
+		return s, e, err
 	case c == 't':
-		return true, nil
+		return true, e, nil
 	case c == 'f':
-		return false, nil
+		return false, e, nil
 	case c == 'n':
-		return nil, nil
+		return nil, e, nil
+	}
+	raw := data[i:e]
+	if depth == 0 {
+		raw = data[i:] // the file's white space after it too, as its error has always quoted it
 	}
 	f, err := strconv.ParseFloat(string(bytes.TrimSpace(raw)), 64)
 	if err != nil {
-		return nil, &Error{Reason: "JSON number " + strconv.Quote(string(raw)) + " out of range"}
+		return nil, 0, &Error{Reason: "JSON number " + strconv.Quote(string(raw)) + " out of range"}
 	}
-	return f, nil
+	return f, e, nil
 }
 
 // eachMember calls fn with each key and raw value of the object o holds,
@@ -137,6 +191,20 @@ func eachMember(o rawJSON, fn func(key string, val []byte) error) error {
 		}
 		i = e
 	}
+}
+
+// arrayEnd returns the index just past the array that starts at data[i],
+// and its number of elements. Cost: O(length of the array).
+func arrayEnd(data []byte, i int) (end, n int, err error) {
+	for i = jsonio.SkipSpace(data, i+1); data[i] != ']'; n++ {
+		if i, err = jsonio.ValueEnd(data, i); err != nil {
+			return 0, 0, err
+		}
+		if i = jsonio.SkipSpace(data, i); data[i] == ',' {
+			i = jsonio.SkipSpace(data, i+1)
+		}
+	}
+	return i + 1, n, nil
 }
 
 // eachElement calls fn with each raw element of the array a holds, in
@@ -170,13 +238,19 @@ func str(b []byte, i int) (string, int, error) {
 	if err != nil || b[i] != '"' {
 		return "", 0, jsonio.ErrSyntax
 	}
-	body := b[i+1 : end-1]
+	s, err := strValue(b[i:end])
+	return s, end, err
+}
+
+// strValue reads the string raw holds, from its opening quote to its
+// closing one, as str does.
+func strValue(raw []byte) (string, error) {
+	body := raw[1 : len(raw)-1]
 	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
 		if len(body) == 0 {
-			return "", end, nil
+			return "", nil
 		}
-		return unsafe.String(&body[0], len(body)), end, nil
+		return unsafe.String(&body[0], len(body)), nil
 	}
-	s, err := jsonio.Unquote(b[i:end])
-	return s, end, err
+	return jsonio.Unquote(raw)
 }

@@ -253,22 +253,16 @@ func (m *Model) bpe(o *object) error {
 	if err := m.setBytes(); err != nil {
 		return err
 	}
-	merges, ok := o.get("merges").(rawJSON)
-	if !ok || merges[0] != '[' {
+	merges, ok := o.get("merges").(rawArray)
+	if !ok {
 		return bad("model.merges is not an array")
 	}
-	n = 0
-	if err := eachElement(merges, func([]byte) error {
-		if n++; n > maxMerges {
-			return bad("more than " + strconv.Itoa(maxMerges) + " merges")
-		}
-		return nil
-	}); err != nil {
-		return err
+	if merges.n > maxMerges {
+		return bad("more than " + strconv.Itoa(maxMerges) + " merges")
 	}
-	m.initMerges(n)
+	m.initMerges(merges.n)
 	rank := 0
-	return eachElement(merges, func(x []byte) error {
+	return eachElement(merges.raw, func(x []byte) error {
 		a, b, ok := mergePair(x)
 		if !ok {
 			return bad("merge " + strconv.Itoa(rank) + " is not two tokens")
@@ -315,7 +309,7 @@ func tokenID(v []byte) (int, bool) {
 func mergePair(x []byte) (a, b string, ok bool) {
 	switch x[0] {
 	case '"':
-		s, _, err := str(x, 0)
+		s, err := strValue(x) // x is the string whole: eachElement found its end
 		if a, b, ok = strings.Cut(s, " "); !ok || err != nil {
 			return "", "", false
 		}
@@ -326,7 +320,7 @@ func mergePair(x []byte) (a, b string, ok bool) {
 		n := 0
 		err := eachElement(x, func(v []byte) error {
 			if n < 2 && v[0] == '"' {
-				pair[n], _, _ = str(v, 0)
+				pair[n], _ = strValue(v)
 			}
 			n++
 			return nil
