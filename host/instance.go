@@ -238,7 +238,9 @@ func (in *instance) wrote(buf *buffer, ok bool) error {
 }
 
 // load gives the instance a table and its prebuilt index, so that the
-// instance copies its look-up structures in rather than building them.
+// instance uses its look-up structures in place rather than building them.
+// Once load_indexed returns a handle the module keeps both buffers; freeing
+// them afterwards only ends the allocator's hold (the engine still holds them).
 func (in *instance) load(ctx context.Context, name string, t table) error {
 	var tb, ib buffer
 	if err := in.putBytes(ctx, &tb, t.data); err != nil {
