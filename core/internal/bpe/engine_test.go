@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tokenfit/tokenfit/core/internal/tables"
 )
 
 // Properties of the engine that hold for any input, valid UTF-8 or not.
@@ -14,6 +16,12 @@ func checkText(t *testing.T, e *Encoder, s string) {
 	ranks := e.AppendEncode(nil, s)
 	if n := e.Count(s); n != len(ranks) {
 		t.Fatalf("%s: Count %d, Encode %d tokens for %q", e.Name, n, len(ranks), s)
+	}
+	// Count's loop for WebAssembly builds, natively too.
+	if e.Pattern == tables.PatternO200k {
+		if n := e.countO200k(s); n != len(ranks) {
+			t.Fatalf("%s: countO200k %d, Encode %d tokens for %q", e.Name, n, len(ranks), s)
+		}
 	}
 	ids := make([]int, len(ranks))
 	for i, r := range ranks {
