@@ -136,17 +136,18 @@ func (e *Encoder) countO200k(s string) int {
 				n += 1 + (len(p)-1)&int(miss>>63)
 				continue
 			}
-			switch {
-			case len(p) > keyBytes:
-				n += e.countLonger(p)
-			case len(p) >= cachedFirst:
-				n += e.countCachedFirst(p)
-			default:
+			if len(p) < cachedFirst {
 				n++
 				if r, h := e.rankHash(p); r == noRank {
 					n += e.merged(p, h) - 1
 				}
+				continue
 			}
+			if len(p) <= keyBytes {
+				n += e.countCachedFirst(p)
+				continue
+			}
+			n += e.countLonger(p)
 		}
 	}
 	return n
