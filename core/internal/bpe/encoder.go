@@ -112,7 +112,7 @@ func (e *Encoder) Count(s string) int {
 const batchPieces = runtime.GOARCH == "wasm"
 
 // pieceBatch is how many pieces countO200k asks the scanner for at once.
-const pieceBatch = 64
+const pieceBatch = 256
 
 // countO200k is Count for o200k_base with the scanner's pieces taken
 // pieceBatch at a time (pretok.O200kPieces). It is shaped, like the
