@@ -3,8 +3,8 @@ package pretok
 import "math/bits"
 
 // o200k_base's eight-byte window, for WebAssembly builds (O200k's
-// useWindow): eight bytes of text loaded as one word
-// and classed all at once with bit arithmetic (SWAR, "SIMD within a
+// useWindow, and O200kPieces, which Count calls for many pieces at once):
+// eight bytes of text loaded as one word and classed all at once with bit arithmetic (SWAR, "SIMD within a
 // register"), each class a lane mask with the high bit of each byte that is
 // in it. A piece then ends where the first byte leaves its class, found
 // with one count of trailing zeros instead of a loop with a test a byte.
@@ -57,10 +57,10 @@ func lastLane(m uint64) int { return (63 - bits.LeadingZeros64(m)) >> 3 }
 func has(m uint64, k int) bool { return m>>((8*uint(k)+7)&63)&1 != 0 }
 
 // o200kWindow is O200k in WebAssembly builds: the one piece at i, from
-// o200kPieces.
+// O200kPieces.
 func o200kWindow(s string, i int) int {
 	var end [1]int
-	o200kPieces(s, i, end[:])
+	O200kPieces(s, i, end[:])
 	return end[0]
 }
 
@@ -68,19 +68,15 @@ func o200kWindow(s string, i int) int {
 // len(s)) to ends, as O200k would find them one by one, and returns how
 // many it wrote: at least one (len(ends) > 0), fewer than len(ends) only
 // where s ends. It uses the eight-byte window in every build; Count uses
-// it in WebAssembly, where a call costs what deciding a piece does (about
-// 17 ns in wazero), so that a call scans many pieces.
-func O200kPieces(s string, i int, ends []int) int {
-	return o200kPieces(s, i, ends)
-}
-
-// o200kPieces is O200kPieces. It decides each piece from the eight bytes
-// at its start when they decide it, and leaves it to o200kSplit when they
-// do not: fewer than eight bytes left, a non-ASCII byte where the piece
-// could go on (or in its first two bytes, where the general path starts),
-// an apostrophe after a word (a contraction), a run longer than the window
-// other than a word's lower case letters, which it follows eight bytes at
-// a time.
+// it in WebAssembly, where a call costs about what deciding a piece does
+// (17 ns in wazero), so that one call scans many pieces.
+//
+// It decides each piece from the eight bytes at its start when they decide
+// it, and leaves it to o200kSplit when they do not: fewer than eight bytes
+// left, a non-ASCII byte where the piece could go on (or in its first two
+// bytes, where the general path starts), an apostrophe after a word (a
+// contraction), a run longer than the window other than a word's lower
+// case letters, which it follows eight bytes at a time.
 //
 // Its shape is for Go's WebAssembly code in wazero. There every jump to
 // another block of a function, a loop's included, goes through the
@@ -93,7 +89,7 @@ func O200kPieces(s string, i int, ends []int) int {
 // compiler lays out of the way (a block that calls is unlikely), where a
 // plain break would have been the fallthrough and the common path the
 // jump.
-func o200kPieces(s string, i int, ends []int) int {
+func O200kPieces(s string, i int, ends []int) int {
 	n := 0
 	for n < len(ends) && i < len(s) {
 		t := s[i:]
