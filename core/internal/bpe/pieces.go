@@ -24,7 +24,6 @@ type pieceCache struct {
 }
 
 const (
-	tinyBits     = 15
 	pieceBits    = 14
 	keyWords     = 7 // a short entry: the header and 7 words of key
 	longBits     = 11
