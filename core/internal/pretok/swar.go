@@ -4,15 +4,16 @@ import "math/bits"
 
 // o200k_base's eight-byte window, for WebAssembly builds (O200k's
 // useWindow, and O200kPieces, which Count calls for many pieces at once):
-// eight bytes of text loaded as one word and classed all at once with bit arithmetic (SWAR, "SIMD within a
-// register"), each class a lane mask with the high bit of each byte that is
-// in it. A piece then ends where the first byte leaves its class, found
-// with one count of trailing zeros instead of a loop with a test a byte.
-// In WebAssembly every iteration of a Go loop goes through the function's
-// block dispatch, and wazero reloads the memory's bounds after it, so this
-// takes most of a short piece's branches away (RATIONALE.md, "Why is the
-// engine's speed in wazero not the speed in V8?"). Natively the byte loops
-// are as fast and take fewer instructions.
+// eight bytes of text loaded as one word and classed all at once with bit
+// arithmetic (SWAR, "SIMD within a register"), each class a lane mask with
+// the high bit of each byte that is in it. A piece then ends where the
+// first byte leaves its class, found with one count of trailing zeros
+// instead of a loop with a test a byte. In WebAssembly every iteration of
+// a Go loop goes through the function's block dispatch, and wazero reloads
+// the memory's bounds after it, so this takes most of a short piece's
+// branches away (RATIONALE.md, "Why is the engine's speed in wazero not the
+// speed in V8?"). Natively the byte loops are as fast and take fewer
+// instructions.
 
 const (
 	lanes1 = 0x0101010101010101 // 1 in each byte
