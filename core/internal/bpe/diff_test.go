@@ -66,7 +66,17 @@ func compare(t *testing.T, o *oracle.Process, texts []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		oracle.Compare(t, name, loadEncoders(t)[name], texts, want)
+		e := loadEncoders(t)[name]
+		oracle.Compare(t, name, e, texts, want)
+		if e.Pattern != tables.PatternO200k {
+			continue
+		}
+		// Count's loop for WebAssembly builds, natively too.
+		for i, text := range texts {
+			if n := e.countO200k(text); n != len(want[i]) {
+				t.Errorf("%s: countO200k(%q) = %d, want %d", name, text, n, len(want[i]))
+			}
+		}
 	}
 }
 

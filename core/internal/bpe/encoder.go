@@ -1,6 +1,7 @@
 package bpe
 
 import (
+	"runtime"
 	"strconv"
 	"unicode/utf8"
 
@@ -56,11 +57,18 @@ func (e *Encoder) Next(s string, i int) int {
 // Count returns the number of tokens in s. Cost: O(n) to split s; each piece
 // that is a whole token costs one look-up, others a merge (O(k²) for short
 // pieces, O(k log k) for long ones). It does not allocate.
+//
+// One loop per pattern, each calling its scanner directly and counting a
+// piece of one or two bytes inline: in WebAssembly a call level per piece
+// shows, and natively a call costs its registers (spilled and reloaded
+// around it). The lines of the loops keep their offsets from the top of
+// the function: the wasip1 modules' profile (default.pgo) names its hot
+// calls by them.
 func (e *Encoder) Count(s string) int {
-	// One loop per pattern, each calling its scanner directly and counting
-	// a piece of one or two bytes inline: in WebAssembly a call level per
-	// piece shows, and natively a call costs its registers (spilled and
-	// reloaded around it).
+	if batchPieces && e.Pattern == tables.PatternO200k {
+		return e.countO200k(s)
+	}
+
 	n := 0
 	switch e.Pattern {
 	case tables.PatternO200k:
@@ -92,6 +100,56 @@ func (e *Encoder) Count(s string) int {
 				n += e.countShort(p)
 			}
 			i = j
+		}
+	}
+	return n
+}
+
+// batchPieces is whether Count asks o200k_base's scanner for many pieces a
+// call (countO200k): in WebAssembly, where a call costs about as much as
+// deciding a piece (RATIONALE.md, "Why is the engine's speed in wazero not
+// the speed in V8?"). Natively the scanner is called a piece at a time.
+const batchPieces = runtime.GOARCH == "wasm"
+
+// pieceBatch is how many pieces countO200k asks the scanner for at once:
+// in wazero more ran faster (1,024 by 1.01x more), but the array is zeroed
+// on every count, a 200-byte message's too.
+const pieceBatch = 256
+
+// countO200k is Count for o200k_base with the scanner's pieces taken
+// pieceBatch at a time (pretok.O200kPieces). It is shaped, like the
+// scanner, for Go's WebAssembly code in wazero, where every jump to
+// another block costs a dispatch and falling through costs nothing
+// (pretok.O200kPieces): a piece of one or two bytes is counted without a
+// branch and ends in the loop's one jump; longer ones take countLong's
+// cases (inline: the profile that inlines countLong into Count's loops
+// does not know this one).
+func (e *Encoder) countO200k(s string) int {
+	var ends [pieceBatch]int
+	n := 0
+	for i := 0; i < len(s); {
+		for _, j := range ends[:pretok.O200kPieces(s, i, ends[:])] {
+			p := s[i:j]
+			i = j
+			if len(p) <= 2 {
+				// Two tokens for a pair pair2 does not have, else one; a
+				// single byte reads its own pair, and counts one.
+				miss := uint64(e.pair2[int(p[0])<<8|int(p[len(p)-1])]) - 1
+				n += 1 + (len(p)-1)&int(miss>>63)
+				continue
+			}
+			if len(p) < cachedFirst {
+				n++
+				if r, h := e.rankHash(p); r == noRank {
+					n += e.merged(p, h) - 1
+				}
+				continue
+			}
+			if len(p) <= keyBytes {
+				n += e.countCachedFirst(p)
+				continue
+			}
+			n += e.countLonger(p)
 		}
 	}
 	return n

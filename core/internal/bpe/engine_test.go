@@ -18,6 +18,12 @@ func checkText(t *testing.T, e *Encoder, s string) {
 	if n := e.Count(s); n != len(ranks) {
 		t.Fatalf("%s: Count %d, Encode %d tokens for %q", e.Name, n, len(ranks), s)
 	}
+	// Count's loop for WebAssembly builds, natively too.
+	if e.Pattern == tables.PatternO200k {
+		if n := e.countO200k(s); n != len(ranks) {
+			t.Fatalf("%s: countO200k %d, Encode %d tokens for %q", e.Name, n, len(ranks), s)
+		}
+	}
 	ids := make([]int, len(ranks))
 	for i, r := range ranks {
 		ids[i] = int(r)

@@ -7,8 +7,8 @@ package bpe
 // (count 1) of 5 bytes or more, which countCachedFirst and countLonger ask
 // it for before the look-up.
 //
-// It has three parts, allocated together with the vocabulary (2 MB): 32K
-// entries of 16 bytes for pieces of up to keyBytes (12) bytes, four to a
+// It has three parts, allocated together with the vocabulary (2 MB; 2.5 in WebAssembly): 32K
+// entries (64K in WebAssembly, tiny_wasm.go) of 16 bytes for pieces of up to keyBytes (12) bytes, four to a
 // cache line (four in five merged pieces of the benchmark corpus are that
 // short), 16K entries of one 64-byte line for pieces of up to 56 bytes, and
 // 2K entries of four lines for longer ones, up to 248 bytes (a word of a
@@ -24,7 +24,6 @@ type pieceCache struct {
 }
 
 const (
-	tinyBits     = 15
 	pieceBits    = 14
 	keyWords     = 7 // a short entry: the header and 7 words of key
 	longBits     = 11
@@ -132,7 +131,7 @@ func match(e []word, p string) (int, bool) {
 }
 
 // allocate gives c its table. NewVocab and NewVocabIndexed do, so that
-// the 2 MB are taken while a table loads (the wasip1 adapter loads with the
+// its memory is taken while a table loads (the wasip1 adapter loads with the
 // collector off) and counting allocates nothing: allocated at the first
 // merge instead, they started a garbage collection in the first count of a
 // WebAssembly instance, whose heap is above the collector's goal after a

@@ -141,6 +141,16 @@ func split(t *testing.T, name string, next Next, s string) []int {
 func checkSplit(t *testing.T, s string) {
 	initOracles()
 	inReach := sameClasses(s)
+	if s != "" {
+		// O200kPieces, a batch of pieces a call, finds O200k's pieces
+		// whatever the batch's size.
+		want := split(t, "o200k", O200k, s)
+		for _, size := range []int{1, 2, 3, 64} {
+			if got := splitBatched(s, size); !equalInts(got, want) {
+				t.Fatalf("O200kPieces in batches of %d: %q\n pieces %q\n O200k's %q", size, s, pieces(s, got), pieces(s, want))
+			}
+		}
+	}
 	for k, p := range patterns {
 		got := split(t, p.name, p.next, s)
 		if !inReach {
@@ -151,6 +161,22 @@ func checkSplit(t *testing.T, s string) {
 			t.Fatalf("%s: %q\n scanner pieces %q\n pattern pieces %q", p.name, s, pieces(s, got), pieces(s, want))
 		}
 	}
+}
+
+// splitBatched returns the ends of the pieces O200kPieces finds, size at a
+// time.
+func splitBatched(s string, size int) []int {
+	var all []int
+	ends := make([]int, size)
+	for i := 0; i < len(s); {
+		k := O200kPieces(s, i, ends)
+		if k < 1 || k < size && ends[k-1] != len(s) {
+			return append(all, -1) // too few pieces
+		}
+		all = append(all, ends[:k]...)
+		i = ends[k-1]
+	}
+	return all
 }
 
 func equalInts(a, b []int) bool {
