@@ -10,8 +10,9 @@ package bpe
 // It has three parts, allocated together with the vocabulary (2 MB; 2.5 MB
 // in WebAssembly): 32K entries (64K in WebAssembly, tiny_wasm.go) of 16
 // bytes for pieces of up to keyBytes (12) bytes, four to a cache line (four
-// in five merged pieces of the benchmark corpus are that short), 16K entries of one 64-byte line for pieces of up to 56 bytes, and
-// 2K entries of four lines for longer ones, up to 248 bytes (a word of a
+// in five merged pieces of the benchmark corpus are that short), 16K
+// entries of one 64-byte line for pieces of up to 56 bytes, and 2K entries
+// of four lines for longer ones, up to 248 bytes (a word of a
 // script written without spaces, a run of CJK characters: few, but each
 // merge of one costs as much as hundreds of look-ups). Each entry keeps its
 // key in full, so a hit is always right. Every field is a word (atomic
