@@ -19,10 +19,8 @@ func checkText(t *testing.T, e *Encoder, s string) {
 		t.Fatalf("%s: Count %d, Encode %d tokens for %q", e.Name, n, len(ranks), s)
 	}
 	// Count's loop for WebAssembly builds, natively too.
-	if e.Pattern == tables.PatternO200k {
-		if n := e.countO200k(s); n != len(ranks) {
-			t.Fatalf("%s: countO200k %d, Encode %d tokens for %q", e.Name, n, len(ranks), s)
-		}
+	if n := e.countBatched(s); n != len(ranks) {
+		t.Fatalf("%s: countBatched %d, Encode %d tokens for %q", e.Name, n, len(ranks), s)
 	}
 	ids := make([]int, len(ranks))
 	for i, r := range ranks {
