@@ -63,7 +63,7 @@ func (e *Encoder) Next(s string, i int) int {
 // shows, and natively a call costs its registers (spilled and reloaded
 // around it). The lines of the loops keep their offsets from the top of
 // the function: the wasip1 modules' profile (default.pgo) names its hot
-// calls by them.
+// calls by them. In WebAssembly builds Count is countBatched.
 func (e *Encoder) Count(s string) int {
 	if batchPieces {
 		return e.countBatched(s)
