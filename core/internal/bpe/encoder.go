@@ -63,10 +63,10 @@ func (e *Encoder) Next(s string, i int) int {
 // shows, and natively a call costs its registers (spilled and reloaded
 // around it). The lines of the loops keep their offsets from the top of
 // the function: the wasip1 modules' profile (default.pgo) names its hot
-// calls by them.
+// calls by them. In WebAssembly builds Count is countBatched.
 func (e *Encoder) Count(s string) int {
-	if batchPieces && e.Pattern == tables.PatternO200k {
-		return e.countO200k(s)
+	if batchPieces {
+		return e.countBatched(s)
 	}
 
 	n := 0
@@ -105,30 +105,30 @@ func (e *Encoder) Count(s string) int {
 	return n
 }
 
-// batchPieces is whether Count asks o200k_base's scanner for many pieces a
-// call (countO200k): in WebAssembly, where a call costs about as much as
+// batchPieces is whether Count asks the scanners for many pieces a call
+// (countBatched): in WebAssembly, where a call costs about as much as
 // deciding a piece (RATIONALE.md, "Why is the engine's speed in wazero not
-// the speed in V8?"). Natively the scanner is called a piece at a time.
+// the speed in V8?"). Natively the scanners are called a piece at a time.
 const batchPieces = runtime.GOARCH == "wasm"
 
-// pieceBatch is how many pieces countO200k asks the scanner for at once:
+// pieceBatch is how many pieces countBatched asks a scanner for at once:
 // in wazero more ran faster (1,024 by 1.01x more), but the array is zeroed
 // on every count, a 200-byte message's too.
 const pieceBatch = 256
 
-// countO200k is Count for o200k_base with the scanner's pieces taken
-// pieceBatch at a time (pretok.O200kPieces). It is shaped, like the
-// scanner, for Go's WebAssembly code in wazero, where every jump to
+// countBatched is Count with the scanner's pieces taken pieceBatch at a
+// time (pretok.O200kPieces, Cl100kPieces, GPT2Pieces). It is shaped, like
+// the scanners, for Go's WebAssembly code in wazero, where every jump to
 // another block costs a dispatch and falling through costs nothing
 // (pretok.O200kPieces): a piece of one or two bytes is counted without a
 // branch and ends in the loop's one jump; longer ones take countLong's
 // cases (inline: the profile that inlines countLong into Count's loops
 // does not know this one).
-func (e *Encoder) countO200k(s string) int {
+func (e *Encoder) countBatched(s string) int {
 	var ends [pieceBatch]int
 	n := 0
 	for i := 0; i < len(s); {
-		for _, j := range ends[:pretok.O200kPieces(s, i, ends[:])] {
+		for _, j := range ends[:e.batch(s, i, ends[:])] {
 			p := s[i:j]
 			i = j
 			if len(p) <= 2 {
@@ -155,6 +155,39 @@ func (e *Encoder) countO200k(s string) int {
 	return n
 }
 
+// batch writes the ends of the pieces of s from i on to ends, as many as
+// it holds, with the pattern's batch scanner, and returns how many it
+// wrote.
+func (e *Encoder) batch(s string, i int, ends []int) int {
+	switch e.Pattern {
+	case tables.PatternO200k:
+		return pretok.O200kPieces(s, i, ends)
+	case tables.PatternCl100k:
+		return pretok.Cl100kPieces(s, i, ends)
+	}
+	return pretok.GPT2Pieces(s, i, ends)
+}
+
+// withinBatched is WithinLimit's loop in WebAssembly builds: the pieces
+// pieceBatch at a time, as countBatched takes them, each counted by count
+// and the count tested after each, so that it stops at the same piece as
+// the loop of one piece a call. It returns the count there. (The test in
+// countBatched's loop cost Count 2-4% in wazero: RATIONALE.md.)
+func (e *Encoder) withinBatched(s string, limit int) int {
+	var ends [pieceBatch]int
+	n := 0
+	for i := 0; i < len(s); {
+		for _, j := range ends[:e.batch(s, i, ends[:])] {
+			n += e.count(s[i:j])
+			i = j
+			if n > limit {
+				return n
+			}
+		}
+	}
+	return n
+}
+
 // CountPiece returns the number of tokens of one piece that Next produced.
 func (e *Encoder) CountPiece(p string) int { return e.count(p) }
 
@@ -164,6 +197,10 @@ func (e *Encoder) CountPiece(p string) int { return e.count(p) }
 func (e *Encoder) WithinLimit(s string, limit int) (int, bool) {
 	if limit < 0 {
 		return 0, false
+	}
+	if batchPieces {
+		n := e.withinBatched(s, limit)
+		return n, n <= limit
 	}
 	n := 0
 	for i := 0; i < len(s); {

@@ -19,10 +19,8 @@ func checkText(t *testing.T, e *Encoder, s string) {
 		t.Fatalf("%s: Count %d, Encode %d tokens for %q", e.Name, n, len(ranks), s)
 	}
 	// Count's loop for WebAssembly builds, natively too.
-	if e.Pattern == tables.PatternO200k {
-		if n := e.countO200k(s); n != len(ranks) {
-			t.Fatalf("%s: countO200k %d, Encode %d tokens for %q", e.Name, n, len(ranks), s)
-		}
+	if n := e.countBatched(s); n != len(ranks) {
+		t.Fatalf("%s: countBatched %d, Encode %d tokens for %q", e.Name, n, len(ranks), s)
 	}
 	ids := make([]int, len(ranks))
 	for i, r := range ranks {
@@ -44,6 +42,12 @@ func checkText(t *testing.T, e *Encoder, s string) {
 		n, ok := e.WithinLimit(s, limit)
 		if ok != (len(ranks) <= limit) || (ok && n != len(ranks)) || (!ok && n <= limit) {
 			t.Fatalf("%s: WithinLimit(%q, %d) = %d, %v with %d tokens", e.Name, s, limit, n, ok, len(ranks))
+		}
+		// WithinLimit in WebAssembly builds: the same count where it stops.
+		if limit >= 0 {
+			if m := e.withinBatched(s, limit); m != n {
+				t.Fatalf("%s: withinBatched(%q, %d) = %d, WithinLimit %d", e.Name, s, limit, m, n)
+			}
 		}
 	}
 	for _, max := range []int{0, 1, 2, len(ranks) / 2, len(ranks)} {

@@ -142,12 +142,14 @@ func checkSplit(t *testing.T, s string) {
 	initOracles()
 	inReach := sameClasses(s)
 	if s != "" {
-		// O200kPieces, a batch of pieces a call, finds O200k's pieces
-		// whatever the batch's size.
-		want := split(t, "o200k", O200k, s)
-		for _, size := range []int{1, 2, 3, 64} {
-			if got := splitBatched(s, size); !equalInts(got, want) {
-				t.Fatalf("O200kPieces in batches of %d: %q\n pieces %q\n O200k's %q", size, s, pieces(s, got), pieces(s, want))
+		// The batch scanners, many pieces a call, find their one-piece
+		// scanner's pieces whatever the batch's size.
+		for _, b := range batches {
+			want := split(t, b.name, b.next, s)
+			for _, size := range []int{1, 2, 3, 64} {
+				if got := splitBatched(b.pieces, s, size); !equalInts(got, want) {
+					t.Fatalf("%sPieces in batches of %d: %q\n pieces %q\n %s's %q", b.name, size, s, pieces(s, got), b.name, pieces(s, want))
+				}
 			}
 		}
 	}
@@ -163,13 +165,25 @@ func checkSplit(t *testing.T, s string) {
 	}
 }
 
-// splitBatched returns the ends of the pieces O200kPieces finds, size at a
-// time.
-func splitBatched(s string, size int) []int {
+// batches are the scanners that write many pieces a call (Count's in
+// WebAssembly builds), each with the one-piece scanner it must agree with.
+var batches = []struct {
+	name   string
+	next   Next
+	pieces func(s string, i int, ends []int) int
+}{
+	{"O200k", O200k, O200kPieces},
+	{"Cl100k", Cl100k, Cl100kPieces},
+	{"GPT2", GPT2, GPT2Pieces},
+}
+
+// splitBatched returns the ends of the pieces that a batch scanner finds,
+// size at a time.
+func splitBatched(batch func(s string, i int, ends []int) int, s string, size int) []int {
 	var all []int
 	ends := make([]int, size)
 	for i := 0; i < len(s); {
-		k := O200kPieces(s, i, ends)
+		k := batch(s, i, ends)
 		if k < 1 || k < size && ends[k-1] != len(s) {
 			return append(all, -1) // too few pieces
 		}

@@ -8,6 +8,9 @@ import (
 // GPT2 splits like r50k_base and p50k_base:
 //
 //	's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+//
+// In WebAssembly Count takes its pieces from GPT2Pieces (swar_cl100k.go),
+// which calls GPT2 where the eight-byte window does not decide.
 func GPT2(s string, i int) int {
 	if asciiStart(s, i) {
 		if e := asciiLetters(s, i, prefixGPT2); e > 0 {
@@ -47,6 +50,9 @@ func GPT2(s string, i int) int {
 //
 //	(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
 //	 ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+//
+// In WebAssembly Count takes its pieces from Cl100kPieces (swar_cl100k.go),
+// which calls Cl100k where the eight-byte window does not decide.
 func Cl100k(s string, i int) int {
 	if asciiStart(s, i) {
 		if e := asciiLetters(s, i, prefixCl100k); e > 0 {

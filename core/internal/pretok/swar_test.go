@@ -2,6 +2,8 @@ package pretok
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -44,7 +46,9 @@ func TestSWAR_Windows(t *testing.T) {
 		"°", "·", "Ċ", "č", "į", "§", "Ā", "ǁ", "ā", "\xb7", "\x8a", "\x8d", "\xa0", "\xaf", "\xa7", "\xe1", "\xf3"}
 	words := []string{"hello", "World", "HTTPServer", "ABCDEFGHIJ", "abcdefghijklmnopqrstu", "Supercalifragilistic", "xY",
 		"         ", "\n\t\t\t\t\t\t\t\t", " \r\n  \n   ", "--------------", "})}])\n\n", "12345678901", "don't", "ISN'T",
-		"naïve", "über", "\"key\": ", "<p>", "//", "/*", "*/\n/"}
+		"naïve", "über", "\"key\": ", "<p>", "//", "/*", "*/\n/",
+		// contractions, and runs longer than the window for GPT-2's digits and symbols
+		"it's", "'S", "'ll", " 'd", "''", " 1234567890", "...........", "\t\tfoo", " \n\n"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	n := 4000
 	if testing.Short() {
@@ -64,5 +68,39 @@ func TestSWAR_Windows(t *testing.T) {
 			}
 		}
 		checkSplit(t, b.String())
+	}
+}
+
+// TestSWAR_BatchesOnTestdata holds the batch scanners to their one-piece
+// scanners on every text of the repository's testdata (the corpus of many
+// scripts, code and markup, the test vectors, the hostile inputs), each
+// file whole: real text's mix of pieces, which the random windows above
+// draw only from their alphabet.
+func TestSWAR_BatchesOnTestdata(t *testing.T) {
+	files, err := filepath.Glob("../../../testdata/*/*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata (%v)", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue // a directory
+		}
+		s := string(data)
+		for _, b := range batches {
+			var want []int // split's checks validate the whole text a piece
+			for i := 0; i < len(s); i = want[len(want)-1] {
+				want = append(want, b.next(s, i))
+			}
+			for _, size := range []int{1, 3, 256} {
+				if got := splitBatched(b.pieces, s, size); !equalInts(got, want) {
+					k := 0
+					for k < min(len(got), len(want)) && got[k] == want[k] {
+						k++
+					}
+					t.Fatalf("%s: %sPieces in batches of %d differs from %s at piece %d (offset %d)", f, b.name, size, b.name, k, want[max(k-1, 0)])
+				}
+			}
+		}
 	}
 }
