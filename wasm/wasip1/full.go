@@ -86,9 +86,9 @@ func loadTokenizer(namePtr, nameLen, dataPtr, dataLen uint32) (res uint64) {
 		return pack(abi.ErrorJSON(err))
 	}
 	// The collector is off during the load and collects its garbage after
-	// it, once: a load allocates its structures and a few buffers (at most
-	// 1.5× the file natively), so the peak is barely higher than collecting
-	// as it goes. And the instance is left with no cycle under way. In a
+	// it, once: most of what a load allocates it keeps, so the peak is
+	// barely higher than collecting as it goes, and the instance is left
+	// with no cycle under way. In a
 	// reactor the collector's mark workers run only while an export waits,
 	// so a cycle a load starts stays open for the next exports, with the
 	// write barrier on and nothing freed: after bench-hf's five large
