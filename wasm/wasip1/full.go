@@ -7,6 +7,7 @@ package main
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core"
@@ -84,7 +85,21 @@ func loadTokenizer(namePtr, nameLen, dataPtr, dataLen uint32) (res uint64) {
 	if err != nil {
 		return pack(abi.ErrorJSON(err))
 	}
-	return pack(theAPI().LoadTokenizerBytes(string(name), bytes.Clone(data)))
+	// The collector is off during the load and collects its garbage after
+	// it, once: most of what a load allocates it keeps, so the peak is
+	// barely higher than collecting as it goes, and the instance is left
+	// with no cycle under way. In a
+	// reactor the collector's mark workers run only while an export waits,
+	// so a cycle a load starts stays open for the next exports, with the
+	// write barrier on and nothing freed: after bench-hf's five large
+	// families one cycle had lasted 9.6 s, the heap growing 42 → 623 MB in
+	// it, and Llama 2's file then loaded in 2× the CPU it takes as the first
+	// tokenizer (RATIONALE.md, "Why is a tokenizer.json loaded through the
+	// JSON API, as base64, under a name?").
+	defer pauseGC()()
+	answer := theAPI().LoadTokenizerBytes(string(name), bytes.Clone(data))
+	runtime.GC()
+	return pack(answer)
 }
 
 // handleNamed returns the handle of the encoding name, or of the tokenizer
