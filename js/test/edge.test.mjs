@@ -143,9 +143,13 @@ test('the Node adapter: the hostile cases over loopback, 100 MB refused unread, 
 });
 
 test('workerd: the example worker, the hostile cases and 20,000 requests from 16 clients', { skip: missing('workerd') }, async (t) => {
-  const { port, stop } = await startWorker(runtimes);
+  const { port, stop, log } = await startWorker(runtimes);
   try {
-    for (const c of hostile) await judge(fetch, `http://127.0.0.1:${port}`, c);
+    for (const c of hostile) {
+      await judge(fetch, `http://127.0.0.1:${port}`, c).catch((e) => {
+        throw new Error(`${c.name}: ${e.message}; workerd's stderr: ${log() || '(empty)'}`, { cause: e });
+      });
+    }
     const r = await load({ port, connections: 16, perConnection: 1250, request: await loadRequests('') });
     t.diagnostic(`workerd: ${r.requests} requests over ${r.connections} connections in ${r.seconds.toFixed(1)} s, ` +
       `${r.perSecond} requests/s, latency p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors`);

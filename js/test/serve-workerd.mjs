@@ -1,6 +1,8 @@
 // serveWorkerd runs `workerd serve` on dir/config.capnp (its socket on
-// 127.0.0.1:0) and returns the port it bound and how to stop it; stop also
-// removes dir, which the caller made for this one server.
+// 127.0.0.1:0) and returns the port it bound, how to stop it, and log(),
+// what workerd has written to stderr so far (for a failed request's
+// message: workerd may reset a connection and say why only there); stop
+// also removes dir, which the caller made for this one server.
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +25,7 @@ export async function serveWorkerd(workerd, dir) {
       });
       p.on('exit', (code) => reject(new Error(`workerd exited (${code}): ${stderr}`)));
     });
-    return { port, stop };
+    return { port, stop, log: () => stderr };
   } catch (e) {
     stop();
     throw e;
