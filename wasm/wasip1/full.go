@@ -91,11 +91,11 @@ func loadTokenizer(namePtr, nameLen, dataPtr, dataLen uint32) (res uint64) {
 	// with no cycle under way. In a
 	// reactor the collector's mark workers run only while an export waits,
 	// so a cycle a load starts stays open for the next exports, with the
-	// write barrier on and nothing freed: after bench-hf's five large
-	// families one cycle had lasted 9.6 s, the heap growing 42 → 623 MB in
-	// it, and Llama 2's file then loaded in 2× the CPU it takes as the first
-	// tokenizer (RATIONALE.md, "Why is a tokenizer.json loaded through the
-	// JSON API, as base64, under a name?").
+	// write barrier on and nothing freed: the heap grows inside one cycle
+	// for as long as it lasts, and a small file loaded after large ones
+	// costs several times what it costs as an instance's first tokenizer
+	// (measured in RATIONALE.md, "Why is a tokenizer.json loaded through
+	// the JSON API, as base64, under a name?").
 	defer pauseGC()()
 	answer := theAPI().LoadTokenizerBytes(string(name), bytes.Clone(data))
 	runtime.GC()
