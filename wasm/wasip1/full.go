@@ -43,6 +43,7 @@ func recovered(p any) error { return abi.Recovered(p) }
 //
 //go:wasmexport call
 func call(opPtr, opLen, reqPtr, reqLen uint32) (res uint64) {
+	defer endGCCycle()
 	defer func() {
 		if p := recover(); p != nil {
 			res = pack(abi.ErrorJSON(abi.Recovered(p)))
@@ -72,6 +73,7 @@ func call(opPtr, opLen, reqPtr, reqLen uint32) (res uint64) {
 //
 //go:wasmexport load_tokenizer
 func loadTokenizer(namePtr, nameLen, dataPtr, dataLen uint32) (res uint64) {
+	defer endGCCycle()
 	defer func() {
 		if p := recover(); p != nil {
 			res = pack(abi.ErrorJSON(abi.Recovered(p)))
