@@ -97,7 +97,9 @@ func loadTokenizer(namePtr, nameLen, dataPtr, dataLen uint32) (res uint64) {
 	// for as long as it lasts, and a small file loaded after large ones
 	// costs several times what it costs as an instance's first tokenizer
 	// (measured in RATIONALE.md, "Why is a tokenizer.json loaded through
-	// the JSON API, as base64, under a name?").
+	// the JSON API, as base64, under a name?"). endGCCycle would only end
+	// a cycle under way; this collection also frees the load's garbage at
+	// once.
 	defer pauseGC()()
 	answer := theAPI().LoadTokenizerBytes(string(name), bytes.Clone(data))
 	runtime.GC()
