@@ -119,8 +119,9 @@ func (w *gcWatch) jsonCall(op string, req []byte) []byte {
 // ends, with its wall-clock time, and the test moves the instance's clock on
 // by epochGap before each export, so a cycle that ended in a later export
 // than the one that started it shows at least epochGap. Before every export
-// ended its cycle (wasm/wasip1/gccycle.go), cycles started by alloc, call
-// and the stream exports ran across dozens of exports.
+// ended its cycle (wasm/wasip1/gccycle.go), more than 20 of this sequence's
+// cycles, started by alloc, call and the stream exports, ended 1 to 27
+// exports after the one that started them.
 func TestExports_EndTheirGCCycle(t *testing.T) {
 	skipShort(t)
 	ctx := context.Background()
