@@ -69,13 +69,17 @@ func str(ptr, n uint32) (string, error) {
 // abiVersion reports the ABI version (wasm/ABI.md).
 //
 //go:wasmexport abi_version
-func abiVersion() int32 { return boundary.Version }
+func abiVersion() int32 {
+	defer endGCCycle()
+	return boundary.Version
+}
 
 // alloc returns a new zeroed buffer of size bytes that the host owns until it
 // calls free, or 0 (see last_error) for a size out of range.
 //
 //go:wasmexport alloc
 func alloc(size uint32) (ptr uint32) {
+	defer endGCCycle()
 	defer func() {
 		if p := recover(); p != nil {
 			fail(recovered(p))
@@ -101,7 +105,10 @@ func alloc(size uint32) (ptr uint32) {
 // does nothing.
 //
 //go:wasmexport free
-func free(ptr uint32) { delete(bufs, ptr) }
+func free(ptr uint32) {
+	defer endGCCycle()
+	delete(bufs, ptr)
+}
 
 // lastError returns the error answer of the latest failed export, as
 // (address << 32 | length) of a new buffer the host frees, and forgets it;
@@ -109,6 +116,7 @@ func free(ptr uint32) { delete(bufs, ptr) }
 //
 //go:wasmexport last_error
 func lastError() uint64 {
+	defer endGCCycle()
 	if lastErr == nil {
 		return 0
 	}

@@ -37,7 +37,8 @@
 //
 // Nothing here decides anything: each export checks that its pointers name
 // live buffers, calls core, and recovers any panic into an error answer, so
-// the instance keeps answering after bad input.
+// the instance keeps answering after bad input; last, it ends a collection
+// cycle it would leave open (gccycle.go).
 package main
 
 // main does nothing: a reactor runs its exports, not main.

@@ -67,6 +67,7 @@ func handle(e *engine.Encoding) int32 {
 //
 //go:wasmexport load_table
 func loadTable(ptr, n uint32) (h int32) {
+	defer endGCCycle()
 	defer rescue(&h)
 	b, err := view(ptr, n)
 	if err != nil {
@@ -89,6 +90,7 @@ func loadTable(ptr, n uint32) (h int32) {
 //
 //go:wasmexport load_packed
 func loadPacked(ptr, n uint32) (h int32) {
+	defer endGCCycle()
 	defer rescue(&h)
 	b, err := view(ptr, n)
 	if err != nil {
@@ -113,6 +115,7 @@ func loadPacked(ptr, n uint32) (h int32) {
 //
 //go:wasmexport load_indexed
 func loadIndexed(tptr, tn, iptr, in uint32) (h int32) {
+	defer endGCCycle()
 	defer rescue(&h)
 	b, err := view(tptr, tn)
 	if err != nil {
@@ -138,6 +141,7 @@ func loadIndexed(tptr, tn, iptr, in uint32) (h int32) {
 //
 //go:wasmexport encoding_handle
 func encodingHandle(ptr, n uint32) (h int32) {
+	defer endGCCycle()
 	defer rescue(&h)
 	s, err := str(ptr, n)
 	if err != nil {
@@ -155,6 +159,7 @@ func encodingHandle(ptr, n uint32) (h int32) {
 //
 //go:wasmexport count
 func count(h int32, ptr, n uint32) (c int32) {
+	defer endGCCycle()
 	defer rescue(&c)
 	t, err := counter(h)
 	if err != nil {

@@ -43,6 +43,7 @@ func recovered(p any) error { return abi.Recovered(p) }
 //
 //go:wasmexport call
 func call(opPtr, opLen, reqPtr, reqLen uint32) (res uint64) {
+	defer endGCCycle()
 	defer func() {
 		if p := recover(); p != nil {
 			res = pack(abi.ErrorJSON(abi.Recovered(p)))
@@ -72,6 +73,7 @@ func call(opPtr, opLen, reqPtr, reqLen uint32) (res uint64) {
 //
 //go:wasmexport load_tokenizer
 func loadTokenizer(namePtr, nameLen, dataPtr, dataLen uint32) (res uint64) {
+	defer endGCCycle()
 	defer func() {
 		if p := recover(); p != nil {
 			res = pack(abi.ErrorJSON(abi.Recovered(p)))
@@ -95,7 +97,9 @@ func loadTokenizer(namePtr, nameLen, dataPtr, dataLen uint32) (res uint64) {
 	// for as long as it lasts, and a small file loaded after large ones
 	// costs several times what it costs as an instance's first tokenizer
 	// (measured in RATIONALE.md, "Why is a tokenizer.json loaded through
-	// the JSON API, as base64, under a name?").
+	// the JSON API, as base64, under a name?"). endGCCycle would only end
+	// a cycle under way; this collection also frees the load's garbage at
+	// once.
 	defer pauseGC()()
 	answer := theAPI().LoadTokenizerBytes(string(name), bytes.Clone(data))
 	runtime.GC()

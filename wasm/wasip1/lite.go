@@ -49,6 +49,7 @@ func recovered(p any) error {
 //
 //go:wasmexport encode
 func encode(h int32, ptr, n uint32) (res uint64) {
+	defer endGCCycle()
 	defer rescueBuffer(&res)
 	e, s, err := encText(h, ptr, n)
 	if err != nil {
@@ -71,6 +72,7 @@ func encode(h int32, ptr, n uint32) (res uint64) {
 //
 //go:wasmexport decode
 func decode(h int32, ptr, n uint32) (res uint64) {
+	defer endGCCycle()
 	defer rescueBuffer(&res)
 	text, err := decodeIDs(h, ptr, n)
 	if err != nil {
@@ -90,6 +92,7 @@ func decode(h int32, ptr, n uint32) (res uint64) {
 //
 //go:wasmexport decode_valid
 func decodeValid(h int32, ptr, n uint32) (c int32) {
+	defer endGCCycle()
 	defer rescue(&c)
 	text, err := decodeIDs(h, ptr, n)
 	if err != nil {
@@ -127,6 +130,7 @@ func decodeIDs(h int32, ptr, n uint32) ([]byte, error) {
 //
 //go:wasmexport within_limit
 func withinLimit(h int32, ptr, n uint32, limit int32) (c int32) {
+	defer endGCCycle()
 	defer rescue(&c)
 	if limit < 0 {
 		return fail(invalid("limit", "must not be negative"))
@@ -147,6 +151,7 @@ func withinLimit(h int32, ptr, n uint32, limit int32) (c int32) {
 //
 //go:wasmexport truncate
 func truncate(h int32, ptr, n uint32, max int32, fromEnd int32) (res int64) {
+	defer endGCCycle()
 	defer func() {
 		if p := recover(); p != nil {
 			res = int64(fail(recovered(p)))
@@ -192,6 +197,7 @@ func liveWithText(id int32, ptr, n uint32) (*engine.LiveCounter, string, error) 
 //
 //go:wasmexport live_new
 func liveNew(h int32) (id int32) {
+	defer endGCCycle()
 	defer rescue(&id)
 	e, err := enc(h)
 	if err != nil {
@@ -212,6 +218,7 @@ func liveNew(h int32) (id int32) {
 //
 //go:wasmexport live_edit
 func liveEdit(id, at, del int32, ptr, n uint32) (c int32) {
+	defer endGCCycle()
 	defer rescue(&c)
 	l, s, err := liveWithText(id, ptr, n)
 	if err != nil {
@@ -229,6 +236,7 @@ func liveEdit(id, at, del int32, ptr, n uint32) (c int32) {
 //
 //go:wasmexport live_reset
 func liveReset(id int32, ptr, n uint32) (c int32) {
+	defer endGCCycle()
 	defer rescue(&c)
 	l, s, err := liveWithText(id, ptr, n)
 	if err != nil {
@@ -242,6 +250,7 @@ func liveReset(id int32, ptr, n uint32) (c int32) {
 //
 //go:wasmexport live_text
 func liveText(id int32) (res uint64) {
+	defer endGCCycle()
 	defer rescueBuffer(&res)
 	l, err := live(id)
 	if err != nil {
@@ -254,7 +263,10 @@ func liveText(id int32) (res uint64) {
 // liveFree releases a live counter. An unknown handle is ignored.
 //
 //go:wasmexport live_free
-func liveFree(id int32) { delete(lives, id) }
+func liveFree(id int32) {
+	defer endGCCycle()
+	delete(lives, id)
+}
 
 // handleNamed returns the handle of the encoding name.
 func handleNamed(name string) (int32, error) {

@@ -23,6 +23,7 @@ import _ "unsafe" // for go:linkname
 //
 //go:wasmexport reseed_runtime
 func reseedRuntime() {
+	defer endGCCycle()
 	reseedGlobal()
 	mrandinit(getm())
 	// A map draws its seed when it is made, from the generator just

@@ -52,6 +52,7 @@ func stream(id int32) (*engine.StreamCounter, error) {
 //
 //go:wasmexport stream_new
 func streamNew(h, limit int32) (id int32) {
+	defer endGCCycle()
 	defer rescue(&id)
 	e, err := enc(h)
 	if err != nil {
@@ -78,6 +79,7 @@ func streamNew(h, limit int32) (id int32) {
 //
 //go:wasmexport stream_write
 func streamWrite(id int32, ptr, n uint32) (c int32) {
+	defer endGCCycle()
 	defer rescue(&c)
 	s, err := stream(id)
 	if err != nil {
@@ -106,6 +108,7 @@ func streamWrite(id int32, ptr, n uint32) (c int32) {
 //
 //go:wasmexport stream_end
 func streamEnd(id int32) (c int32) {
+	defer endGCCycle()
 	defer rescue(&c)
 	s, err := stream(id)
 	if err != nil {

@@ -36,6 +36,11 @@ type Target struct {
 	GOOS    string
 	Package string   // import path of the adapter
 	Flags   []string // go build flags besides the reproducible ones
+	// Plain leaves a module that Apply would pre-initialise as the linker
+	// wrote it but for postlink.Strip and MergeData (postlink -plain): its
+	// runtime then starts in _initialize and reads its environment there
+	// (GODEBUG, for a test that watches the collector).
+	Plain bool
 }
 
 // CoreNoInline compiles package core without inlining, in every module
@@ -109,19 +114,27 @@ func Build(ctx context.Context, t Target, dir string) (string, error) {
 	if err := run(ctx, goCmd, t.GOOS, nil, args...); err != nil {
 		return "", err
 	}
-	if err := postLink(ctx, tmp.Name()); err != nil {
+	if err := postLink(ctx, tmp.Name(), t.Plain); err != nil {
 		return "", err
 	}
 	return out, os.Rename(tmp.Name(), out)
 }
 
-// postLink runs the step make wasm runs after go build (package postlink).
-func postLink(ctx context.Context, path string) error {
+// postLink runs the step make wasm runs after go build (package postlink),
+// or postlink -plain's.
+func postLink(ctx context.Context, path string, plain bool) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	if b, err = postlink.Apply(ctx, b); err != nil {
+	if plain {
+		if b, err = postlink.Strip(b); err == nil {
+			b, err = postlink.MergeData(b, postlink.MaxGap)
+		}
+	} else {
+		b, err = postlink.Apply(ctx, b)
+	}
+	if err != nil {
 		return fmt.Errorf("modbuild: %w", err)
 	}
 	return os.WriteFile(path, b, 0o644)
@@ -162,6 +175,9 @@ func sourceKey(ctx context.Context, goCmd string, t Target) (string, error) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%q\n%q\n%s\n", version.Bytes(), Reproducible, t.Flags, t.Package)
+	if t.Plain {
+		fmt.Fprintf(h, "plain\n")
+	}
 	d := json.NewDecoder(&listing)
 	for {
 		var p struct {
