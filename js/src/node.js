@@ -5,6 +5,7 @@
 
 import { makeInit } from './tokenfit.js';
 import { TokenfitError } from './errors.js';
+import { readImaged } from './image.js';
 import full from './assets/full.js';
 import nohf from './assets/nohf.js';
 import lite from './assets/lite.js';
@@ -43,7 +44,17 @@ const nodePlatform = {
         (url.pathname.includes('/dist/') ? ': the package is not built; in a checkout, run `make js`' : ''));
     }
   },
-  open(url, what) {
+  // The package's own modules come without their data section when their
+  // memory image is beside them (image.js; compile takes { bytes, image }).
+  async open(url, what) {
+    if (url.href === nohf().href || url.href === full().href || url.href === lite().href) {
+      try {
+        const imaged = readImaged(fs, url);
+        if (imaged) return imaged;
+      } catch (e) {
+        if (e instanceof TokenfitError) throw e;
+      }
+    }
     return this.read(url, what);
   },
   readSync(url) {
