@@ -12,20 +12,25 @@
 //	word 4     where it ends (the next section's first byte)
 //	word 5     runs, the number of page runs
 //	words 6-7  reserved, 0
-//	then       the last 64 bytes of the data section, as the module holds them
+//	then       16 samples of the data section as the module holds it, 64
+//	           bytes each, at samplesAt (the last one its last 64 bytes)
 //	then       runs × (first page, pages), each page 4,096 bytes of memory
 //	then       the pages of every run, in order
 //
 // Node takes the image only for the module it was made from: the same
-// length, the data section where the image says, ending in the same 64
-// bytes (make js writes both at once; the check catches a module copied
-// in by hand).
+// length, the data section where the image says, holding the same samples
+// (make js writes both at once; the check catches a module copied in by
+// hand, or an image left from another build).
 //
 //   node scripts/memory-image.mjs module.wasm...
 
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const PAGE = 4096;
+
+// samplesAt gives where the samples of a data section from at to end are
+// (src/image.js reads them there).
+export const samplesAt = (at, end) => Array.from({ length: 16 }, (_, k) => at + Math.floor((k * (end - at - 64)) / 15));
 
 export function memoryImage(b) {
   if (b.readUInt32LE(0) !== 0x6d736100 || b.readUInt32LE(4) !== 1) throw new Error('not a WebAssembly module');
@@ -88,13 +93,13 @@ export function memoryImage(b) {
     else runs.push([q, 1]);
   }
   if (data.end - data.at < 64) throw new Error('a data section under 64 bytes');
-  const head = Buffer.alloc(96 + 8 * runs.length);
-  b.copy(head, 32, data.end - 64, data.end);
+  const head = Buffer.alloc(32 + 1024 + 8 * runs.length);
+  samplesAt(data.at, data.end).forEach((from, k) => b.copy(head, 32 + 64 * k, from, from + 64));
   head.write('TKFM', 0, 'latin1');
   [1, b.length, data.at, data.end, runs.length, 0, 0].forEach((w, i) => head.writeUInt32LE(w, 4 + 4 * i));
   runs.forEach(([q, n], i) => {
-    head.writeUInt32LE(q, 96 + 8 * i);
-    head.writeUInt32LE(n, 100 + 8 * i);
+    head.writeUInt32LE(q, 1056 + 8 * i);
+    head.writeUInt32LE(n, 1060 + 8 * i);
   });
   return Buffer.concat([head, ...runs.map(([q, n]) => data.mem.subarray(q * PAGE, (q + n) * PAGE))]);
 }

@@ -9,6 +9,9 @@
 
 import { TokenfitError } from './errors.js';
 
+// The header: 8 words, then 16 samples of 64 bytes (memory-image.mjs).
+const HEAD = 32 + 16 * 64;
+
 // readFull reads n bytes at pos of the file fd into view from at.
 function readFull(fs, fd, view, at, n, pos, what) {
   for (let done = 0; done < n;) {
@@ -38,26 +41,29 @@ export function readImaged(fs, url) {
   }
   let head;
   try {
-    const hb = new Uint8Array(96);
+    const hb = new Uint8Array(HEAD);
     const h = new DataView(hb.buffer);
-    if (fs.readSync(fd, hb, 0, 96, 0) !== 96 || h.getUint32(0, true) !== 0x4d464b54 || h.getUint32(4, true) !== 1) return undefined;
+    if (fs.readSync(fd, hb, 0, HEAD, 0) !== HEAD || h.getUint32(0, true) !== 0x4d464b54 || h.getUint32(4, true) !== 1) return undefined;
     const rb = new Uint8Array(8 * h.getUint32(20, true));
-    readFull(fs, fd, rb, 0, rb.length, 96, memURL.pathname);
+    readFull(fs, fd, rb, 0, rb.length, HEAD, memURL.pathname);
     const runs = new DataView(rb.buffer);
-    head = { size: h.getUint32(8, true), at: h.getUint32(12, true), end: h.getUint32(16, true), tail: hb.subarray(32), runs };
+    head = { size: h.getUint32(8, true), at: h.getUint32(12, true), end: h.getUint32(16, true), samples: hb.subarray(32), runs };
   } finally {
     fs.closeSync(fd);
   }
-  const { size, at, end, tail, runs } = head;
+  const { size, at, end, samples, runs } = head;
   fd = fs.openSync(url, 'r');
   let bytes;
   try {
     // The image's module: its length, a data section (id 11) whose size
-    // ends where the image says, in the bytes the image recorded.
+    // ends where the image says, holding the samples the image recorded.
     const sec = new Uint8Array(6);
-    const last = new Uint8Array(64);
-    if (fs.fstatSync(fd).size !== size || at + 70 > end || end > size || fs.readSync(fd, sec, 0, 6, at) !== 6 || sec[0] !== 11 ||
-      fs.readSync(fd, last, 0, 64, end - 64) !== 64 || last.some((x, j) => x !== tail[j])) return undefined;
+    if (fs.fstatSync(fd).size !== size || at + 70 > end || end > size || fs.readSync(fd, sec, 0, 6, at) !== 6 || sec[0] !== 11) return undefined;
+    const held = new Uint8Array(1024);
+    for (let k = 0; k < 16; k++) {
+      if (fs.readSync(fd, held, 64 * k, 64, at + Math.floor((k * (end - at - 64)) / 15)) !== 64) return undefined;
+    }
+    if (held.some((x, j) => x !== samples[j])) return undefined;
     let len = 0;
     let i = 1;
     for (let s = 0; i < 6; s += 7) {
@@ -75,7 +81,7 @@ export function readImaged(fs, url) {
     const m = new Uint8Array(memory.buffer);
     const img = fs.openSync(memURL, 'r');
     try {
-      let pos = 96 + runs.byteLength;
+      let pos = HEAD + runs.byteLength;
       for (let r = 0; r < runs.byteLength; r += 8) {
         const from = runs.getUint32(r, true) * 4096;
         const n = runs.getUint32(r + 4, true) * 4096;
