@@ -25,9 +25,38 @@ const { pathToFileURL } = globalThis.process?.getBuiltinModule?.('node:url') ?? 
 // split build?").
 const tableFile = (name, ext) => new URL(`tables/${name}${ext}`, nohf());
 
+// random fills view from /dev/urandom, where the runtime is Node or Bun and
+// the file can be read: the WASI shim's own source, Web Crypto, loads
+// internal/crypto/webcrypto in Node at its first use, ~4 ms of a cold
+// start for the module's one draw of 32 bytes (RATIONALE.md, "Where does a
+// cold start go"). Not in Deno, which may ask its user for the permission;
+// false (Web Crypto, then) where the file is missing or unreadable.
+function random(view) {
+  if (globalThis.Deno !== undefined) return false;
+  let fd;
+  try {
+    fd = fs.openSync('/dev/urandom', 'r');
+  } catch {
+    return false;
+  }
+  try {
+    for (let at = 0; at < view.length;) {
+      const n = fs.readSync(fd, view, at, view.length - at, null);
+      if (n <= 0) return false;
+      at += n;
+    }
+    return true;
+  } catch {
+    return false;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 const nodePlatform = {
   name: 'node',
   syncCompile: true,
+  random,
   base: () => pathToFileURL(process.cwd() + '/'),
   async read(url, what) {
     if (url.protocol !== 'file:') {

@@ -368,8 +368,8 @@ export class Wasip1 {
   }
 }
 
-export async function startWasip1(module, sync) {
-  const shim = wasiShim();
+export async function startWasip1(module, sync, random) {
+  const shim = wasiShim({ random });
   const instance = sync ? new WebAssembly.Instance(module, shim.imports) : await WebAssembly.instantiate(module, shim.imports);
   shim.setMemory(instance.exports.memory);
   const image = memoryImage(module);
