@@ -5,6 +5,7 @@
 
 import { makeInit } from './tokenfit.js';
 import { TokenfitError } from './errors.js';
+import { readImaged } from './image.js';
 import full from './assets/full.js';
 import nohf from './assets/nohf.js';
 import lite from './assets/lite.js';
@@ -24,9 +25,38 @@ const { pathToFileURL } = globalThis.process?.getBuiltinModule?.('node:url') ?? 
 // split build?").
 const tableFile = (name, ext) => new URL(`tables/${name}${ext}`, nohf());
 
+// random fills view from /dev/urandom, where the runtime is Node or Bun and
+// the file can be read: the WASI shim's own source, Web Crypto, loads
+// internal/crypto/webcrypto in Node at its first use, ~4 ms of a cold
+// start for the module's one draw of 32 bytes (RATIONALE.md, "Where does a
+// cold start go"). Not in Deno, which may ask its user for the permission;
+// false (Web Crypto, then) where the file is missing or unreadable.
+function random(view) {
+  if (globalThis.Deno !== undefined) return false;
+  let fd;
+  try {
+    fd = fs.openSync('/dev/urandom', 'r');
+  } catch {
+    return false;
+  }
+  try {
+    for (let at = 0; at < view.length;) {
+      const n = fs.readSync(fd, view, at, view.length - at, null);
+      if (n <= 0) return false;
+      at += n;
+    }
+    return true;
+  } catch {
+    return false;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 const nodePlatform = {
   name: 'node',
   syncCompile: true,
+  random,
   base: () => pathToFileURL(process.cwd() + '/'),
   async read(url, what) {
     if (url.protocol !== 'file:') {
@@ -43,7 +73,17 @@ const nodePlatform = {
         (url.pathname.includes('/dist/') ? ': the package is not built; in a checkout, run `make js`' : ''));
     }
   },
-  open(url, what) {
+  // The package's own modules come without their data section when their
+  // memory image is beside them (image.js; compile takes { bytes, image }).
+  async open(url, what) {
+    if (url.href === nohf().href || url.href === full().href || url.href === lite().href) {
+      try {
+        const imaged = readImaged(fs, url);
+        if (imaged) return imaged;
+      } catch (e) {
+        if (e instanceof TokenfitError) throw e;
+      }
+    }
     return this.read(url, what);
   },
   readSync(url) {

@@ -72,7 +72,7 @@ function ended(tf) {
 /**
  * makeInit returns init for a platform: how it reads a URL (and, in Node,
  * how it reads a table synchronously).
- * @param {{ name: string, base(): string | URL, read(url: URL, what: string): Promise<Uint8Array>, open(url: URL, what: string): Promise<Response | Uint8Array>, readSync?: (url: URL) => Uint8Array | undefined, preload: string[], moduleURL(kind: 'nohf' | 'full' | 'lite'): URL, tableURL(name: string): URL, tableExt: string }} platform
+ * @param {{ name: string, base(): string | URL, read(url: URL, what: string): Promise<Uint8Array>, open(url: URL, what: string): Promise<Response | Uint8Array | { bytes: Uint8Array, image(memory: WebAssembly.Memory): void }>, readSync?: (url: URL) => Uint8Array | undefined, random?: (view: Uint8Array) => boolean, preload: string[], moduleURL(kind: 'nohf' | 'full' | 'lite'): URL, tableURL(name: string): URL, tableExt: string }} platform
  */
 export function makeInit(platform) {
   return function init(options) {
@@ -113,7 +113,7 @@ async function start(platform, options, seq) {
 
   const module = await compile(platform, src);
   const imports = WebAssembly.Module.imports(module).map((i) => i.module);
-  const be = imports.includes('gojs') ? await startGoJS(module) : await startWasip1(module, platform.syncCompile);
+  const be = imports.includes('gojs') ? await startGoJS(module) : await startWasip1(module, platform.syncCompile, platform.random);
   const tf = makeInstance(be, platform, tables, early, () => ended(tf));
 
   if (Array.isArray(preload)) {

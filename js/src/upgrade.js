@@ -75,7 +75,7 @@ export function upgradable(be, platform, tables, guard, early) {
     };
     try {
       const module = await compile(platform, platform.moduleURL('full'));
-      next = mount(await startWasip1(module, platform.syncCompile), platform, tables, trial);
+      next = mount(await startWasip1(module, platform.syncCompile, platform.random), platform, tables, trial);
     } catch (e) {
       if (e instanceof TokenfitError) {
         e.message = `tokenfit: loadTokenizer: this instance's module has no tokenizer.json loader, and starting tokenfit.wasm failed: ${e.message.replace(/^tokenfit: /, '')}`;

@@ -11,14 +11,15 @@ const EBADF = 8;
 const EINVAL = 28;
 
 /**
- * @param {{ env?: string[], log?: (line: string) => void }} [options] the
- *   environment ("NAME=value" strings, such as GOGC for Go's runtime) and
- *   where the runtime's messages go
+ * @param {{ env?: string[], log?: (line: string) => void, random?: (view: Uint8Array) => boolean }} [options] the
+ *   environment ("NAME=value" strings, such as GOGC for Go's runtime), where
+ *   the runtime's messages go, and a source of random bytes to try before
+ *   crypto.getRandomValues (it fills view and returns true, or returns false)
  * @returns {{ imports: WebAssembly.Imports, setMemory(memory: WebAssembly.Memory): void, fatal(): string }}
  *   fatal: the runtime's first line saying why it is dying ("runtime: out
  *   of memory: …", "fatal error: …", "panic: …"), or ''
  */
-export function wasiShim({ env = [], log = (line) => console.error(line) } = {}) {
+export function wasiShim({ env = [], log = (line) => console.error(line), random = () => false } = {}) {
   /** @type {WebAssembly.Memory} */
   let memory;
   const view = () => new DataView(memory.buffer);
@@ -65,6 +66,7 @@ export function wasiShim({ env = [], log = (line) => console.error(line) } = {})
     random_get(ptr, len) {
       ptr >>>= 0;
       len >>>= 0;
+      if (random(new Uint8Array(memory.buffer, ptr, len))) return 0;
       // getRandomValues fills at most 65,536 bytes at a time.
       for (let off = 0; off < len; off += 65536) {
         crypto.getRandomValues(new Uint8Array(memory.buffer, ptr + off, Math.min(65536, len - off)));

@@ -9,6 +9,7 @@ import { TokenfitError, trapping, bounded, fromAnswer, statusError } from './err
 import { MAX_BYTES, tooLong } from './args.js';
 import { partEnd, utf8Length } from './utf8.js';
 import { expandTable, isPacked } from './table.js';
+import { memoryImage } from './load.js';
 
 export const ABI_VERSION = 1;
 const BIG = 1 << 24; // texts longer than this are measured exactly before they are copied
@@ -367,10 +368,12 @@ export class Wasip1 {
   }
 }
 
-export async function startWasip1(module, sync) {
-  const shim = wasiShim();
+export async function startWasip1(module, sync, random) {
+  const shim = wasiShim({ random });
   const instance = sync ? new WebAssembly.Instance(module, shim.imports) : await WebAssembly.instantiate(module, shim.imports);
   shim.setMemory(instance.exports.memory);
+  const image = memoryImage(module);
+  if (image) image(instance.exports.memory);
   instance.exports._initialize();
   const v = instance.exports.abi_version();
   if (v !== ABI_VERSION) {

@@ -148,6 +148,24 @@ test('tables in transport form (.tkp) expand to the exact .tkt bytes, in JavaScr
   assert.equal(be.count(h, 'Hello world, hello tokens'), 5);
 });
 
+// The WASI shim's random_get: the platform's source first (Node's reads
+// /dev/urandom), Web Crypto when that declines.
+test('random_get fills from the platform\'s source, and from Web Crypto when it declines', async () => {
+  const { wasiShim } = await import('../src/wasi.js');
+  const draw = (random) => {
+    const shim = wasiShim({ random });
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    shim.setMemory(memory);
+    assert.equal(shim.imports.wasi_snapshot_preview1.random_get(64, 32), 0);
+    return new Uint8Array(memory.buffer, 64, 32);
+  };
+  assert.deepEqual([...draw((v) => v.fill(0xab) && true)], Array(32).fill(0xab));
+  const declined = draw(() => false);
+  assert.ok(declined.some((x) => x !== 0), 'Web Crypto filled the bytes');
+  const again = draw(() => false);
+  assert.notDeepEqual([...declined], [...again]);
+});
+
 // Node reads a table from disk straight into the module's memory the first
 // time a call needs it: a damaged file there is invalid_table, freed, and the
 // instance keeps answering; a good one then loads.
