@@ -27,7 +27,7 @@ const tableFile = (name, ext) => new URL(`tables/${name}${ext}`, nohf());
 
 // random fills view from /dev/urandom, where the runtime is Node or Bun and
 // the file can be read: the WASI shim's own source, Web Crypto, loads
-// internal/crypto/webcrypto in Node at its first use, ~4 ms of a cold
+// internal/crypto/webcrypto in Node at its first use, a cost in every cold
 // start for the module's one draw of 32 bytes (RATIONALE.md, "Where does a
 // cold start go"). Not in Deno, which may ask its user for the permission;
 // false (Web Crypto, then) where the file is missing or unreadable.
