@@ -159,6 +159,8 @@ func addLocked(data, index []byte, off []uint32, verify, own bool) (*Encoding, e
 		return e, nil
 	}
 	t.Offsets = off
+	pauseGC() // the build allocates and frees nothing: gcpause.go
+	defer resumeGC()
 	var enc *bpe.Encoder
 	if index != nil {
 		enc, err = bpe.NewIndexed(t, index, own)
