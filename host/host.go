@@ -139,8 +139,8 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 }
 
 // indexTables returns the tables of the encodings named, each with its
-// index, built once natively (~10 ms for o200k_base; core caches it for the
-// process) to spare every instance building it in WebAssembly.
+// index, natively: compiled in (o200k_base) or built once (core caches it
+// for the process), to spare every instance building it in WebAssembly.
 func indexTables(names []string) (map[string]table, error) {
 	tables := map[string]table{}
 	for _, name := range names {

@@ -50,8 +50,9 @@ func Loaded(name string) bool {
 func Table(name string) []byte { return tables.Embedded(name) }
 
 // Get returns an encoding by name: one loaded before, or one whose table is
-// compiled into the binary, built on first use (~4 ms natively for
-// o200k_base, most of it grouping the ranks; the hash table fills lazily).
+// compiled into the binary, built on first use (O(n), most of it grouping
+// the ranks; the hash table fills lazily), or, for o200k_base in native
+// builds, taken from the index compiled in with it (O(1)).
 // tiktoken's gpt2, p50k_edit and o200k_harmony name the encodings with their
 // ranks. Otherwise the error wraps ErrEncodingNotLoaded (a known name: give its
 // table to Load) or ErrUnknownEncoding.
@@ -71,7 +72,9 @@ func Get(name string) (*Encoding, error) {
 	if data == nil {
 		return nil, &Error{Err: ErrEncodingNotLoaded, Encoding: name, Detail: ": " + name + ": load its table first"}
 	}
-	return addLocked(data, nil, nil, false, false)
+	// Native builds carry o200k_base's index (tables.EmbeddedIndex), so
+	// that a fresh process builds nothing before its first count.
+	return addLocked(data, tables.EmbeddedIndex(name), nil, false, false)
 }
 
 // Load parses a vocabulary table given at run time (a .tkt file), checks it
@@ -119,10 +122,14 @@ var indexes struct {
 }
 
 // Index returns the prebuilt index of an encoding whose table is compiled
-// into this binary, computed once (~10 ms natively for o200k_base) and
-// shared: do not modify it. Hosts hand it to WebAssembly modules with the
-// table (LoadIndexed there), so that an instance starts without building it.
+// into this binary: compiled in too (o200k_base, natively), or computed
+// once (O(n)); shared either way: do not modify it. Hosts hand it to
+// WebAssembly modules with the table (LoadIndexed there), so that an
+// instance starts without building it.
 func Index(name string) ([]byte, error) {
+	if b := tables.EmbeddedIndex(name); b != nil {
+		return b, nil
+	}
 	indexes.Lock()
 	defer indexes.Unlock()
 	if b := indexes.m[name]; b != nil {
@@ -159,6 +166,8 @@ func addLocked(data, index []byte, off []uint32, verify, own bool) (*Encoding, e
 		return e, nil
 	}
 	t.Offsets = off
+	pauseGC() // the build allocates and frees nothing: gcpause.go
+	defer resumeGC()
 	var enc *bpe.Encoder
 	if index != nil {
 		enc, err = bpe.NewIndexed(t, index, own)

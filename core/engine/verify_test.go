@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+	"unsafe"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/bpe"
 	"github.com/tokenfit/tokenfit/core/internal/tables"
 	"github.com/tokenfit/tokenfit/internal/tkptest"
 )
@@ -21,6 +23,34 @@ func TestSums(t *testing.T) {
 		}
 		if err := tables.Verify(name, engine.Table(name), idx); err != nil {
 			t.Errorf("%s: %v (run go generate ./core/internal/tables)", name, err)
+		}
+	}
+}
+
+// TestIndex_Embedded: an index compiled into the binary (o200k_base's,
+// natively) is the one this tree's engine builds from the table, byte for
+// byte, and is aligned so that the vocabulary reads it in place (an
+// unaligned one would be copied, megabytes of fresh memory at start-up).
+// Regenerate it with go generate ./core/internal/tables.
+func TestIndex_Embedded(t *testing.T) {
+	for _, name := range engine.Names() {
+		emb := tables.EmbeddedIndex(name)
+		if emb == nil {
+			continue
+		}
+		tab, err := tables.Parse(engine.Table(name), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, err := bpe.New(tab, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(emb, enc.AppendIndex(nil, tab.CRC)) {
+			t.Errorf("%s: the compiled-in index is not the one the engine builds (run go generate ./core/internal/tables)", name)
+		}
+		if p := uintptr(unsafe.Pointer(unsafe.SliceData(emb))); p%4 != 0 {
+			t.Errorf("%s: the compiled-in index is at %#x, not 4-byte aligned", name, p)
 		}
 	}
 }

@@ -56,6 +56,9 @@ const (
 	regionSlots = 2048
 	// keyBytes is how many of a token's bytes its slot holds.
 	keyBytes = 12
+	// offBits is the width of an offset while NewVocab groups the ranks:
+	// the byte above holds the rank's region.
+	offBits = 24
 )
 
 // keySlot is one slot of the look-up table: lo holds the token's bytes 0-7
@@ -117,21 +120,27 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 	for i := range v.byteRank {
 		v.byteRank[i] = noRank
 	}
-	region := make([]uint8, n) // scratch: each rank's region (≤ 256 regions)
 	if regions > 256 {
 		return nil, &tables.FormatError{Reason: strconv.Itoa(n) + " ranks is too many"}
 	}
+	if len(v.bytes) >= 1<<offBits {
+		return nil, &tables.FormatError{Reason: strconv.Itoa(len(v.bytes)) + " bytes of tokens; the engine holds fewer than 16 MB"}
+	}
+	// Each rank's region (≤ 256 regions) waits in its offset's top byte
+	// until the second pass groups the ranks, instead of in a scratch array
+	// of its own (fresh memory: pages are what a start-up pays for).
 	pos := uint32(0)
 	for rank, l := range t.Lengths {
-		v.off[rank] = pos
+		start := pos
 		pos += uint32(l)
+		v.off[rank] = start
 		if l == 0 {
 			continue
 		}
 		if int(pos) > len(v.bytes) {
 			return nil, &tables.FormatError{Reason: "token lengths run past the table's bytes"}
 		}
-		tok := v.bytes[v.off[rank]:pos]
+		tok := v.bytes[start:pos]
 		v.maxLen = max(v.maxLen, len(tok))
 		switch len(tok) {
 		case 1:
@@ -140,7 +149,7 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 			v.pair2[int(tok[0])<<8|int(tok[1])] = uint32(rank + 1)
 		}
 		r := v.regionOf(hash(tok))
-		region[rank] = uint8(r)
+		v.off[rank] |= uint32(r) << offBits
 		v.starts[r+1]++
 	}
 	v.off[n] = pos
@@ -162,7 +171,8 @@ func NewVocab(t *tables.Table, own bool) (*Vocab, error) {
 	next := append([]int32(nil), v.starts[:regions]...)
 	for rank, l := range t.Lengths {
 		if l != 0 {
-			r := region[rank]
+			r := v.off[rank] >> offBits
+			v.off[rank] &= 1<<offBits - 1
 			v.order[next[r]] = int32(rank)
 			next[r]++
 		}
