@@ -240,7 +240,8 @@ func (r *Registry) exact(key string) (Model, string, bool) {
 // model's own id ("openai/gpt-4o", "models/gemini-2.5-pro"); they name no
 // other model.
 var providerPrefixes = []string{"openai/", "azure/", "models/", "anthropic/", "google/", "gemini/",
-	"vertex_ai/", "mistral/", "mistralai/", "deepseek/", "cohere/", "meta/", "meta-llama/"}
+	"vertex_ai/", "mistral/", "mistralai/", "deepseek/", "cohere/", "meta/", "meta-llama/",
+	"openrouter/", "bedrock/"}
 
 // bedrockRegions are the cross-region inference prefixes of Amazon Bedrock's
 // model ids (us.anthropic.claude-3-7-sonnet-20250219-v1:0), and

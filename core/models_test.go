@@ -95,6 +95,11 @@ func TestResolve_Order(t *testing.T) {
 		{"claude-sonnet-4-5@20250929", "claude-sonnet-4-5", ResolvedAlias, "", "estimate:claude", 200000},
 		{"anthropic.claude-opus-9-v1:0", "anthropic.claude-opus-9-v1:0", ResolvedFamily, "claude-", "estimate:claude-2026", 8192},
 		{"us.acme-9", "us.acme-9", ResolvedUnknown, "", "cl100k_base", 8192},
+		// LiteLLM's and OpenRouter's routing prefixes before those.
+		{"bedrock/us.anthropic.claude-3-7-sonnet-20250219-v1:0", "claude-3-7-sonnet-20250219", ResolvedID, "", "estimate:claude", 200000},
+		{"vertex_ai/claude-3-5-sonnet@20240620", "claude-3-5-sonnet-20240620", ResolvedID, "", "estimate:claude", 200000},
+		{"openrouter/openai/gpt-4o", "gpt-4o", ResolvedID, "", "o200k_base", 128000},
+		{"openrouter/meta-llama/llama-3.1-70b-instruct", "llama-3.1-405b-instruct", ResolvedAlias, "", "estimate:llama3", 131072},
 		// Were resolved to another model by "extends a known id with -…".
 		{"gpt-5-chat", "gpt-5-chat-latest", ResolvedAlias, "", "o200k_base", 128000},
 		{"gpt-5.1-chat", "gpt-5.1-chat-latest", ResolvedAlias, "", "o200k_base", 128000},
