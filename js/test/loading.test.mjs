@@ -74,6 +74,11 @@ test('a fetch that fails and a module that is not one are TokenfitErrors, and th
     await assert.rejects(start({ module: html() }), { name: 'TokenfitError', code: 'invalid_argument', message: /not WebAssembly but HTML/ }, entry);
     await assert.rejects(start({ module: wasm.subarray(0, wasm.length >> 1) }), notModule, entry);
     await assert.rejects(start({ module: new Uint8Array(0) }), notModule, entry);
+    // A WebAssembly module, but not tokenfit's (no exports; one importing
+    // what the WASI shim does not give): was a TypeError, a LinkError.
+    const notOurs = { name: 'TokenfitError', code: 'invalid_argument', message: /the module is not a tokenfit module/ };
+    await assert.rejects(start({ module: Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0) }), notOurs, entry);
+    await assert.rejects(start({ module: Uint8Array.from(Buffer.from('0061736d01000000010401600000020b0103656e7603666f6f0000', 'hex')) }), notOurs, entry);
     const offline = await start({ module: 'https://cdn.invalid/offline/tokenfit.wasm' }).catch((e) => e);
     assert.equal(offline.name, 'TokenfitError', entry);
     assert.equal(offline.code, 'invalid_argument');
