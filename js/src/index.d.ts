@@ -767,7 +767,7 @@ export interface Tokenfit {
   /** At most `maxTokens` tokens of `text`, from its start (default) or end, cut at a token boundary. Cost: O(n). */
   truncate(text: string, maxTokens: number, options?: TruncateOptions): TruncateAnswer;
 
-  /** `text` in chunks of at most `maxTokens` tokens, cut at the best boundary near the limit. Full module. */
+  /** `text` in chunks of at most `maxTokens` tokens (a single character of more tokens is a chunk of its own), cut at the best boundary near the limit. Full module. */
   chunk(text: string, maxTokens: number, options?: ChunkOptions): ChunkAnswer;
 
   /** Folds one reported usage into a calibration (carry it to the next call as JSON). Full module. */
