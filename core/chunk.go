@@ -90,13 +90,17 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 				}
 			}
 		}
-		if e == k { // not even one character fits: take one anyway
+		if e == k {
+			// No token boundary of the whole text fits (" I'" is one token
+			// in " I'M" and two on its own): the longest run of characters
+			// before the next boundary that fits, else one character anyway.
 			for e = k + 1; floor(bounds[e]) <= pos; e++ {
 			}
-			stop = floor(bounds[e])
+			stop = fitChars(tok, text, pos, floor(bounds[e]), req.MaxTokens)
 			n = tok.Count(text[pos:stop])
 		}
-		if e < limit {
+		inside := stop != floor(bounds[e]) // cut inside token e-1 of the whole text
+		if e < limit || inside {
 			cut = "token"
 		}
 		if stop <= prevStop && pos < prevStop {
@@ -113,6 +117,10 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 			break
 		}
 		prevEnd, prevStop = e, stop
+		if inside { // the next chunk starts inside that token: no tokens to step back over
+			k, pos = e-1, stop
+			continue
+		}
 		if overlap == 0 {
 			pos = stop
 			for k < len(ends) && bounds[k] < pos {
@@ -181,6 +189,19 @@ func endsSentence(b string, after byte) bool {
 		}
 	}
 	return false
+}
+
+// fitChars returns the end of the longest run of whole characters of
+// text[pos:hi] that counts at most maxTokens on its own, or of its first
+// character when none does. Cost: O((hi-pos)²), hi-pos within one token.
+func fitChars(tok Tokenizer, text string, pos, hi, maxTokens int) int {
+	_, first := utf8.DecodeRuneInString(text[pos:hi])
+	for c := hi - 1; c > pos+first; c-- {
+		if utf8.RuneStart(text[c]) && tok.Upper(tok.Count(text[pos:c])) <= maxTokens {
+			return c
+		}
+	}
+	return pos + first
 }
 
 // charStart returns b, or the start of the valid UTF-8 sequence that b falls

@@ -177,6 +177,8 @@ func maxTurn(h History, per []int) int {
 func FuzzChunk(f *testing.F) {
 	f.Add("Hello world. This is a test.\n\nNew paragraph.", 5, 1)
 	f.Add("😀😀😀\n\n漢字", 1, 0)
+	f.Add("DON'T I'M He'S", 1, 0) // " I'": one token of the whole text, two on its own
+	f.Add("DON'T I'M He'S", 2, 1)
 	f.Fuzz(func(t *testing.T, text string, maxTokens, overlap int) {
 		maxTokens = 1 + abs(maxTokens)%200
 		overlap = abs(overlap) % (maxTokens/2 + 1)

@@ -240,11 +240,23 @@ func (r *Registry) exact(key string) (Model, string, bool) {
 // model's own id ("openai/gpt-4o", "models/gemini-2.5-pro"); they name no
 // other model.
 var providerPrefixes = []string{"openai/", "azure/", "models/", "anthropic/", "google/", "gemini/",
-	"vertex_ai/", "mistral/", "mistralai/", "deepseek/", "cohere/", "meta/", "meta-llama/"}
+	"vertex_ai/", "mistral/", "mistralai/", "deepseek/", "cohere/", "meta/", "meta-llama/",
+	"openrouter/", "bedrock/"}
+
+// bedrockRegions are the cross-region inference prefixes of Amazon Bedrock's
+// model ids (us.anthropic.claude-3-7-sonnet-20250219-v1:0), and
+// bedrockProviders the provider prefixes of its ids
+// (anthropic.claude-3-5-sonnet-20240620-v1:0, openai.gpt-oss-120b-1:0).
+var (
+	bedrockRegions   = []string{"us.", "eu.", "apac.", "jp.", "au.", "ca.", "us-gov.", "global."}
+	bedrockProviders = []string{"anthropic.", "meta.", "mistral.", "cohere.", "deepseek.", "openai."}
+)
 
 // stripPrefix drops one provider prefix, or the "ft:" and the suffix of a
 // fine-tune name (ft:gpt-4o-mini-2024-07-18:org::id): a fine-tune has its
-// base model's window and tokenizer.
+// base model's window and tokenizer. A Bedrock id loses its region, its
+// provider and its version (-v1:0, -1:0); a Vertex AI version
+// (claude-3-5-sonnet@20240620) becomes a snapshot suffix.
 func stripPrefix(key string) (string, bool) {
 	if rest, ok := strings.CutPrefix(key, "ft:"); ok {
 		base, _, _ := strings.Cut(rest, ":")
@@ -255,7 +267,56 @@ func stripPrefix(key string) (string, bool) {
 			return rest, true
 		}
 	}
+	for _, r := range bedrockRegions {
+		if rest, ok := strings.CutPrefix(key, r); ok && hasBedrockProvider(rest) {
+			return rest, true
+		}
+	}
+	for _, p := range bedrockProviders {
+		if rest, ok := strings.CutPrefix(key, p); ok {
+			rest = bedrockVersion(rest)
+			return rest, rest != ""
+		}
+	}
+	if i := strings.LastIndexByte(key, '@'); i > 0 && i < len(key)-1 {
+		return key[:i] + "-" + key[i+1:], true
+	}
 	return "", false
+}
+
+func hasBedrockProvider(key string) bool {
+	for _, p := range bedrockProviders {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// bedrockVersion cuts the version Bedrock puts after a model's name: "-vN"
+// with or without ":N" (claude-3-5-sonnet-20241022-v2:0, claude-instant-v1),
+// or "-N:N" (gpt-oss-20b-1:0).
+func bedrockVersion(key string) string {
+	minor := false
+	if i := strings.LastIndexByte(key, ':'); i >= 0 && allDigits(key[i+1:]) {
+		key, minor = key[:i], true
+	}
+	if i := strings.LastIndexByte(key, '-'); i >= 0 {
+		v, isV := strings.CutPrefix(key[i+1:], "v")
+		if (isV || minor) && len(v) <= 2 && allDigits(v) {
+			key = key[:i]
+		}
+	}
+	return key
+}
+
+func allDigits(s string) bool {
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // snapshotBase cuts a dated snapshot suffix: -YYYY-MM-DD (OpenAI),
@@ -345,7 +406,10 @@ func (res Resolution) resolved() Resolved {
 //  2. a dated snapshot suffix of one: -YYYY-MM-DD, -YYYYMMDD, -MMDD,
 //     -MM-YYYY or -NNN (gpt-4o-2024-08-06 is gpt-4o);
 //  3. 1 and 2 again without a provider prefix (openai/, azure/, models/,
-//     anthropic/, google/, …) or as the base of a fine-tune (ft:BASE:…);
+//     anthropic/, google/, …), as the base of a fine-tune (ft:BASE:…), as
+//     an Amazon Bedrock id without its region, provider and version
+//     (us.anthropic.claude-3-7-sonnet-20250219-v1:0) or with a Vertex AI
+//     version as a snapshot suffix (claude-sonnet-4-5@20250929);
 //  4. a family prefix (gpt-5*, gpt-4o*, o3-*, claude-*, …): its tokenizer
 //     only, with Fallback set and a window of FallbackContextWindow - a
 //     name such as gpt-5-chat is never given gpt-5's window;

@@ -83,6 +83,23 @@ func TestResolve_Order(t *testing.T) {
 		{"models/gemini-2.5-pro", "gemini-2.5-pro", ResolvedID, "", "estimate:gemini", 1048576},
 		{"azure/gpt-35-turbo", "gpt-3.5-turbo", ResolvedAlias, "", "cl100k_base", 16385},
 		{"ft:gpt-4o-mini-2024-07-18:acme::abc123", "gpt-4o-mini", ResolvedAlias, "", "o200k_base", 128000},
+		// Amazon Bedrock's ids (region, provider, version) and Vertex AI's
+		// "@" versions: were unknown (cl100k_base, exact) or a family's.
+		{"anthropic.claude-3-5-sonnet-20240620-v1:0", "claude-3-5-sonnet-20240620", ResolvedID, "", "estimate:claude", 200000},
+		{"us.anthropic.claude-3-7-sonnet-20250219-v1:0", "claude-3-7-sonnet-20250219", ResolvedID, "", "estimate:claude", 200000},
+		{"eu.anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-sonnet-4-5", ResolvedAlias, "", "estimate:claude", 200000},
+		{"global.anthropic.claude-opus-4-1-20250805-v1:0", "claude-opus-4-1", ResolvedAlias, "", "estimate:claude", 200000},
+		{"anthropic.claude-3-5-sonnet-20241022-v2:0", "claude-3-5-sonnet-20241022", ResolvedID, "", "estimate:claude", 200000},
+		{"openai.gpt-oss-120b-1:0", "gpt-oss-120b", ResolvedID, "", "o200k_base", 131072},
+		{"claude-3-5-sonnet@20240620", "claude-3-5-sonnet-20240620", ResolvedID, "", "estimate:claude", 200000},
+		{"claude-sonnet-4-5@20250929", "claude-sonnet-4-5", ResolvedAlias, "", "estimate:claude", 200000},
+		{"anthropic.claude-opus-9-v1:0", "anthropic.claude-opus-9-v1:0", ResolvedFamily, "claude-", "estimate:claude-2026", 8192},
+		{"us.acme-9", "us.acme-9", ResolvedUnknown, "", "cl100k_base", 8192},
+		// LiteLLM's and OpenRouter's routing prefixes before those.
+		{"bedrock/us.anthropic.claude-3-7-sonnet-20250219-v1:0", "claude-3-7-sonnet-20250219", ResolvedID, "", "estimate:claude", 200000},
+		{"vertex_ai/claude-3-5-sonnet@20240620", "claude-3-5-sonnet-20240620", ResolvedID, "", "estimate:claude", 200000},
+		{"openrouter/openai/gpt-4o", "gpt-4o", ResolvedID, "", "o200k_base", 128000},
+		{"openrouter/meta-llama/llama-3.1-70b-instruct", "llama-3.1-405b-instruct", ResolvedAlias, "", "estimate:llama3", 131072},
 		// Were resolved to another model by "extends a known id with -…".
 		{"gpt-5-chat", "gpt-5-chat-latest", ResolvedAlias, "", "o200k_base", 128000},
 		{"gpt-5.1-chat", "gpt-5.1-chat-latest", ResolvedAlias, "", "o200k_base", 128000},

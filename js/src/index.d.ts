@@ -111,7 +111,10 @@ export interface InitOptions {
  * `init()` without options returns the same instance every time (until it
  * fails: a module out of memory throws `internal` on every later call, and
  * the next `init()` starts another, which the top-level functions then
- * use); with options, a new one.
+ * use); with options, a new one. A module or table that cannot be fetched
+ * (the fetch fails, or answers an HTTP error), and a module that is not
+ * tokenfit's (HTML served for its URL, cut bytes, another WebAssembly
+ * module), reject with `invalid_argument`, the platform's error as `cause`.
  * Cost: compiling and starting the module (about 50 ms in Node) and loading
  * each table (o200k_base: about 30 ms), once.
  */
@@ -764,7 +767,7 @@ export interface Tokenfit {
   /** At most `maxTokens` tokens of `text`, from its start (default) or end, cut at a token boundary. Cost: O(n). */
   truncate(text: string, maxTokens: number, options?: TruncateOptions): TruncateAnswer;
 
-  /** `text` in chunks of at most `maxTokens` tokens, cut at the best boundary near the limit. Full module. */
+  /** `text` in chunks of at most `maxTokens` tokens (a single character of more tokens is a chunk of its own), cut at the best boundary near the limit. Full module. */
   chunk(text: string, maxTokens: number, options?: ChunkOptions): ChunkAnswer;
 
   /** Folds one reported usage into a calibration (carry it to the next call as JSON). Full module. */

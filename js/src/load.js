@@ -30,10 +30,39 @@ export async function fetchBytes(platform, src, what) {
   if (b) return b;
   if (isResponse(src)) {
     if (!src.ok) throw new TokenfitError('invalid_argument', `tokenfit: ${what}: HTTP ${src.status} for ${src.url}`);
-    return new Uint8Array(await src.arrayBuffer());
+    return new Uint8Array(await typed(what, 'reading the response failed', src.arrayBuffer()));
   }
-  if (typeof src === 'string' || src instanceof URL) return platform.read(new URL(src, platform.base()), what);
+  if (typeof src === 'string' || src instanceof URL) return typed(what, 'the fetch failed', platform.read(new URL(src, platform.base()), what));
   throw new TokenfitError('invalid_argument', `tokenfit: ${what} must be a URL, a Response or bytes, got ${describe(src)}`);
+}
+
+// typed makes what a fetch or a compilation throws (a TypeError "fetch
+// failed", a WebAssembly.CompileError) a TokenfitError with it as the cause,
+// as every error tokenfit throws is (index.d.ts); a caller's own promise
+// that rejects is never passed through here.
+async function typed(what, doing, p) {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof TokenfitError) throw e;
+    const err = new TokenfitError('invalid_argument', `tokenfit: ${what}: ${doing}: ${e && e.message}`);
+    err.cause = e;
+    throw err;
+  }
+}
+
+// compileBytes compiles a module's bytes; bytes that are not one (an HTML
+// page a server answered for the .wasm's URL, a cut download) are
+// invalid_argument, saying so.
+function compileBytes(platform, bytes) {
+  const html = bytes.length > 0 && bytes[0] === 0x3c; // '<'
+  const doing = html ? 'not WebAssembly but HTML (a page the server answered for the module\'s URL?)' : 'not a WebAssembly module';
+  if (!platform.syncCompile) return typed('the module', doing, WebAssembly.compile(bytes));
+  try {
+    return new WebAssembly.Module(bytes);
+  } catch (e) {
+    return typed('the module', doing, Promise.reject(e));
+  }
 }
 
 // The modules compiled without their data section, each with the function
@@ -47,13 +76,13 @@ export const memoryImage = (module) => images.get(module);
 export async function compile(platform, src) {
   src = await src;
   if (isModule(src)) return src;
-  if (typeof src === 'string' || src instanceof URL) src = await platform.open(new URL(src, platform.base()), 'the module');
+  if (typeof src === 'string' || src instanceof URL) src = await typed('the module', 'the fetch failed', platform.open(new URL(src, platform.base()), 'the module'));
   // Node's platform opens the package's own modules without their data
   // section, as { bytes, image }: a third less to read and for V8 to copy,
   // and the pages the data would fill are read straight into the memory
   // (RATIONALE.md, "Where does a cold start go").
   if (src && src.image) {
-    const module = platform.syncCompile ? new WebAssembly.Module(src.bytes) : await WebAssembly.compile(src.bytes);
+    const module = await compileBytes(platform, src.bytes);
     images.set(module, src.image);
     return module;
   }
@@ -68,14 +97,13 @@ export async function compile(platform, src) {
     if (isResponse(src) && typeof WebAssembly.compileStreaming === 'function' &&
       src.headers.get('content-type') === 'application/wasm') {
       if (!src.ok) throw new TokenfitError('invalid_argument', `tokenfit: the module: HTTP ${src.status} for ${src.url}`);
-      return WebAssembly.compileStreaming(src);
+      return typed('the module', 'not a WebAssembly module', WebAssembly.compileStreaming(src));
     }
     bytes = await fetchBytes(platform, src, 'the module');
   }
   // Node, Deno and Bun may compile synchronously, which V8 does lazily and
   // is several times faster for a first count than WebAssembly.compile;
   // browsers refuse synchronous compilation of a module this size.
-  if (platform.syncCompile) return new WebAssembly.Module(bytes);
-  return WebAssembly.compile(bytes);
+  return compileBytes(platform, bytes);
 }
 

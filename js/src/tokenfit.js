@@ -88,6 +88,22 @@ export function makeInit(platform) {
   };
 }
 
+// notOurs is what a wasip1 start that failed throws: a module that is not
+// a tokenfit module (one without the reactor's exports, or with imports the
+// shim does not give: a LinkError) is invalid_argument, with the platform's
+// error as the cause; anything else as it was. Checked only after a failure,
+// so that a start pays nothing for it.
+function notOurs(module, e) {
+  if (e instanceof TokenfitError) return e;
+  const exports = WebAssembly.Module.exports(module).map((x) => x.name);
+  const foreign = WebAssembly.Module.imports(module).some((i) => i.module !== 'wasi_snapshot_preview1');
+  if (!foreign && ['memory', '_initialize', 'abi_version'].every((n) => exports.includes(n))) return e;
+  const err = new TokenfitError('invalid_argument', 'tokenfit: the module is not a tokenfit module (it lacks the exports memory, _initialize ' +
+    'and abi_version, or imports more than WASI): use the tokenfit.wasm that came with this package');
+  err.cause = e;
+  return err;
+}
+
 async function start(platform, options, seq) {
   checkObject('init', 'the options', options);
   const { lite = false, tokenizers = false, encodings, tables: base } = options;
@@ -113,7 +129,9 @@ async function start(platform, options, seq) {
 
   const module = await compile(platform, src);
   const imports = WebAssembly.Module.imports(module).map((i) => i.module);
-  const be = imports.includes('gojs') ? await startGoJS(module) : await startWasip1(module, platform.syncCompile, platform.random);
+  const be = imports.includes('gojs') ? await startGoJS(module) : await startWasip1(module, platform.syncCompile, platform.random).catch((e) => {
+    throw notOurs(module, e);
+  });
   const tf = makeInstance(be, platform, tables, early, () => ended(tf));
 
   if (Array.isArray(preload)) {

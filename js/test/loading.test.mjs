@@ -1,17 +1,20 @@
 // loadEncoding in the browser entry (nothing read from disk on demand):
 // the table of another encoding is refused and leaves every loaded
 // encoding as it was, and concurrent loads of one encoding from the default
-// place fetch it once. fetch is replaced by one that reads the package's
+// place fetch it once; a fetch that fails and a module that is not one are
+// TokenfitErrors (browser and Node entries). fetch is replaced by one that reads the package's
 // tables and counts what it is asked for.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { init } from '../dist/esm/index.js';
+import { init as nodeInit } from 'tokenfit';
 
 const dist = (f) => readFileSync(new URL(`../dist/${f}`, import.meta.url));
 const fetched = [];
 globalThis.fetch = async (url) => {
+  if (String(url).includes('/offline/')) throw new TypeError('fetch failed'); // what undici throws for a refused connection
   fetched.push(String(url));
   await new Promise((resolve) => setTimeout(resolve, 20)); // a download takes a while
   return new Response(readFileSync(new URL(url)), { headers: { 'content-type': 'application/octet-stream' } });
@@ -57,5 +60,34 @@ test('a module served with a type compileStreaming refuses is compiled from its 
     const module = new Response(dist('tokenfit-lite.wasm'), { headers: { 'content-type': type } });
     const tf = await init({ module, encodings: { r50k_base: dist('tables/r50k_base.tkp') } });
     assert.equal(tf.countTokens('Hello world', { encoding: 'r50k_base' }), 2, type);
+  }
+});
+
+// Found by the audit: these threw the platform's own TypeError ("fetch
+// failed") and WebAssembly.CompileError ("expected magic word"), where
+// index.d.ts promises a TokenfitError for every error.
+test('a fetch that fails and a module that is not one are TokenfitErrors, and the next init answers', async () => {
+  const wasm = dist('tokenfit-lite.wasm');
+  const html = () => new Response('<!doctype html><title>app</title>', { headers: { 'content-type': 'text/html' } });
+  for (const [entry, start] of [['browser', init], ['node', nodeInit]]) {
+    const notModule = { name: 'TokenfitError', code: 'invalid_argument', message: /^tokenfit: the module: not a WebAssembly module/ };
+    await assert.rejects(start({ module: html() }), { name: 'TokenfitError', code: 'invalid_argument', message: /not WebAssembly but HTML/ }, entry);
+    await assert.rejects(start({ module: wasm.subarray(0, wasm.length >> 1) }), notModule, entry);
+    await assert.rejects(start({ module: new Uint8Array(0) }), notModule, entry);
+    // A WebAssembly module, but not tokenfit's (no exports; one importing
+    // what the WASI shim does not give): was a TypeError, a LinkError.
+    const notOurs = { name: 'TokenfitError', code: 'invalid_argument', message: /the module is not a tokenfit module/ };
+    await assert.rejects(start({ module: Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0) }), notOurs, entry);
+    await assert.rejects(start({ module: Uint8Array.from(Buffer.from('0061736d01000000010401600000020b0103656e7603666f6f0000', 'hex')) }), notOurs, entry);
+    const offline = await start({ module: 'https://cdn.invalid/offline/tokenfit.wasm' }).catch((e) => e);
+    assert.equal(offline.name, 'TokenfitError', entry);
+    assert.equal(offline.code, 'invalid_argument');
+    assert.match(offline.message, /^tokenfit: the module: the fetch failed: fetch failed/);
+    assert.ok(offline.cause instanceof TypeError);
+    const tf = await start({ module: wasm, encodings: { r50k_base: dist('tables/r50k_base.tkp') } });
+    await assert.rejects(tf.loadEncoding('p50k_base', 'https://cdn.invalid/offline/p50k_base.tkp'),
+      { name: 'TokenfitError', code: 'invalid_argument', message: /^tokenfit: the table of p50k_base: the fetch failed/ }, entry);
+    await tf.loadEncoding('p50k_base', dist('tables/p50k_base.tkp'));
+    assert.equal(tf.countTokens('Hello world', { encoding: 'p50k_base' }), 2, entry);
   }
 });

@@ -45,6 +45,16 @@ const texts = [
   // Where a line end, a space and the next line meet; an apostrophe before
   // a non-contraction; NEL before a digit; digit runs of every length to 17.
   'noon\n ', 'noon\n \n', 'noon\n  \n', "'xyz", "x'xyz", ' \u00857',
+  // Scripts and code points the list above and the shared corpus leave out
+  // (audit): CJK extensions B-H (astral), scripts written without spaces,
+  // conjuncts, conjoining jamo beside syllables, NFD beside NFC, math
+  // alphanumerics, every Unicode space, bidi controls with marks, private
+  // use, noncharacters, tag characters, a stack of combining marks.
+  '𠀀𠀁𪜀𫝀𬺰𰀀𱍐 𠮷野家', 'ภาษาไทยไม่มีการเว้นวรรค', 'ພາສາລາວບໍ່ມີ', 'ភាសាខ្មែរគ្មានដកឃ្លា', 'မြန်မာဘာသာစကား',
+  'क्षत्रिय श्रृंखला ज्ञान', 'ক্ষ্ম্য স্ত্রী', '\u1100\u1161\u11a8 각 \u1112\u1161\u11ab', 'Ame\u0301lie Amélie A\u030a Å',
+  '𝐀𝐁𝐂 𝔸𝔹ℂ 𝒜ℬ 𝟘𝟙𝟚 𝖆𝖇', 'a\u2000b\u2002c\u200ad\u202fe\u205ff\u3000g\u1680h\u180ei\u200bj\u00a0k',
+  'بِسْمِ\u200fٱللَّٰهِ\u200e abc \u202bמִילָה\u202c', '\ue000\uf8ff\u{f0000}\u{10fffd}\ufffe\uffff\u{1fffe}',
+  '\u{e0041}\u{e0042}\u{e007f}', 'Z\u0337\u0327\u031b\u0308\u0342\u033e'.repeat(8),
   ...Array.from({ length: 17 }, (_, k) => '9'.repeat(k + 1)),
 ];
 
