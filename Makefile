@@ -211,6 +211,7 @@ js-core: wasm js-deps
 	$(NODE) js/scripts/memory-image.mjs $(JS_DIST)/tokenfit.wasm $(JS_DIST)/tokenfit-nohf.wasm $(JS_DIST)/tokenfit-lite.wasm
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
+	$(NODE) js/scripts/loaded-image.mjs $(JS_DIST)/tokenfit-nohf.wasm
 	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
 	$(js-sums)
 

@@ -22,6 +22,12 @@ export function loadedEncodings(be, platform, tables, guard, early = new Map()) 
   // place, else the URL or the bytes given (kept only then: a default
   // table is fetched again, from the HTTP cache as a rule).
   const origins = new Map();
+  // Loaded before the instance started (Node's loaded image: from their
+  // default place).
+  for (const [name, h] of be.imaged || []) {
+    handles.set(name, h);
+    origins.set(name, undefined);
+  }
 
   // load loads the table of the encoding want (a .tkt, or a .tkp the
   // backend has the module expand) and records its handle under the name

@@ -27,12 +27,19 @@ function readFull(fs, fd, view, at, n, pos, what) {
  * bytes to compile, and image(memory), which reads the pages the data
  * segments fill straight into an instance's memory (before _initialize).
  * undefined when there is no image or it does not match the module.
+ *
+ * With an encoding's name, the loaded image (<name>.<encoding>.mem, written
+ * by js/scripts/loaded-image.mjs) instead: the memory after _initialize and
+ * that encoding's load from the package's own table, whose image(memory)
+ * grows the memory to the image's size first and returns the names of the
+ * encodings it holds loaded (the plain image's returns none).
  * @param fs Node's fs (or Deno's, Bun's)
  * @param {URL} url the module's file: URL
- * @returns {{ bytes: Uint8Array, image(memory: WebAssembly.Memory): void } | undefined}
+ * @param {string} [loaded] the encoding the image must hold loaded
+ * @returns {{ bytes: Uint8Array, image(memory: WebAssembly.Memory): string[] } | undefined}
  */
-export function readImaged(fs, url) {
-  const memURL = new URL(url.href.replace(/\.wasm$/, '.mem'));
+export function readImaged(fs, url, loaded) {
+  const memURL = new URL(url.href.replace(/\.wasm$/, loaded ? `.${loaded}.mem` : '.mem'));
   let fd;
   try {
     fd = fs.openSync(memURL, 'r');
@@ -43,15 +50,15 @@ export function readImaged(fs, url) {
   try {
     const hb = new Uint8Array(HEAD);
     const h = new DataView(hb.buffer);
-    if (fs.readSync(fd, hb, 0, HEAD, 0) !== HEAD || h.getUint32(0, true) !== 0x4d464b54 || h.getUint32(4, true) !== 1) return undefined;
+    if (fs.readSync(fd, hb, 0, HEAD, 0) !== HEAD || h.getUint32(0, true) !== 0x4d464b54 || h.getUint32(4, true) !== (loaded ? 2 : 1)) return undefined;
     const rb = new Uint8Array(8 * h.getUint32(20, true));
     readFull(fs, fd, rb, 0, rb.length, HEAD, memURL.pathname);
     const runs = new DataView(rb.buffer);
-    head = { size: h.getUint32(8, true), at: h.getUint32(12, true), end: h.getUint32(16, true), samples: hb.subarray(32), runs };
+    head = { size: h.getUint32(8, true), at: h.getUint32(12, true), end: h.getUint32(16, true), samples: hb.subarray(32), runs, pages: h.getUint32(24, true) };
   } finally {
     fs.closeSync(fd);
   }
-  const { size, at, end, samples, runs } = head;
+  const { size, at, end, samples, runs, pages } = head;
   fd = fs.openSync(url, 'r');
   let bytes;
   try {
@@ -78,6 +85,14 @@ export function readImaged(fs, url) {
     fs.closeSync(fd);
   }
   const image = (memory) => {
+    const have = memory.buffer.byteLength / 65536;
+    if (loaded && pages > have) {
+      try {
+        memory.grow(pages - have);
+      } catch {
+        throw new TokenfitError('invalid_argument', `tokenfit: ${memURL.pathname} needs ${pages} pages of memory, more than the module may have (reinstall the package; in a checkout, run \`make js\`)`);
+      }
+    }
     const m = new Uint8Array(memory.buffer);
     const img = fs.openSync(memURL, 'r');
     try {
@@ -92,6 +107,7 @@ export function readImaged(fs, url) {
     } finally {
       fs.closeSync(img);
     }
+    return loaded ? [loaded] : [];
   };
   return { bytes, image };
 }

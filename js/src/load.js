@@ -70,13 +70,16 @@ function compileBytes(platform, bytes) {
 // startWasip1 calls before _initialize.
 const images = new WeakMap();
 
-/** @returns {((memory: WebAssembly.Memory) => void) | undefined} */
+/** @returns {((memory: WebAssembly.Memory) => string[]) | undefined} */
 export const memoryImage = (module) => images.get(module);
 
-export async function compile(platform, src) {
+// compile compiles the module src; loaded names an encoding the platform may
+// start the instance with already loaded (Node's loaded image of the default
+// module: image.js), which the image function then returns.
+export async function compile(platform, src, loaded) {
   src = await src;
   if (isModule(src)) return src;
-  if (typeof src === 'string' || src instanceof URL) src = await typed('the module', 'the fetch failed', platform.open(new URL(src, platform.base()), 'the module'));
+  if (typeof src === 'string' || src instanceof URL) src = await typed('the module', 'the fetch failed', platform.open(new URL(src, platform.base()), 'the module', loaded));
   // Node's platform opens the package's own modules without their data
   // section, as { bytes, image }: a third less to read and for V8 to copy,
   // and the pages the data would fill are read straight into the memory

@@ -56,6 +56,7 @@ function random(view) {
 const nodePlatform = {
   name: 'node',
   syncCompile: true,
+  loadedImage: true, // open may start the default module with o200k_base loaded
   random,
   base: () => pathToFileURL(process.cwd() + '/'),
   async read(url, what) {
@@ -74,11 +75,13 @@ const nodePlatform = {
     }
   },
   // The package's own modules come without their data section when their
-  // memory image is beside them (image.js; compile takes { bytes, image }).
-  async open(url, what) {
+  // memory image is beside them (image.js; compile takes { bytes, image });
+  // asked for an encoding loaded (init's default, tokenfit.js), the default
+  // module's loaded image when there is one that matches it, else the plain.
+  async open(url, what, loaded) {
     if (url.href === nohf().href || url.href === full().href || url.href === lite().href) {
       try {
-        const imaged = readImaged(fs, url);
+        const imaged = (loaded && url.href === nohf().href && readImaged(fs, url, loaded)) || readImaged(fs, url);
         if (imaged) return imaged;
       } catch (e) {
         if (e instanceof TokenfitError) throw e;

@@ -114,20 +114,25 @@ async function start(platform, options, seq) {
 
   let preload = encodings;
   if (preload === undefined) preload = platform.preload;
+  // The default module with o200k_base from the package's own table, which
+  // the default init() loads at its first count: Node starts it from a
+  // memory image that holds it loaded (image.js), where there is one.
+  const loaded = platform.loadedImage && options.module == null && !lite && !tokenizers && base === undefined &&
+    (encodings === undefined || (Array.isArray(encodings) && encodings.includes('o200k_base'))) ? 'o200k_base' : undefined;
   // The tables named by name are fetched while the module compiles (a page
   // downloads both); loadEncoding checks the names and has the module
   // expand and check the bytes after.
   const early = new Map();
   if (Array.isArray(preload)) {
     for (const name of preload) {
-      if (!ENCODINGS.includes(name) || early.has(name)) continue;
+      if (!ENCODINGS.includes(name) || early.has(name) || name === loaded) continue;
       const p = fetchBytes(platform, tables(name), `the table of ${name}`);
       p.catch(() => {}); // a failed start may never await it
       early.set(name, p);
     }
   }
 
-  const module = await compile(platform, src);
+  const module = await compile(platform, src, loaded);
   const imports = WebAssembly.Module.imports(module).map((i) => i.module);
   const be = imports.includes('gojs') ? await startGoJS(module) : await startWasip1(module, platform.syncCompile, platform.random).catch((e) => {
     throw notOurs(module, e);

@@ -60,6 +60,7 @@ export class Wasip1 {
     this.streaming = typeof x.stream_new === 'function'; // a module built before them has none
     this.encodings = new Set(); // the handles of built-in encodings (load_table's), which stream
     this.loadsBytes = typeof x.load_tokenizer === 'function'; // a module built before it has none
+    this.imaged = new Map(); // encoding name → handle, of the encodings its memory image held loaded
   }
 
   bytes() {
@@ -373,7 +374,7 @@ export async function startWasip1(module, sync, random) {
   const instance = sync ? new WebAssembly.Instance(module, shim.imports) : await WebAssembly.instantiate(module, shim.imports);
   shim.setMemory(instance.exports.memory);
   const image = memoryImage(module);
-  if (image) image(instance.exports.memory);
+  const holds = image ? image(instance.exports.memory) : [];
   instance.exports._initialize();
   const v = instance.exports.abi_version();
   if (v !== ABI_VERSION) {
@@ -384,6 +385,12 @@ export async function startWasip1(module, sync, random) {
   // allocates in the module, and a first count after loading a table does
   // not pay for the collection that loading has made due.
   be.grow(SCRATCH);
+  // A loaded image's encodings: their handles, for encodings.js.
+  for (const name of holds) {
+    const h = be.encodingHandle(name);
+    be.encodings.add(h);
+    be.imaged.set(name, h);
+  }
   return be;
 }
 

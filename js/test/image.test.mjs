@@ -82,3 +82,116 @@ test('an image is used only with the module it was made from', () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// The loaded image (dist/tokenfit-nohf.o200k_base.mem, js/scripts/loaded-image.mjs):
+// the default module's memory after _initialize and o200k_base's load from
+// the package's own table, which Node's default init() starts from.
+const LOADED = 'tokenfit-nohf.o200k_base.mem';
+
+test('the loaded image is made again byte for byte from the shipped module and tables', async () => {
+  const { loadedImage } = await import('../scripts/loaded-image.mjs');
+  const shipped = readFileSync(new URL(LOADED, dist));
+  assert.ok(loadedImage(new URL('tokenfit-nohf.wasm', dist).pathname).equals(shipped));
+  assert.equal(shipped.readUInt32LE(4), 2);
+  assert.ok(shipped.readUInt32LE(24) * 65536 > readFileSync(new URL('tokenfit-nohf.wasm', dist)).length, 'the memory has grown by the table');
+});
+
+// started gives a started instance of the default module from the loaded
+// image, with random bytes from random (the shim's default when undefined).
+function started(random) {
+  const imaged = readImaged(fs, new URL('tokenfit-nohf.wasm', dist), 'o200k_base');
+  const shim = wasiShim(random ? { random } : {});
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(imaged.bytes), shim.imports);
+  shim.setMemory(instance.exports.memory);
+  assert.deepEqual(imaged.image(instance.exports.memory), ['o200k_base']);
+  instance.exports._initialize();
+  return new Uint8Array(instance.exports.memory.buffer);
+}
+
+test('every instance from the loaded image draws its own random state, and nothing else varies', () => {
+  const a = started();
+  const b = started();
+  assert.equal(a.length, b.length);
+  let differ = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
+  assert.ok(differ > 0 && differ < 2048, `${differ} bytes differ between two instances`);
+  const fixed = (view) => (view.fill(42), true);
+  assert.ok(Buffer.from(started(fixed).buffer).equals(Buffer.from(started(fixed).buffer)), 'the same random bytes, the same memory');
+});
+
+const SAMPLE = [
+  'Hello world! The quick brown fox jumps over the lazy dog. 12345 67890',
+  'Привет, мир! Съешь же ещё этих мягких французских булок.',
+  'こんにちは世界。東京タワーに行きましょう。你好，世界！我们今天去北京大学吧。',
+  'مرحبا بالعالم! كيف حالك اليوم؟ नमस्ते दुनिया! आप कैसे हैं? 안녕하세요 세계',
+  '🎉🚀👩‍👩‍👧‍👦 emoji 😀 and code: func main() { fmt.Println("hi") }\n\n\n    indented\t\ttabs don\'t we\'ll',
+].join('\n');
+
+test('init() started from the loaded image counts as tiktoken does; other encodings load on top', async () => {
+  const { init } = await import('tokenfit');
+  const { get_encoding } = await import('tiktoken');
+  const tf = await init({});
+  assert.deepEqual(tf.encodings().filter((e) => e.loaded).map((e) => e.name), ['o200k_base'], 'o200k_base is loaded by the image');
+  for (const name of ['o200k_base', 'cl100k_base']) {
+    const official = get_encoding(name);
+    try {
+      for (const text of [SAMPLE, ...SAMPLE.split('\n'), '']) {
+        assert.equal(tf.countTokens(text, { encoding: name }), official.encode_ordinary(text).length, `${name}: ${text.slice(0, 30)}`);
+      }
+      assert.deepEqual(tf.encode(SAMPLE, { encoding: name }), [...official.encode_ordinary(SAMPLE)]);
+    } finally {
+      official.free();
+    }
+  }
+  assert.deepEqual(tf.encodings().filter((e) => e.loaded).map((e) => e.name), ['o200k_base', 'cl100k_base']);
+  // A long text streams through the module with the image's encoding too.
+  const long = SAMPLE.repeat(2000);
+  const official = get_encoding('o200k_base');
+  try {
+    assert.equal(tf.countTokens(long), official.encode_ordinary(long).length);
+  } finally {
+    official.free();
+  }
+});
+
+test('init() whose options do not load the package\'s own o200k_base starts from the plain image', async () => {
+  const { init } = await import('tokenfit');
+  const only = await init({ encodings: ['cl100k_base'] });
+  assert.deepEqual(only.encodings().filter((e) => e.loaded).map((e) => e.name), ['cl100k_base']);
+  const tables = await init({ tables: new URL('tables/', dist) });
+  assert.deepEqual(tables.encodings().filter((e) => e.loaded).map((e) => e.name), []);
+  assert.equal(tables.countTokens('Hello world'), 2);
+  const both = await init({ encodings: ['o200k_base', 'r50k_base'] });
+  assert.deepEqual(both.encodings().filter((e) => e.loaded).map((e) => e.name), ['o200k_base', 'r50k_base']);
+});
+
+test('a loaded image is used only with its module, and one cut short fails', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tokenfit-loaded-'));
+  try {
+    const mod = join(dir, 'm.wasm');
+    const mem = join(dir, 'm.o200k_base.mem');
+    const url = pathToFileURL(mod);
+    const whole = readFileSync(new URL('tokenfit-nohf.wasm', dist));
+    const image = readFileSync(new URL(LOADED, dist));
+    writeFileSync(mod, whole);
+    assert.equal(readImaged(fs, url, 'o200k_base'), undefined, 'no loaded image beside the module');
+    writeFileSync(mem, image);
+    assert.ok(readImaged(fs, url, 'o200k_base'));
+    assert.equal(readImaged(fs, url), undefined, 'the loaded image is not the plain one');
+    const other = Buffer.from(whole);
+    const from = samplesAt(image.readUInt32LE(12), image.readUInt32LE(16))[7];
+    other[from] ^= 1;
+    writeFileSync(mod, other);
+    assert.equal(readImaged(fs, url, 'o200k_base'), undefined, 'another module of the same length');
+    writeFileSync(mod, whole);
+    copyFileSync(new URL('tokenfit-nohf.mem', dist), mem);
+    assert.equal(readImaged(fs, url, 'o200k_base'), undefined, 'a plain image under the loaded one\'s name');
+    writeFileSync(mem, image.subarray(0, image.length - 4096));
+    const cut = readImaged(fs, url, 'o200k_base');
+    const shim = wasiShim();
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(cut.bytes), shim.imports);
+    assert.throws(() => cut.image(instance.exports.memory), (e) => e.code === 'invalid_argument' && /cut short/.test(e.message));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
