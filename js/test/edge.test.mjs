@@ -146,9 +146,19 @@ test('workerd: the example worker, the hostile cases and 20,000 requests from 16
   const { port, stop, log } = await startWorker(runtimes);
   try {
     for (const c of hostile) {
-      await judge(fetch, `http://127.0.0.1:${port}`, c).catch((e) => {
-        throw new Error(`${c.name}: ${e.message}; workerd's stderr: ${log() || '(empty)'}`, { cause: e });
-      });
+      // workerd answers a body over the limit with 413 before it has read
+      // it and closes the connection, so fetch may fail while it is still
+      // sending the body (1 in ~10 runs of this test): that case is asked
+      // again, at most three times, and must then get its 413.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await judge(fetch, `http://127.0.0.1:${port}`, c);
+          break;
+        } catch (e) {
+          if (c.status === 413 && attempt < 3 && e.message === 'fetch failed') continue;
+          throw new Error(`${c.name}: ${e.message}; workerd's stderr: ${log() || '(empty)'}`, { cause: e });
+        }
+      }
     }
     const r = await load({ port, connections: 16, perConnection: 1250, request: await loadRequests('') });
     t.diagnostic(`workerd: ${r.requests} requests over ${r.connections} connections in ${r.seconds.toFixed(1)} s, ` +
