@@ -27,7 +27,7 @@ NPM  ?= npm
 NODE ?= node
 PORT ?= 8080
 
-.PHONY: hf-deps bench-hf
+.PHONY: hf-deps bench-hf billed-deps billed-workload
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js js-core test-js js-runtimes
 .PHONY: pgo wasm embed cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
 .PHONY: bench-core bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
@@ -124,6 +124,32 @@ $(HF_STAMP): core/internal/hf/testdata/mistral.mjs core/internal/hf/testdata/tek
 	@touch $@
 
 hf-deps: $(HF_STAMP)
+
+# Billed counts to measure chat counting against (testdata/billed): the peer
+# coder/ai-tokenizer's published accuracy rows, rebuilt as conversations of
+# internal/workload. The peer's counter, the AI SDK and Zod it counts with are
+# pinned here and installed once into build/billed; `make billed-workload`
+# rewrites testdata/billed/ai-tokenizer.json (committed) from the peer's
+# accuracy.json, which the package does not ship: BILLED_ACCURACY names a copy
+# of it (the file at the peer's tag v1.0.6).
+AI_TOKENIZER_VERSION := 1.0.6
+AI_SDK_VERSION       := 5.0.105
+ZOD_VERSION          := 4.1.12
+BILLED_DIR           := $(BUILD)/billed
+BILLED_STAMP         := $(BILLED_DIR)/.installed-$(AI_TOKENIZER_VERSION)-$(AI_SDK_VERSION)-$(ZOD_VERSION)
+BILLED_ACCURACY      ?= testdata/billed/ai-tokenizer-accuracy.json
+
+$(BILLED_STAMP):
+	@rm -rf $(BILLED_DIR) && mkdir -p $(BILLED_DIR)
+	cd $(BILLED_DIR) && echo '{"private": true}' > package.json && \
+		$(NPM) install --no-audit --no-fund --no-save ai-tokenizer@$(AI_TOKENIZER_VERSION) \
+			ai@$(AI_SDK_VERSION) zod@$(ZOD_VERSION)
+	@touch $@
+
+billed-deps: $(BILLED_STAMP)
+
+billed-workload: billed-deps
+	$(NODE) js/scripts/billed-workload.mjs $(BILLED_ACCURACY) $(BILLED_DIR) testdata/billed/ai-tokenizer.json
 
 # ---- the web demo (web-demo/) -------------------------------------------
 
