@@ -84,8 +84,16 @@ func loadPeerRows(t testing.TB) []peerRow {
 // peerModels are the models the peer's gateway names stand for, where the
 // tokenfit id differs by more than the provider prefix.
 var peerModels = map[string]string{
-	"openai/gpt-5.1-instant":  "gpt-5.1-chat-latest",
-	"openai/gpt-5.1-thinking": "gpt-5.1",
+	"openai/gpt-5.1-instant":               "gpt-5.1-chat-latest",
+	"openai/gpt-5.1-thinking":              "gpt-5.1",
+	"anthropic/claude-3-haiku":             "claude-3-haiku-20240307",
+	"anthropic/claude-3-opus":              "claude-3-opus-20240229",
+	"anthropic/claude-3.5-haiku":           "claude-3-5-haiku-20241022",
+	"anthropic/claude-3.5-sonnet":          "claude-3-5-sonnet-20241022",
+	"anthropic/claude-3.5-sonnet-20240620": "claude-3-5-sonnet-20240620",
+	"anthropic/claude-3.7-sonnet":          "claude-3-7-sonnet-20250219",
+	"anthropic/claude-opus-4":              "claude-opus-4-0",
+	"anthropic/claude-sonnet-4":            "claude-sonnet-4-0",
 }
 
 // model is the tokenfit model id of the row's gateway name

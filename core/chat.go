@@ -29,6 +29,21 @@ type ChatRequest struct {
 	// model's chat template (vLLM's chat_template_kwargs); tokenfit reads
 	// those its built-in templates take.
 	ChatTemplateKwargs *ChatTemplateKwargs `json:"chat_template_kwargs,omitempty"`
+	// anthropic is what an Anthropic Messages request asks beside the
+	// messages and tools (shape_anthropic.go); nil for other shapes.
+	anthropic *anthropicExtras
+}
+
+// anthropicExtras are the parts of an Anthropic request that change its
+// billed prompt but have no place in OpenAI's shape.
+type anthropicExtras struct {
+	// thinking: extended thinking is on (enabled or adaptive).
+	thinking bool
+	// output is the JSON Schema of output_config.format (or the beta's
+	// output_format), when the request asks for structured output.
+	output RawJSON
+	// taskBudget: output_config.task_budget is set.
+	taskBudget bool
 }
 
 // ChatTemplateKwargs are the chat-template variables tokenfit reads.
@@ -75,6 +90,9 @@ type ContentPart struct {
 	Type     string    `json:"type"`
 	Text     string    `json:"text,omitempty"`
 	ImageURL *ImageURL `json:"image_url,omitempty"`
+	// thinking marks the text of a translated thinking block, which
+	// Anthropic bills only in the latest assistant turn.
+	thinking bool
 }
 
 // ImageURL is an image_url part's image. Detail is "low", "high", "auto" or
@@ -117,6 +135,9 @@ type FunctionDef struct {
 	Description string  `json:"description,omitempty"`
 	Parameters  RawJSON `json:"parameters,omitempty"`
 	Strict      *bool   `json:"strict,omitempty"`
+	// deferred marks an Anthropic tool with defer_loading, which stays out
+	// of the prompt until a tool search loads it.
+	deferred bool
 }
 
 // ToolChoice is tool_choice: Mode "none", "auto", "required", or
@@ -186,6 +207,9 @@ func CountChat(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, erro
 	}
 	if rules.Template != "" {
 		return countTemplate(tok, req, rules)
+	}
+	if rules.Anthropic != nil {
+		return countAnthropic(tok, req, *rules.Anthropic)
 	}
 	c := &chatCounter{tok: tok, rules: rules, exact: true}
 	if !tok.Exact() {

@@ -99,30 +99,39 @@ func (n *jnode) text() string {
 	return b.String()
 }
 
-func (n *jnode) writeJSON(b *strings.Builder) {
+// writeJSON writes the value as compact JSON.
+func (n *jnode) writeJSON(b *strings.Builder) { n.write(b, ",", ":", true) }
+
+// writeSpaced writes the value as Python's json.dumps does by default,
+// with ", " and ": " between members.
+func (n *jnode) writeSpaced(b *strings.Builder) { n.write(b, ", ", ": ", false) }
+
+// write writes the value with comma and colon between members; escapeHTML
+// escapes < > & as encoding/json does.
+func (n *jnode) write(b *strings.Builder, comma, colon string, escapeHTML bool) {
 	switch n.kind {
 	case 'o':
 		b.WriteByte('{')
 		for i, k := range n.keys {
 			if i > 0 {
-				b.WriteByte(',')
+				b.WriteString(comma)
 			}
-			b.Write(jsonio.AppendString(nil, k, true))
-			b.WriteByte(':')
-			n.vals[i].writeJSON(b)
+			b.Write(jsonio.AppendString(nil, k, escapeHTML))
+			b.WriteString(colon)
+			n.vals[i].write(b, comma, colon, escapeHTML)
 		}
 		b.WriteByte('}')
 	case 'a':
 		b.WriteByte('[')
 		for i, v := range n.vals {
 			if i > 0 {
-				b.WriteByte(',')
+				b.WriteString(comma)
 			}
-			v.writeJSON(b)
+			v.write(b, comma, colon, escapeHTML)
 		}
 		b.WriteByte(']')
 	case 's':
-		b.Write(jsonio.AppendString(nil, n.str, true))
+		b.Write(jsonio.AppendString(nil, n.str, escapeHTML))
 	default:
 		b.WriteString(n.text())
 	}

@@ -136,6 +136,23 @@ func (o jsonObject) requiredStr(key string, dst *string) error {
 	return o.str(key, dst)
 }
 
+// boolean reads an optional boolean field; absent and null leave dst alone.
+func (o jsonObject) boolean(key string, dst *bool) error {
+	raw, ok := o.fields[key]
+	if !ok || jsonio.IsNull(raw) {
+		return nil
+	}
+	switch string(bytes.TrimSpace(raw)) {
+	case "true":
+		*dst = true
+	case "false":
+		*dst = false
+	default:
+		return typeErr(joinPath(o.path, key), "a boolean", raw)
+	}
+	return nil
+}
+
 // size reads an optional non-negative integer field.
 func (o jsonObject) size(key string, dst *int) error {
 	raw, ok := o.fields[key]

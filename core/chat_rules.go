@@ -14,7 +14,11 @@ type ChatRules struct {
 	// Template names the model's chat template (ChatTemplates): when set,
 	// CountChat counts the prompt the template renders, and the constants
 	// below do not apply.
-	Template  string
+	Template string
+	// Anthropic, when set, counts the request as Anthropic bills a
+	// Messages request (chat_anthropic.go); the constants below do not
+	// apply.
+	Anthropic *AnthropicRules
 	Messages  MessageRules
 	Tools     ToolRules
 	ToolCalls ToolCallRules

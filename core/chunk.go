@@ -146,7 +146,7 @@ func boundaries(tok Tokenizer, maxTokens, overlap int) (idTokenizer, int, int) {
 		return t, maxTokens, overlap
 	case *scaled:
 		enc, room, ov := boundaries(t.base, maxTokens, overlap)
-		scale := t.factor * (1 + t.bound)
+		scale := t.most() * (1 + t.bound)
 		return enc, max(1, int(float64(room)/scale)), int(float64(ov) / scale)
 	}
 	return nil, 0, 0

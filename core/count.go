@@ -253,8 +253,11 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 		// The rules stay the requested name's (ChatRulesFor knows snapshots,
 		// such as gpt-3.5-turbo-0301, that the registry folds into another
 		// row); a row's chat template replaces them.
-		if m := res.Model; m.ChatTemplate != "" {
+		if m := res.Model; m.ChatTemplate != "" || m.Provider == "anthropic" {
 			rules = m.ChatRules()
+			if _, known := AnthropicRulesFor(m.ID); m.Provider == "anthropic" && !known {
+				note = format.Sprintf("Anthropic publishes no tool-use prompt size for %s: counted with the newest generation's (%s)", engine.Clip(m.ID), anthropicTable[0].prefixes[0])
+			}
 		} else if m.Tokenizer != "" {
 			note = format.Sprintf("%s's chat template is not built in (tokenfit renders %s): counted with the generic rules, which the template's own framing may exceed, upperBound included", m.ID, strings.Join(ChatTemplates(), ", "))
 		}

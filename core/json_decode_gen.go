@@ -20,13 +20,13 @@ func (v *CountRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x56, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x56)
+			if x57, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x57)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x57, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x57)
+			if x58, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x58)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -42,8 +42,8 @@ func (v *CountRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.enter("text")
-			if x58, ok := d.str(val, "string"); ok {
-				v.Text = string(x58)
+			if x59, ok := d.str(val, "string"); ok {
+				v.Text = string(x59)
 			}
 		}
 		d.path = d.path[:n]
@@ -62,13 +62,13 @@ func (v *DecodeRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x59, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x59)
+			if x60, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x60)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x60, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x60)
+			if x61, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x61)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -87,18 +87,18 @@ func (v *DecodeRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]int") {
-				s61 := []int{}
-				if err := jsonio.Array(val, func(e61 []byte) error {
+				s62 := []int{}
+				if err := jsonio.Array(val, func(e62 []byte) error {
 					var x int
-					if x62, ok := d.int(e61, "int", 64); ok {
-						x = int(x62)
+					if x63, ok := d.int(e62, "int", 64); ok {
+						x = int(x63)
 					}
-					s61 = append(s61, x)
+					s62 = append(s62, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.IDs = s61
+				v.IDs = s62
 			}
 		}
 		d.path = d.path[:n]
@@ -121,13 +121,13 @@ func (v *LimitRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "limit"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x63, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x63)
+			if x64, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x64)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x64, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x64)
+			if x65, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x65)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -143,13 +143,13 @@ func (v *LimitRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.enter("text")
-			if x65, ok := d.str(val, "string"); ok {
-				v.Text = string(x65)
+			if x66, ok := d.str(val, "string"); ok {
+				v.Text = string(x66)
 			}
 		case 4:
 			d.enter("limit")
-			if x66, ok := d.int(val, "int", 64); ok {
-				v.Limit = int(x66)
+			if x67, ok := d.int(val, "int", 64); ok {
+				v.Limit = int(x67)
 			}
 		}
 		d.path = d.path[:n]
@@ -172,13 +172,13 @@ func (v *TruncateRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "keep"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x67, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x67)
+			if x68, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x68)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x68, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x68)
+			if x69, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x69)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -194,18 +194,18 @@ func (v *TruncateRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 			}
 		case 3:
 			d.enter("text")
-			if x69, ok := d.str(val, "string"); ok {
-				v.Text = string(x69)
+			if x70, ok := d.str(val, "string"); ok {
+				v.Text = string(x70)
 			}
 		case 4:
 			d.enter("maxTokens")
-			if x70, ok := d.int(val, "int", 64); ok {
-				v.MaxTokens = int(x70)
+			if x71, ok := d.int(val, "int", 64); ok {
+				v.MaxTokens = int(x71)
 			}
 		case 5:
 			d.enter("keep")
-			if x71, ok := d.str(val, "string"); ok {
-				v.Keep = string(x71)
+			if x72, ok := d.str(val, "string"); ok {
+				v.Keep = string(x72)
 			}
 		}
 		d.path = d.path[:n]
@@ -228,13 +228,13 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"model", "encoding", "contextWindow", "outputReserve", "reserve", "sections", "directive", "history", "tools", "limits", "keepFrom", "lowWater", "alerts", "calibration", "summarizeTarget", "keepRecent"}) {
 		case 0:
 			d.enter("model")
-			if x72, ok := d.str(val, "string"); ok {
-				v.Model = string(x72)
+			if x73, ok := d.str(val, "string"); ok {
+				v.Model = string(x73)
 			}
 		case 1:
 			d.enter("encoding")
-			if x73, ok := d.str(val, "string"); ok {
-				v.Encoding = string(x73)
+			if x74, ok := d.str(val, "string"); ok {
+				v.Encoding = string(x74)
 			}
 		case 2:
 			d.enter("contextWindow")
@@ -244,8 +244,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.ContextWindow == nil {
 					v.ContextWindow = new(int)
 				}
-				if x74, ok := d.int(val, "int", 64); ok {
-					(*v.ContextWindow) = int(x74)
+				if x75, ok := d.int(val, "int", 64); ok {
+					(*v.ContextWindow) = int(x75)
 				}
 			}
 		case 3:
@@ -256,8 +256,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.OutputReserve == nil {
 					v.OutputReserve = new(int)
 				}
-				if x75, ok := d.int(val, "int", 64); ok {
-					(*v.OutputReserve) = int(x75)
+				if x76, ok := d.int(val, "int", 64); ok {
+					(*v.OutputReserve) = int(x76)
 				}
 			}
 		case 4:
@@ -279,8 +279,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 6:
 			d.enter("directive")
-			if x76, ok := d.str(val, "string"); ok {
-				v.Directive = string(x76)
+			if x77, ok := d.str(val, "string"); ok {
+				v.Directive = string(x77)
 			}
 		case 7:
 			d.enter("history")
@@ -299,13 +299,13 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 10:
 			d.enter("keepFrom")
-			if x77, ok := d.int(val, "int", 64); ok {
-				v.KeepFrom = int(x77)
+			if x78, ok := d.int(val, "int", 64); ok {
+				v.KeepFrom = int(x78)
 			}
 		case 11:
 			d.enter("lowWater")
-			if x78, ok := d.float(val, "float64"); ok {
-				v.LowWater = float64(x78)
+			if x79, ok := d.float(val, "float64"); ok {
+				v.LowWater = float64(x79)
 			}
 		case 12:
 			d.enter("alerts")
@@ -326,8 +326,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 14:
 			d.enter("summarizeTarget")
-			if x79, ok := d.float(val, "float64"); ok {
-				v.SummarizeTarget = float64(x79)
+			if x80, ok := d.float(val, "float64"); ok {
+				v.SummarizeTarget = float64(x80)
 			}
 		case 15:
 			d.enter("keepRecent")
@@ -337,8 +337,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.KeepRecent == nil {
 					v.KeepRecent = new(int)
 				}
-				if x80, ok := d.int(val, "int", 64); ok {
-					(*v.KeepRecent) = int(x80)
+				if x81, ok := d.int(val, "int", 64); ok {
+					(*v.KeepRecent) = int(x81)
 				}
 			}
 		}
@@ -397,13 +397,13 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "overlap"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x81, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x81)
+			if x82, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x82)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x82, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x82)
+			if x83, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x83)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -419,18 +419,18 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.enter("text")
-			if x83, ok := d.str(val, "string"); ok {
-				v.Text = string(x83)
+			if x84, ok := d.str(val, "string"); ok {
+				v.Text = string(x84)
 			}
 		case 4:
 			d.enter("maxTokens")
-			if x84, ok := d.int(val, "int", 64); ok {
-				v.MaxTokens = int(x84)
+			if x85, ok := d.int(val, "int", 64); ok {
+				v.MaxTokens = int(x85)
 			}
 		case 5:
 			d.enter("overlap")
-			if x85, ok := d.int(val, "int", 64); ok {
-				v.Overlap = int(x85)
+			if x86, ok := d.int(val, "int", 64); ok {
+				v.Overlap = int(x86)
 			}
 		}
 		d.path = d.path[:n]
@@ -458,18 +458,18 @@ func (v *CalibrateRequest) decodeFields(d *decoder, raw []byte, typeName string)
 			}
 		case 1:
 			d.enter("model")
-			if x86, ok := d.str(val, "string"); ok {
-				v.Model = string(x86)
+			if x87, ok := d.str(val, "string"); ok {
+				v.Model = string(x87)
 			}
 		case 2:
 			d.enter("estimate")
-			if x87, ok := d.int(val, "int", 64); ok {
-				v.Estimate = int(x87)
+			if x88, ok := d.int(val, "int", 64); ok {
+				v.Estimate = int(x88)
 			}
 		case 3:
 			d.enter("reported")
-			if x88, ok := d.int(val, "int", 64); ok {
-				v.Reported = int(x88)
+			if x89, ok := d.int(val, "int", 64); ok {
+				v.Reported = int(x89)
 			}
 		}
 		d.path = d.path[:n]
@@ -492,13 +492,13 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "budget", "items", "thresholds", "session"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x89, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x89)
+			if x90, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x90)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x90, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x90)
+			if x91, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x91)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -514,26 +514,26 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 			}
 		case 3:
 			d.enter("PlanRequest", "budget")
-			if x91, ok := d.int(val, "int", 64); ok {
-				v.PlanRequest.Budget = int(x91)
+			if x92, ok := d.int(val, "int", 64); ok {
+				v.PlanRequest.Budget = int(x92)
 			}
 		case 4:
 			d.enter("PlanRequest", "items")
 			if val[0] == 'n' {
 				v.PlanRequest.Items = nil
 			} else if d.is(val, '[', "[]core.PlanItem") {
-				s92 := []PlanItem{}
-				if err := jsonio.Array(val, func(e92 []byte) error {
+				s93 := []PlanItem{}
+				if err := jsonio.Array(val, func(e93 []byte) error {
 					var x PlanItem
-					if err := x.decodeJSON(d, e92); err != nil {
+					if err := x.decodeJSON(d, e93); err != nil {
 						return err
 					}
-					s92 = append(s92, x)
+					s93 = append(s93, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.PlanRequest.Items = s92
+				v.PlanRequest.Items = s93
 			}
 		case 5:
 			d.enter("PlanRequest", "thresholds")
@@ -580,13 +580,13 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "units"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x93, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x93)
+			if x94, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x94)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x94, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x94)
+			if x95, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x95)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -602,13 +602,13 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 			}
 		case 3:
 			d.enter("text")
-			if x95, ok := d.str(val, "string"); ok {
-				v.Text = string(x95)
+			if x96, ok := d.str(val, "string"); ok {
+				v.Text = string(x96)
 			}
 		case 4:
 			d.enter("units")
-			if x96, ok := d.str(val, "string"); ok {
-				v.Units = string(x96)
+			if x97, ok := d.str(val, "string"); ok {
+				v.Units = string(x97)
 			}
 		}
 		d.path = d.path[:n]
@@ -631,23 +631,23 @@ func (v *LiveEditRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"id", "at", "delete", "insert"}) {
 		case 0:
 			d.enter("id")
-			if x97, ok := d.int(val, "int", 64); ok {
-				v.ID = int(x97)
+			if x98, ok := d.int(val, "int", 64); ok {
+				v.ID = int(x98)
 			}
 		case 1:
 			d.enter("at")
-			if x98, ok := d.int(val, "int", 64); ok {
-				v.At = int(x98)
+			if x99, ok := d.int(val, "int", 64); ok {
+				v.At = int(x99)
 			}
 		case 2:
 			d.enter("delete")
-			if x99, ok := d.int(val, "int", 64); ok {
-				v.Delete = int(x99)
+			if x100, ok := d.int(val, "int", 64); ok {
+				v.Delete = int(x100)
 			}
 		case 3:
 			d.enter("insert")
-			if x100, ok := d.str(val, "string"); ok {
-				v.Insert = string(x100)
+			if x101, ok := d.str(val, "string"); ok {
+				v.Insert = string(x101)
 			}
 		}
 		d.path = d.path[:n]
@@ -670,8 +670,8 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 		switch fieldIndex(key, []string{"id", "text"}) {
 		case 0:
 			d.enter("id")
-			if x101, ok := d.int(val, "int", 64); ok {
-				v.ID = int(x101)
+			if x102, ok := d.int(val, "int", 64); ok {
+				v.ID = int(x102)
 			}
 		case 1:
 			d.enter("text")
@@ -681,8 +681,8 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 				if v.Text == nil {
 					v.Text = new(string)
 				}
-				if x102, ok := d.str(val, "string"); ok {
-					(*v.Text) = string(x102)
+				if x103, ok := d.str(val, "string"); ok {
+					(*v.Text) = string(x103)
 				}
 			}
 		}
@@ -706,8 +706,8 @@ func (v *ModelsRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"model"}) {
 		case 0:
 			d.enter("model")
-			if x103, ok := d.str(val, "string"); ok {
-				v.Model = string(x103)
+			if x104, ok := d.str(val, "string"); ok {
+				v.Model = string(x104)
 			}
 		}
 		d.path = d.path[:n]
@@ -737,12 +737,12 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 					v.Estimators = map[string]Estimator{}
 				}
 				m := v.Estimators
-				if err := jsonio.Object(val, func(k104 string, e104 []byte) error {
+				if err := jsonio.Object(val, func(k105 string, e105 []byte) error {
 					var x Estimator
-					if err := x.decodeJSON(d, e104); err != nil {
+					if err := x.decodeJSON(d, e105); err != nil {
 						return err
 					}
-					m[k104] = x
+					m[k105] = x
 					return nil
 				}); err != nil {
 					return err
@@ -753,18 +753,18 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 			if val[0] == 'n' {
 				v.Models = nil
 			} else if d.is(val, '[', "[]core.Model") {
-				s105 := []Model{}
-				if err := jsonio.Array(val, func(e105 []byte) error {
+				s106 := []Model{}
+				if err := jsonio.Array(val, func(e106 []byte) error {
 					var x Model
-					if err := x.decodeJSON(d, e105); err != nil {
+					if err := x.decodeJSON(d, e106); err != nil {
 						return err
 					}
-					s105 = append(s105, x)
+					s106 = append(s106, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Models = s105
+				v.Models = s106
 			}
 		}
 		d.path = d.path[:n]
@@ -787,8 +787,8 @@ func (v *LoadTokenizerRequest) decodeFields(d *decoder, raw []byte, typeName str
 		switch fieldIndex(key, []string{"name", "tokenizer", "data"}) {
 		case 0:
 			d.enter("name")
-			if x106, ok := d.str(val, "string"); ok {
-				v.Name = string(x106)
+			if x107, ok := d.str(val, "string"); ok {
+				v.Name = string(x107)
 			}
 		case 1:
 			d.enter("tokenizer")
@@ -817,13 +817,13 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
 			d.enter("plain", "Target", "model")
-			if x107, ok := d.str(val, "string"); ok {
-				v.plain.Target.Model = string(x107)
+			if x108, ok := d.str(val, "string"); ok {
+				v.plain.Target.Model = string(x108)
 			}
 		case 1:
 			d.enter("plain", "Target", "encoding")
-			if x108, ok := d.str(val, "string"); ok {
-				v.plain.Target.Encoding = string(x108)
+			if x109, ok := d.str(val, "string"); ok {
+				v.plain.Target.Encoding = string(x109)
 			}
 		case 2:
 			d.enter("plain", "Target", "calibration")
@@ -842,25 +842,25 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]*int") {
-				s109 := []*int{}
-				if err := jsonio.Array(val, func(e109 []byte) error {
+				s110 := []*int{}
+				if err := jsonio.Array(val, func(e110 []byte) error {
 					var x *int
-					if e109[0] == 'n' {
+					if e110[0] == 'n' {
 						x = nil
 					} else {
 						if x == nil {
 							x = new(int)
 						}
-						if x110, ok := d.int(e109, "int", 64); ok {
-							(*x) = int(x110)
+						if x111, ok := d.int(e110, "int", 64); ok {
+							(*x) = int(x111)
 						}
 					}
-					s109 = append(s109, x)
+					s110 = append(s110, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.IDs = s109
+				v.IDs = s110
 			}
 		}
 		d.path = d.path[:n]
@@ -890,12 +890,12 @@ func (v *Calibration) decodeFields(d *decoder, raw []byte, typeName string) erro
 					v.Models = map[string]ModelCalibration{}
 				}
 				m := v.Models
-				if err := jsonio.Object(val, func(k111 string, e111 []byte) error {
+				if err := jsonio.Object(val, func(k112 string, e112 []byte) error {
 					var x ModelCalibration
-					if err := x.decodeJSON(d, e111); err != nil {
+					if err := x.decodeJSON(d, e112); err != nil {
 						return err
 					}
-					m[k111] = x
+					m[k112] = x
 					return nil
 				}); err != nil {
 					return err
@@ -922,23 +922,23 @@ func (v *ReservePolicy) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"ratio", "min", "max", "safetyRatio"}) {
 		case 0:
 			d.enter("ratio")
-			if x112, ok := d.float(val, "float64"); ok {
-				v.Ratio = float64(x112)
+			if x113, ok := d.float(val, "float64"); ok {
+				v.Ratio = float64(x113)
 			}
 		case 1:
 			d.enter("min")
-			if x113, ok := d.int(val, "int", 64); ok {
-				v.Min = int(x113)
+			if x114, ok := d.int(val, "int", 64); ok {
+				v.Min = int(x114)
 			}
 		case 2:
 			d.enter("max")
-			if x114, ok := d.int(val, "int", 64); ok {
-				v.Max = int(x114)
+			if x115, ok := d.int(val, "int", 64); ok {
+				v.Max = int(x115)
 			}
 		case 3:
 			d.enter("safetyRatio")
-			if x115, ok := d.float(val, "float64"); ok {
-				v.SafetyRatio = float64(x115)
+			if x116, ok := d.float(val, "float64"); ok {
+				v.SafetyRatio = float64(x116)
 			}
 		}
 		d.path = d.path[:n]
@@ -979,8 +979,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MinHistoryTokens == nil {
 					v.MinHistoryTokens = new(int)
 				}
-				if x116, ok := d.int(val, "int", 64); ok {
-					(*v.MinHistoryTokens) = int(x116)
+				if x117, ok := d.int(val, "int", 64); ok {
+					(*v.MinHistoryTokens) = int(x117)
 				}
 			}
 		case 1:
@@ -991,8 +991,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MaxKnowledgeTokens == nil {
 					v.MaxKnowledgeTokens = new(int)
 				}
-				if x117, ok := d.int(val, "int", 64); ok {
-					(*v.MaxKnowledgeTokens) = int(x117)
+				if x118, ok := d.int(val, "int", 64); ok {
+					(*v.MaxKnowledgeTokens) = int(x118)
 				}
 			}
 		case 2:
@@ -1003,8 +1003,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MaxEpisodeTokens == nil {
 					v.MaxEpisodeTokens = new(int)
 				}
-				if x118, ok := d.int(val, "int", 64); ok {
-					(*v.MaxEpisodeTokens) = int(x118)
+				if x119, ok := d.int(val, "int", 64); ok {
+					(*v.MaxEpisodeTokens) = int(x119)
 				}
 			}
 		}
@@ -1028,13 +1028,13 @@ func (v *Alerts) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"warning", "critical"}) {
 		case 0:
 			d.enter("warning")
-			if x119, ok := d.float(val, "float64"); ok {
-				v.Warning = float64(x119)
+			if x120, ok := d.float(val, "float64"); ok {
+				v.Warning = float64(x120)
 			}
 		case 1:
 			d.enter("critical")
-			if x120, ok := d.float(val, "float64"); ok {
-				v.Critical = float64(x120)
+			if x121, ok := d.float(val, "float64"); ok {
+				v.Critical = float64(x121)
 			}
 		}
 		d.path = d.path[:n]
@@ -1057,51 +1057,51 @@ func (v *PlanItem) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"id", "name", "kind", "tags", "activation", "content", "summary"}) {
 		case 0:
 			d.enter("id")
-			if x121, ok := d.str(val, "string"); ok {
-				v.ID = string(x121)
+			if x122, ok := d.str(val, "string"); ok {
+				v.ID = string(x122)
 			}
 		case 1:
 			d.enter("name")
-			if x122, ok := d.str(val, "string"); ok {
-				v.Name = string(x122)
+			if x123, ok := d.str(val, "string"); ok {
+				v.Name = string(x123)
 			}
 		case 2:
 			d.enter("kind")
-			if x123, ok := d.str(val, "string"); ok {
-				v.Kind = string(x123)
+			if x124, ok := d.str(val, "string"); ok {
+				v.Kind = string(x124)
 			}
 		case 3:
 			d.enter("tags")
 			if val[0] == 'n' {
 				v.Tags = nil
 			} else if d.is(val, '[', "[]string") {
-				s124 := []string{}
-				if err := jsonio.Array(val, func(e124 []byte) error {
+				s125 := []string{}
+				if err := jsonio.Array(val, func(e125 []byte) error {
 					var x string
-					if x125, ok := d.str(e124, "string"); ok {
-						x = string(x125)
+					if x126, ok := d.str(e125, "string"); ok {
+						x = string(x126)
 					}
-					s124 = append(s124, x)
+					s125 = append(s125, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Tags = s124
+				v.Tags = s125
 			}
 		case 4:
 			d.enter("activation")
-			if x126, ok := d.float(val, "float64"); ok {
-				v.Activation = float64(x126)
+			if x127, ok := d.float(val, "float64"); ok {
+				v.Activation = float64(x127)
 			}
 		case 5:
 			d.enter("content")
-			if x127, ok := d.str(val, "string"); ok {
-				v.Content = string(x127)
+			if x128, ok := d.str(val, "string"); ok {
+				v.Content = string(x128)
 			}
 		case 6:
 			d.enter("summary")
-			if x128, ok := d.str(val, "string"); ok {
-				v.Summary = string(x128)
+			if x129, ok := d.str(val, "string"); ok {
+				v.Summary = string(x129)
 			}
 		}
 		d.path = d.path[:n]
@@ -1120,18 +1120,18 @@ func (v *Thresholds) decodeFields(d *decoder, raw []byte, typeName string) error
 		switch fieldIndex(key, []string{"full", "summary", "nameOnly"}) {
 		case 0:
 			d.enter("full")
-			if x129, ok := d.float(val, "float64"); ok {
-				v.Full = float64(x129)
+			if x130, ok := d.float(val, "float64"); ok {
+				v.Full = float64(x130)
 			}
 		case 1:
 			d.enter("summary")
-			if x130, ok := d.float(val, "float64"); ok {
-				v.Summary = float64(x130)
+			if x131, ok := d.float(val, "float64"); ok {
+				v.Summary = float64(x131)
 			}
 		case 2:
 			d.enter("nameOnly")
-			if x131, ok := d.float(val, "float64"); ok {
-				v.NameOnly = float64(x131)
+			if x132, ok := d.float(val, "float64"); ok {
+				v.NameOnly = float64(x132)
 			}
 		}
 		d.path = d.path[:n]
@@ -1176,26 +1176,46 @@ func (v *Estimator) decodeFields(d *decoder, raw []byte, typeName string) error 
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"base", "ratio", "errorBound", "note"}) {
+		switch fieldIndex(key, []string{"base", "ratio", "errorBound", "scripts", "note"}) {
 		case 0:
 			d.enter("base")
-			if x132, ok := d.str(val, "string"); ok {
-				v.Base = string(x132)
+			if x133, ok := d.str(val, "string"); ok {
+				v.Base = string(x133)
 			}
 		case 1:
 			d.enter("ratio")
-			if x133, ok := d.float(val, "float64"); ok {
-				v.Ratio = float64(x133)
+			if x134, ok := d.float(val, "float64"); ok {
+				v.Ratio = float64(x134)
 			}
 		case 2:
 			d.enter("errorBound")
-			if x134, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x134)
+			if x135, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x135)
 			}
 		case 3:
+			d.enter("scripts")
+			if val[0] == 'n' {
+				v.Scripts = nil
+			} else if d.is(val, '{', "map[string]float64") {
+				if v.Scripts == nil {
+					v.Scripts = map[string]float64{}
+				}
+				m := v.Scripts
+				if err := jsonio.Object(val, func(k136 string, e136 []byte) error {
+					var x float64
+					if x137, ok := d.float(e136, "float64"); ok {
+						x = float64(x137)
+					}
+					m[k136] = x
+					return nil
+				}); err != nil {
+					return err
+				}
+			}
+		case 4:
 			d.enter("note")
-			if x135, ok := d.str(val, "string"); ok {
-				v.Note = string(x135)
+			if x138, ok := d.str(val, "string"); ok {
+				v.Note = string(x138)
 			}
 		}
 		d.path = d.path[:n]
@@ -1218,71 +1238,71 @@ func (v *Model) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "encoding", "estimator", "tokenizer", "chatTemplate"}) {
 		case 0:
 			d.enter("id")
-			if x136, ok := d.str(val, "string"); ok {
-				v.ID = string(x136)
+			if x139, ok := d.str(val, "string"); ok {
+				v.ID = string(x139)
 			}
 		case 1:
 			d.enter("provider")
-			if x137, ok := d.str(val, "string"); ok {
-				v.Provider = string(x137)
+			if x140, ok := d.str(val, "string"); ok {
+				v.Provider = string(x140)
 			}
 		case 2:
 			d.enter("aliases")
 			if val[0] == 'n' {
 				v.Aliases = nil
 			} else if d.is(val, '[', "[]string") {
-				s138 := []string{}
-				if err := jsonio.Array(val, func(e138 []byte) error {
+				s141 := []string{}
+				if err := jsonio.Array(val, func(e141 []byte) error {
 					var x string
-					if x139, ok := d.str(e138, "string"); ok {
-						x = string(x139)
+					if x142, ok := d.str(e141, "string"); ok {
+						x = string(x142)
 					}
-					s138 = append(s138, x)
+					s141 = append(s141, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Aliases = s138
+				v.Aliases = s141
 			}
 		case 3:
 			d.enter("contextWindow")
-			if x140, ok := d.int(val, "int", 64); ok {
-				v.ContextWindow = int(x140)
+			if x143, ok := d.int(val, "int", 64); ok {
+				v.ContextWindow = int(x143)
 			}
 		case 4:
 			d.enter("maxOutput")
-			if x141, ok := d.int(val, "int", 64); ok {
-				v.MaxOutput = int(x141)
+			if x144, ok := d.int(val, "int", 64); ok {
+				v.MaxOutput = int(x144)
 			}
 		case 5:
 			d.enter("maxInput")
-			if x142, ok := d.int(val, "int", 64); ok {
-				v.MaxInput = int(x142)
+			if x145, ok := d.int(val, "int", 64); ok {
+				v.MaxInput = int(x145)
 			}
 		case 6:
 			d.enter("reasoning")
-			if x143, ok := d.boolean(val, "bool"); ok {
-				v.Reasoning = bool(x143)
+			if x146, ok := d.boolean(val, "bool"); ok {
+				v.Reasoning = bool(x146)
 			}
 		case 7:
 			d.enter("encoding")
-			if x144, ok := d.str(val, "string"); ok {
-				v.Encoding = string(x144)
+			if x147, ok := d.str(val, "string"); ok {
+				v.Encoding = string(x147)
 			}
 		case 8:
 			d.enter("estimator")
-			if x145, ok := d.str(val, "string"); ok {
-				v.Estimator = string(x145)
+			if x148, ok := d.str(val, "string"); ok {
+				v.Estimator = string(x148)
 			}
 		case 9:
 			d.enter("tokenizer")
-			if x146, ok := d.str(val, "string"); ok {
-				v.Tokenizer = string(x146)
+			if x149, ok := d.str(val, "string"); ok {
+				v.Tokenizer = string(x149)
 			}
 		case 10:
 			d.enter("chatTemplate")
-			if x147, ok := d.str(val, "string"); ok {
-				v.ChatTemplate = string(x147)
+			if x150, ok := d.str(val, "string"); ok {
+				v.ChatTemplate = string(x150)
 			}
 		}
 		d.path = d.path[:n]
@@ -1309,33 +1329,33 @@ func (v *ModelCalibration) decodeFields(d *decoder, raw []byte, typeName string)
 		switch fieldIndex(key, []string{"pairs", "sumLog", "minLog", "maxLog", "factor", "errorBound"}) {
 		case 0:
 			d.enter("pairs")
-			if x148, ok := d.int(val, "int", 64); ok {
-				v.Pairs = int(x148)
+			if x151, ok := d.int(val, "int", 64); ok {
+				v.Pairs = int(x151)
 			}
 		case 1:
 			d.enter("sumLog")
-			if x149, ok := d.float(val, "float64"); ok {
-				v.SumLog = float64(x149)
+			if x152, ok := d.float(val, "float64"); ok {
+				v.SumLog = float64(x152)
 			}
 		case 2:
 			d.enter("minLog")
-			if x150, ok := d.float(val, "float64"); ok {
-				v.MinLog = float64(x150)
+			if x153, ok := d.float(val, "float64"); ok {
+				v.MinLog = float64(x153)
 			}
 		case 3:
 			d.enter("maxLog")
-			if x151, ok := d.float(val, "float64"); ok {
-				v.MaxLog = float64(x151)
+			if x154, ok := d.float(val, "float64"); ok {
+				v.MaxLog = float64(x154)
 			}
 		case 4:
 			d.enter("factor")
-			if x152, ok := d.float(val, "float64"); ok {
-				v.Factor = float64(x152)
+			if x155, ok := d.float(val, "float64"); ok {
+				v.Factor = float64(x155)
 			}
 		case 5:
 			d.enter("errorBound")
-			if x153, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x153)
+			if x156, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x156)
 			}
 		}
 		d.path = d.path[:n]
@@ -1354,18 +1374,18 @@ func (v *SessionConfig) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"maxTokenBudget", "maxPerInjection", "backoffMultiplier"}) {
 		case 0:
 			d.enter("maxTokenBudget")
-			if x154, ok := d.int(val, "int", 64); ok {
-				v.MaxTokenBudget = int(x154)
+			if x157, ok := d.int(val, "int", 64); ok {
+				v.MaxTokenBudget = int(x157)
 			}
 		case 1:
 			d.enter("maxPerInjection")
-			if x155, ok := d.int(val, "int", 64); ok {
-				v.MaxPerInjection = int(x155)
+			if x158, ok := d.int(val, "int", 64); ok {
+				v.MaxPerInjection = int(x158)
 			}
 		case 2:
 			d.enter("backoffMultiplier")
-			if x156, ok := d.int(val, "int", 64); ok {
-				v.BackoffMultiplier = int(x156)
+			if x159, ok := d.int(val, "int", 64); ok {
+				v.BackoffMultiplier = int(x159)
 			}
 		}
 		d.path = d.path[:n]
@@ -1388,23 +1408,23 @@ func (v *SessionState) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"prompt", "injections", "tokensUsed", "lastInjectionPrompt"}) {
 		case 0:
 			d.enter("prompt")
-			if x157, ok := d.int(val, "int", 64); ok {
-				v.Prompt = int(x157)
+			if x160, ok := d.int(val, "int", 64); ok {
+				v.Prompt = int(x160)
 			}
 		case 1:
 			d.enter("injections")
-			if x158, ok := d.int(val, "int", 64); ok {
-				v.Injections = int(x158)
+			if x161, ok := d.int(val, "int", 64); ok {
+				v.Injections = int(x161)
 			}
 		case 2:
 			d.enter("tokensUsed")
-			if x159, ok := d.int(val, "int", 64); ok {
-				v.TokensUsed = int(x159)
+			if x162, ok := d.int(val, "int", 64); ok {
+				v.TokensUsed = int(x162)
 			}
 		case 3:
 			d.enter("lastInjectionPrompt")
-			if x160, ok := d.int(val, "int", 64); ok {
-				v.LastInjectionPrompt = int(x160)
+			if x163, ok := d.int(val, "int", 64); ok {
+				v.LastInjectionPrompt = int(x163)
 			}
 		}
 		d.path = d.path[:n]

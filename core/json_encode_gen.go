@@ -753,6 +753,21 @@ func (v Estimator) appendJSON(w *jsonio.Writer) {
 	w.Float(float64(v.Ratio))
 	w.Raw(",\"errorBound\":")
 	w.Float(float64(v.ErrorBound))
+	if len(v.Scripts) != 0 {
+		w.Raw(",\"scripts\":")
+		if v.Scripts == nil {
+			w.Null()
+		} else {
+			s33 := w.ObjectStart()
+			for _, k33 := range slices.Sorted(maps.Keys(v.Scripts)) {
+				w.Byte(',')
+				w.String(string(k33))
+				w.Byte(':')
+				w.Float(float64(v.Scripts[k33]))
+			}
+			w.ObjectEnd(s33)
+		}
+	}
 	if v.Note != "" {
 		w.Raw(",\"note\":")
 		w.String(string(v.Note))
@@ -761,25 +776,25 @@ func (v Estimator) appendJSON(w *jsonio.Writer) {
 }
 
 func (v EncodingInfo) appendJSON(w *jsonio.Writer) {
-	s33 := w.ObjectStart()
+	s34 := w.ObjectStart()
 	w.Raw(",\"name\":")
 	w.String(string(v.Name))
 	w.Raw(",\"loaded\":")
 	w.Bool(bool(v.Loaded))
-	w.ObjectEnd(s33)
+	w.ObjectEnd(s34)
 }
 
 func (v TokenizerInfo) appendJSON(w *jsonio.Writer) {
-	s34 := w.ObjectStart()
+	s35 := w.ObjectStart()
 	w.Raw(",\"name\":")
 	w.String(string(v.Name))
 	w.Raw(",\"vocabSize\":")
 	w.Int(int64(v.VocabSize))
-	w.ObjectEnd(s34)
+	w.ObjectEnd(s35)
 }
 
 func (v ContentPart) appendJSON(w *jsonio.Writer) {
-	s35 := w.ObjectStart()
+	s36 := w.ObjectStart()
 	w.Raw(",\"type\":")
 	w.String(string(v.Type))
 	if v.Text != "" {
@@ -794,11 +809,11 @@ func (v ContentPart) appendJSON(w *jsonio.Writer) {
 			(*v.ImageURL).appendJSON(w)
 		}
 	}
-	w.ObjectEnd(s35)
+	w.ObjectEnd(s36)
 }
 
 func (v ErrorBody) appendJSON(w *jsonio.Writer) {
-	s36 := w.ObjectStart()
+	s37 := w.ObjectStart()
 	w.Raw(",\"code\":")
 	w.String(string(v.Code))
 	w.Raw(",\"message\":")
@@ -811,11 +826,11 @@ func (v ErrorBody) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"encoding\":")
 		w.String(string(v.Encoding))
 	}
-	w.ObjectEnd(s36)
+	w.ObjectEnd(s37)
 }
 
 func (v SectionBudget) appendJSON(w *jsonio.Writer) {
-	s37 := w.ObjectStart()
+	s38 := w.ObjectStart()
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
 	if bool(v.Truncated) {
@@ -838,11 +853,11 @@ func (v SectionBudget) appendJSON(w *jsonio.Writer) {
 			w.Int(int64((*v.KeptItems)))
 		}
 	}
-	w.ObjectEnd(s37)
+	w.ObjectEnd(s38)
 }
 
 func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
-	s38 := w.ObjectStart()
+	s39 := w.ObjectStart()
 	w.Raw(",\"shape\":")
 	v.Shape.appendJSON(w)
 	w.Raw(",\"tokens\":")
@@ -852,11 +867,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i39, e39 := range v.PerMessage {
-			if i39 > 0 {
+		for i40, e40 := range v.PerMessage {
+			if i40 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e39))
+			w.Int(int64(e40))
 		}
 		w.Byte(']')
 	}
@@ -867,11 +882,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i40, e40 := range v.Kept {
-			if i40 > 0 {
+		for i41, e41 := range v.Kept {
+			if i41 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e40))
+			w.Int(int64(e41))
 		}
 		w.Byte(']')
 	}
@@ -880,11 +895,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i41, e41 := range v.Dropped {
-			if i41 > 0 {
+		for i42, e42 := range v.Dropped {
+			if i42 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e41))
+			w.Int(int64(e42))
 		}
 		w.Byte(']')
 	}
@@ -895,30 +910,30 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i42, e42 := range v.Summarize {
-			if i42 > 0 {
+		for i43, e43 := range v.Summarize {
+			if i43 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e42))
+			w.Int(int64(e43))
 		}
 		w.Byte(']')
 	}
 	w.Raw(",\"summarizeTokens\":")
 	w.Int(int64(v.SummarizeTokens))
-	w.ObjectEnd(s38)
+	w.ObjectEnd(s39)
 }
 
 func (v SectionShare) appendJSON(w *jsonio.Writer) {
-	s43 := w.ObjectStart()
+	s44 := w.ObjectStart()
 	w.Raw(",\"section\":")
 	w.String(string(v.Section))
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
-	w.ObjectEnd(s43)
+	w.ObjectEnd(s44)
 }
 
 func (v Remedy) appendJSON(w *jsonio.Writer) {
-	s44 := w.ObjectStart()
+	s45 := w.ObjectStart()
 	w.Raw(",\"action\":")
 	w.String(string(v.Action))
 	if v.Section != "" {
@@ -931,11 +946,11 @@ func (v Remedy) appendJSON(w *jsonio.Writer) {
 			w.Null()
 		} else {
 			w.Byte('[')
-			for i45, e45 := range v.Messages {
-				if i45 > 0 {
+			for i46, e46 := range v.Messages {
+				if i46 > 0 {
 					w.Byte(',')
 				}
-				w.Int(int64(e45))
+				w.Int(int64(e46))
 			}
 			w.Byte(']')
 		}
@@ -960,7 +975,7 @@ func (v Remedy) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.Tokens))
 	w.Raw(",\"fits\":")
 	w.Bool(bool(v.Fits))
-	w.ObjectEnd(s44)
+	w.ObjectEnd(s45)
 }
 
 func (v Shape) appendJSON(w *jsonio.Writer) {
@@ -968,7 +983,7 @@ func (v Shape) appendJSON(w *jsonio.Writer) {
 }
 
 func (v Chunk) appendJSON(w *jsonio.Writer) {
-	s46 := w.ObjectStart()
+	s47 := w.ObjectStart()
 	w.Raw(",\"text\":")
 	w.String(string(v.Text))
 	w.Raw(",\"start\":")
@@ -979,29 +994,29 @@ func (v Chunk) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.Tokens))
 	w.Raw(",\"cut\":")
 	w.String(string(v.Cut))
-	w.ObjectEnd(s46)
+	w.ObjectEnd(s47)
 }
 
 func (v Calibration) appendJSON(w *jsonio.Writer) {
-	s47 := w.ObjectStart()
+	s48 := w.ObjectStart()
 	w.Raw(",\"models\":")
 	if v.Models == nil {
 		w.Null()
 	} else {
-		s48 := w.ObjectStart()
-		for _, k48 := range slices.Sorted(maps.Keys(v.Models)) {
+		s49 := w.ObjectStart()
+		for _, k49 := range slices.Sorted(maps.Keys(v.Models)) {
 			w.Byte(',')
-			w.String(string(k48))
+			w.String(string(k49))
 			w.Byte(':')
-			v.Models[k48].appendJSON(w)
+			v.Models[k49].appendJSON(w)
 		}
-		w.ObjectEnd(s48)
+		w.ObjectEnd(s49)
 	}
-	w.ObjectEnd(s47)
+	w.ObjectEnd(s48)
 }
 
 func (v ModelCalibration) appendJSON(w *jsonio.Writer) {
-	s49 := w.ObjectStart()
+	s50 := w.ObjectStart()
 	w.Raw(",\"pairs\":")
 	w.Int(int64(v.Pairs))
 	w.Raw(",\"sumLog\":")
@@ -1014,11 +1029,11 @@ func (v ModelCalibration) appendJSON(w *jsonio.Writer) {
 	w.Float(float64(v.Factor))
 	w.Raw(",\"errorBound\":")
 	w.Float(float64(v.ErrorBound))
-	w.ObjectEnd(s49)
+	w.ObjectEnd(s50)
 }
 
 func (v PlannedItem) appendJSON(w *jsonio.Writer) {
-	s50 := w.ObjectStart()
+	s51 := w.ObjectStart()
 	w.Raw(",\"id\":")
 	w.String(string(v.ID))
 	w.Raw(",\"tier\":")
@@ -1027,22 +1042,22 @@ func (v PlannedItem) appendJSON(w *jsonio.Writer) {
 	w.String(string(v.Reason))
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
-	w.ObjectEnd(s50)
+	w.ObjectEnd(s51)
 }
 
 func (v Demotion) appendJSON(w *jsonio.Writer) {
-	s51 := w.ObjectStart()
+	s52 := w.ObjectStart()
 	w.Raw(",\"id\":")
 	w.String(string(v.ID))
 	w.Raw(",\"from\":")
 	v.From.appendJSON(w)
 	w.Raw(",\"to\":")
 	v.To.appendJSON(w)
-	w.ObjectEnd(s51)
+	w.ObjectEnd(s52)
 }
 
 func (v SessionReport) appendJSON(w *jsonio.Writer) {
-	s52 := w.ObjectStart()
+	s53 := w.ObjectStart()
 	w.Raw(",\"config\":")
 	v.Config.appendJSON(w)
 	w.Raw(",\"state\":")
@@ -1063,11 +1078,11 @@ func (v SessionReport) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.WaitPrompts))
 	w.Raw(",\"nextInjectionPrompt\":")
 	w.Int(int64(v.NextInjectionPrompt))
-	w.ObjectEnd(s52)
+	w.ObjectEnd(s53)
 }
 
 func (v ImageURL) appendJSON(w *jsonio.Writer) {
-	s53 := w.ObjectStart()
+	s54 := w.ObjectStart()
 	w.Raw(",\"url\":")
 	w.String(string(v.URL))
 	if v.Detail != "" {
@@ -1082,22 +1097,22 @@ func (v ImageURL) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"height\":")
 		w.Int(int64(v.Height))
 	}
-	w.ObjectEnd(s53)
+	w.ObjectEnd(s54)
 }
 
 func (v SessionConfig) appendJSON(w *jsonio.Writer) {
-	s54 := w.ObjectStart()
+	s55 := w.ObjectStart()
 	w.Raw(",\"maxTokenBudget\":")
 	w.Int(int64(v.MaxTokenBudget))
 	w.Raw(",\"maxPerInjection\":")
 	w.Int(int64(v.MaxPerInjection))
 	w.Raw(",\"backoffMultiplier\":")
 	w.Int(int64(v.BackoffMultiplier))
-	w.ObjectEnd(s54)
+	w.ObjectEnd(s55)
 }
 
 func (v SessionState) appendJSON(w *jsonio.Writer) {
-	s55 := w.ObjectStart()
+	s56 := w.ObjectStart()
 	w.Raw(",\"prompt\":")
 	w.Int(int64(v.Prompt))
 	w.Raw(",\"injections\":")
@@ -1106,5 +1121,5 @@ func (v SessionState) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.TokensUsed))
 	w.Raw(",\"lastInjectionPrompt\":")
 	w.Int(int64(v.LastInjectionPrompt))
-	w.ObjectEnd(s55)
+	w.ObjectEnd(s56)
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/tokenfit/tokenfit/core/internal/format"
+	"github.com/tokenfit/tokenfit/internal/scripts"
 
 	"github.com/tokenfit/tokenfit/core/engine"
 )
@@ -40,14 +41,17 @@ type Model struct {
 	ChatTemplate string `json:"chatTemplate,omitempty"`
 }
 
-// ChatRules returns the rules to count the model's chat requests with:
-// ChatRulesFor its id, with its chat template.
+// ChatRules returns the rules to count the model's chat requests with: its
+// chat template's, Anthropic's for a Claude model, else ChatRulesFor its id.
 func (m Model) ChatRules() ChatRules {
-	r := ChatRulesFor(m.ID)
-	if m.ChatTemplate != "" {
-		r = ChatRules{Family: m.ChatTemplate, Template: m.ChatTemplate}
+	switch {
+	case m.ChatTemplate != "":
+		return ChatRules{Family: m.ChatTemplate, Template: m.ChatTemplate}
+	case m.Provider == "anthropic":
+		ar, _ := AnthropicRulesFor(m.ID)
+		return ChatRules{Family: "anthropic", Anthropic: &ar}
 	}
-	return r
+	return ChatRulesFor(m.ID)
 }
 
 // Estimator describes how to estimate a tokenizer that is not public: count
@@ -57,7 +61,11 @@ type Estimator struct {
 	Base       string  `json:"base"`
 	Ratio      float64 `json:"ratio"`
 	ErrorBound float64 `json:"errorBound"`
-	Note       string  `json:"note,omitempty"`
+	// Scripts weighs the base's count by script class (internal/scripts; a
+	// class not listed weighs 1) before Ratio scales it: the ratio between
+	// two tokenizers depends on the script (see internal/scripts).
+	Scripts map[string]float64 `json:"scripts,omitempty"`
+	Note    string             `json:"note,omitempty"`
 }
 
 // Registry is a set of models and estimators. It is immutable: With returns
@@ -140,6 +148,14 @@ func (r *Registry) with(f registryFile) (*Registry, error) {
 			return nil, fieldErr(field+".ratio", "must be a number in (0, 100)")
 		case !(e.ErrorBound >= 0 && e.ErrorBound < 10):
 			return nil, fieldErr(field+".errorBound", "must be a number in [0, 10)")
+		}
+		for _, class := range slices.Sorted(maps.Keys(e.Scripts)) {
+			switch w := e.Scripts[class]; {
+			case !slices.Contains(scripts.Classes, class):
+				return nil, fieldErr(field+".scripts."+class, "unknown script class (want one of %s)", strings.Join(scripts.Classes, ", "))
+			case !(w > 0 && w < 100):
+				return nil, fieldErr(field+".scripts."+class, "must be a number in (0, 100)")
+			}
 		}
 		n.estimators[name] = e
 	}
@@ -450,7 +466,7 @@ func (r *Registry) tokenizer(m Model) (Tokenizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &scaled{name: "estimate:" + m.Estimator, base: base, factor: e.Ratio, bound: e.ErrorBound}, nil
+	return &scaled{name: "estimate:" + m.Estimator, base: base, factor: e.Ratio, bound: e.ErrorBound, weights: e.Scripts}, nil
 }
 
 // ResponseReserve is the output a budget keeps free for this model when the

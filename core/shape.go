@@ -242,7 +242,7 @@ func readChat(b []byte) (*shapedChat, error) {
 var chatKeys = []string{
 	"model", "shape", "messages", "contents", "system", "systemInstruction", "system_instruction",
 	"instructions", "tools", "functions", "tool_choice", "toolChoice", "toolConfig", "tool_config",
-	"function_call", "chat_template_kwargs",
+	"function_call", "chat_template_kwargs", "thinking", "output_config", "output_format",
 }
 
 // readHistory reads a budget's history, an array of messages in any shape
@@ -318,6 +318,11 @@ func detectShape(o jsonObject) (Shape, error) {
 	var ev evidence
 	if raw, ok := o.fields["system"]; ok && !jsonio.IsNull(raw) {
 		ev.anthropic = "system"
+	}
+	for _, k := range []string{"thinking", "output_config", "output_format"} {
+		if raw, ok := o.fields[k]; ok && !jsonio.IsNull(raw) {
+			ev.set(ShapeAnthropic, k)
+		}
 	}
 	if raw, ok := o.fields["tools"]; ok {
 		switch t := bytes.TrimSpace(raw); {
@@ -525,7 +530,11 @@ func (s *shapedChat) fold(a ChatAnswer) ChatAnswer {
 	}
 	a.PerMessage = per
 	a.Exact = false
-	a.Notes = append(append([]string{shapeNotes[s.shape]}, s.notes...), a.Notes...)
+	note := shapeNotes[s.shape]
+	if a.Rules == "anthropic" && s.shape == ShapeAnthropic {
+		note = "read as an Anthropic Messages request"
+	}
+	a.Notes = append(append([]string{note}, s.notes...), a.Notes...)
 	return a
 }
 

@@ -31,6 +31,9 @@ func (s *shapedChat) readAnthropic(o jsonObject) error {
 		}
 		s.req.Tools = append(s.req.Tools, tool)
 	}
+	if err := s.anthropicExtras(o); err != nil {
+		return err
+	}
 	if raw, ok := o.fields["tool_choice"]; ok && !jsonio.IsNull(raw) && len(s.req.Tools) > 0 {
 		c, ok, err := decodeObject(raw, "tool_choice")
 		if err != nil {
@@ -107,7 +110,7 @@ func (s *shapedChat) anthropicPart(o jsonObject, typ string, raw []byte, path st
 		p := ContentPart{Type: "text"}
 		return p, o.requiredStr("text", &p.Text)
 	case "thinking":
-		p := ContentPart{Type: "text"}
+		p := ContentPart{Type: "text", thinking: true}
 		return p, o.str("thinking", &p.Text)
 	case "image":
 		src, ok, err := decodeObject(o.fields["source"], joinPath(path, "source"))
@@ -276,7 +279,7 @@ func anthropicTool(raw []byte, path string) (ChatTool, error) {
 			return t, typeErr(joinPath(path, "input_schema"), "an object (a JSON schema)", schema)
 		}
 		f.Parameters = RawJSON(jsonText(schema))
-		return t, nil
+		return t, o.boolean("defer_loading", &f.deferred)
 	}
 	_ = o.str("type", &f.Name)
 	_ = o.str("name", &f.Name)
@@ -295,4 +298,44 @@ func joinNonEmpty(parts ...string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// anthropicExtras reads thinking and the structured output format:
+// output_config.format, or the beta's output_format, {"type":
+// "json_schema", "schema": …}.
+func (s *shapedChat) anthropicExtras(o jsonObject) error {
+	x := &anthropicExtras{}
+	if raw, ok := o.fields["thinking"]; ok && !jsonio.IsNull(raw) {
+		t, _, err := decodeObject(raw, "thinking")
+		if err != nil {
+			return err
+		}
+		var typ string
+		if err := t.str("type", &typ); err != nil {
+			return err
+		}
+		x.thinking = typ == "enabled" || typ == "adaptive"
+	}
+	format, path := o.fields["output_format"], "output_format"
+	if raw, ok := o.fields["output_config"]; ok && !jsonio.IsNull(raw) {
+		c, _, err := decodeObject(raw, "output_config")
+		if err != nil {
+			return err
+		}
+		format, path = c.fields["format"], "output_config.format"
+		_, x.taskBudget = c.fields["task_budget"]
+	}
+	if !jsonio.IsNull(format) && len(format) > 0 {
+		f, ok, err := decodeObject(format, path)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if schema, ok := f.fields["schema"]; ok && jsonio.Kind(schema) == "an object" {
+				x.output = RawJSON(jsonText(schema))
+			}
+		}
+	}
+	s.req.anthropic = x
+	return nil
 }
