@@ -29,6 +29,9 @@ type ChatRequest struct {
 	// model's chat template (vLLM's chat_template_kwargs); tokenfit reads
 	// those its built-in templates take.
 	ChatTemplateKwargs *ChatTemplateKwargs `json:"chat_template_kwargs,omitempty"`
+	// gemini is what a Gemini request carries beyond this translation
+	// (shape_gemini.go); nil for the other shapes.
+	gemini *geminiExtras
 }
 
 // ChatTemplateKwargs are the chat-template variables tokenfit reads.
@@ -186,6 +189,9 @@ func CountChat(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, erro
 	}
 	if rules.Template != "" {
 		return countTemplate(tok, req, rules)
+	}
+	if rules.Gemini != nil {
+		return countGemini(tok, req, rules)
 	}
 	c := &chatCounter{tok: tok, rules: rules, exact: true}
 	if !tok.Exact() {

@@ -255,7 +255,7 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 		// row); a row's chat template replaces them.
 		if m := res.Model; m.ChatTemplate != "" {
 			rules = m.ChatRules()
-		} else if m.Tokenizer != "" {
+		} else if m.Tokenizer != "" && rules.Gemini == nil {
 			note = format.Sprintf("%s's chat template is not built in (tokenfit renders %s): counted with the generic rules, which the template's own framing may exceed, upperBound included", m.ID, strings.Join(ChatTemplates(), ", "))
 		}
 	}

@@ -3,7 +3,7 @@
 package core
 
 // modelsSum is the CRC-32 (IEEE) of models.json.
-const modelsSum = 0x2bbef81c
+const modelsSum = 0x24178d07
 
 // modelsJSON is models.json, the built-in registry.
 const modelsJSON = `{
@@ -11,7 +11,7 @@ const modelsJSON = `{
  "estimators": {
   "claude": {"base":"o200k_base","ratio":1.2,"errorBound":0.2,"note":"Claude 3 to 4.6: about 1.16x o200k_base on English, 1.21x on math, 1.30x on Python (public measurements)"},
   "claude-2026": {"base":"o200k_base","ratio":1.5,"errorBound":0.25,"note":"Claude Opus 4.7 and later: Anthropic states 1.0-1.35x the previous tokenizer; independent tests about 1.45x on English prose"},
-  "gemini": {"base":"o200k_base","ratio":1.05,"errorBound":0.25,"note":"Gemini (SentencePiece): about 1.05x cl100k_base on English, fewer on CJK"},
+  "gemini": {"base":"o200k_base","ratio":1.05,"errorBound":0.5,"note":"Gemini 2.x and 3 count with Gemma 3's SentencePiece tokenizer (load tokenfit/tokenizers/gemini for exact text counts): 1.05x o200k_base fits the billed counts of the peer's multilingual workload (testdata/billed); Gemma 3 reaches 1.53x o200k_base on the shared corpus (Armenian), hence the bound"},
   "llama3": {"base":"cl100k_base","ratio":1,"errorBound":0.15,"note":"Llama 3: the cl100k_base pattern and 100k of its tokens plus 28k more; about 1.0x on English, fewer on non-English"},
   "llama4": {"base":"o200k_base","ratio":1,"errorBound":0.2,"note":"Llama 4: o200k-style pattern, its own 200k vocabulary"},
   "llama2": {"base":"cl100k_base","ratio":1.07,"errorBound":0.36,"note":"Llama 2 (SentencePiece-style BPE, 32k tokens): 1.07x cl100k_base over testdata/corpus, 0.57-1.45x by file; load hf:meta-llama/Llama-2-7b-chat-hf for exact counts"},
