@@ -341,3 +341,25 @@ func randomGeminiRequest(rng *rand.Rand, model string, texts []string) ChatReque
 	}
 	return req
 }
+
+// TestGemini_Hostile: requests nested far deeper than any schema or value
+// (a declaration's parameters, a call's args, a response) are answered —
+// the walks stop at jsonio.MaxDepth — and a thought signature that is not
+// a string is not one.
+func TestGemini_Hostile(t *testing.T) {
+	const n = 200000
+	deep := func(open, close string) string { return strings.Repeat(open, n) + "1" + strings.Repeat(close, n) }
+	schema := strings.Repeat(`{"type":"object","properties":{"a":`, n) + `{}` + strings.Repeat(`}}`, n)
+	for _, req := range []string{
+		`{"model":"gemini-2.5-flash","contents":[{"parts":[{"text":"x"}]}],"tools":[{"functionDeclarations":[{"name":"f","parameters":` + schema + `}]}]}`,
+		`{"model":"gemini-2.5-flash","contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{"a":` + deep(`[`, `]`) + `}}}]}]}`,
+		`{"model":"gemini-3-flash-preview","contents":[{"role":"model","parts":[{"functionCall":{"name":"f"},"thoughtSignature":7}]}]}`,
+		`{"model":"gemini-2.5-flash","contents":[{"parts":[{"text":"x"}]}],"generationConfig":{"responseSchema":` + schema + `}}`,
+	} {
+		out := NewAPI().Call("countChat", []byte(req))
+		var c ChatAnswer
+		if err := json.Unmarshal(out, &c); err != nil || (c.Total <= 0 && !strings.Contains(string(out), `"error"`)) {
+			t.Errorf("%.80s…: %.300s", req, out)
+		}
+	}
+}

@@ -40,7 +40,16 @@ func (g *geminiStrings) add(s string) {
 // value walks a JSON value as the local tokenizer walks args and
 // responses: an object's keys and values, an array's items, a string
 // itself. Text that is not JSON counts as one string.
-func (g *geminiStrings) value(raw []byte) {
+func (g *geminiStrings) value(raw []byte) { g.walkValue(raw, 0) }
+
+// maxWalkDepth bounds the nesting the walks follow (as jsonio.Check
+// does), so that no request makes them recurse without end.
+const maxWalkDepth = jsonio.MaxDepth
+
+func (g *geminiStrings) walkValue(raw []byte, depth int) {
+	if depth > maxWalkDepth {
+		return
+	}
 	switch jsonio.Kind(raw) {
 	case "a string":
 		s, err := jsonio.Unquote(raw)
@@ -50,12 +59,12 @@ func (g *geminiStrings) value(raw []byte) {
 	case "an object":
 		_ = jsonio.Object(raw, func(k string, v []byte) error {
 			g.add(k)
-			g.value(v)
+			g.walkValue(v, depth+1)
 			return nil
 		})
 	case "an array":
 		_ = jsonio.Array(raw, func(v []byte) error {
-			g.value(v)
+			g.walkValue(v, depth+1)
 			return nil
 		})
 	}
@@ -74,8 +83,10 @@ func (g *geminiStrings) text(s string) {
 
 // schema walks a JSON schema as the local tokenizer walks a Schema; const
 // counts as a one-value enum, as the AI SDK's Google provider sends it.
-func (g *geminiStrings) schema(raw []byte) {
-	if jsonio.Kind(raw) != "an object" {
+func (g *geminiStrings) schema(raw []byte) { g.walkSchema(raw, 0) }
+
+func (g *geminiStrings) walkSchema(raw []byte, depth int) {
+	if jsonio.Kind(raw) != "an object" || depth > maxWalkDepth {
 		return
 	}
 	_ = jsonio.Object(raw, func(k string, v []byte) error {
@@ -92,20 +103,20 @@ func (g *geminiStrings) schema(raw []byte) {
 		case "items":
 			if jsonio.Kind(v) == "an array" {
 				_ = jsonio.Array(v, func(item []byte) error {
-					g.schema(item)
+					g.walkSchema(item, depth+1)
 					return nil
 				})
 			} else {
-				g.schema(v)
+				g.walkSchema(v, depth+1)
 			}
 		case "properties":
 			_ = jsonio.Object(v, func(key string, s []byte) error {
 				g.add(key)
-				g.schema(s)
+				g.walkSchema(s, depth+1)
 				return nil
 			})
 		case "example":
-			g.value(v)
+			g.walkValue(v, depth+1)
 		}
 		return nil
 	})
