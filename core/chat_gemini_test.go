@@ -1,10 +1,12 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -360,6 +362,49 @@ func TestGemini_Hostile(t *testing.T) {
 		var c ChatAnswer
 		if err := json.Unmarshal(out, &c); err != nil || (c.Total <= 0 && !strings.Contains(string(out), `"error"`)) {
 			t.Errorf("%.80s…: %.300s", req, out)
+		}
+	}
+}
+
+// TestGemini_AISDKBody: an AI SDK request counts as the generateContent
+// body the AI SDK's Google provider sends for it (@ai-sdk/google, run by
+// testdata/aisdk-google.mjs; make billed-deps), read in Gemini's shape:
+// the same total, bound and tools, on every Gemini row of the workload.
+func TestGemini_AISDKBody(t *testing.T) {
+	if runtime.GOARCH == "wasm" {
+		t.Skip("native runs only")
+	}
+	dir, err := filepath.Abs("../build/billed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@ai-sdk", "google")); err != nil {
+		t.Skipf("%v (run make billed-deps)", err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip(err)
+	}
+	rows, reqs := geminiRows(t)
+	cmd := exec.Command(node, "testdata/aisdk-google.mjs", dir)
+	cmd.Stdin = bytes.NewReader(append(bytes.Join(reqs, []byte("\n")), '\n'))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"))
+	if len(bodies) != len(reqs) {
+		t.Fatalf("%d bodies for %d requests", len(bodies), len(reqs))
+	}
+	a := geminiAPI(t, true)
+	for i, r := range rows {
+		var sdk, body ChatAnswer
+		mustUnmarshal(t, a.Call("countChat", reqs[i]), &sdk)
+		mustUnmarshal(t, a.Call("countChat", bodies[i]), &body)
+		if body.Shape != ShapeGemini || sdk.Total != body.Total || sdk.UpperBound != body.UpperBound || sdk.Tools != body.Tools {
+			t.Errorf("%s %s: as AI SDK messages %d (bound %d, tools %d), as the body sent %d (bound %d, tools %d)",
+				r.PeerModel, r.Size, sdk.Total, sdk.UpperBound, sdk.Tools, body.Total, body.UpperBound, body.Tools)
 		}
 	}
 }

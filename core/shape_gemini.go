@@ -24,13 +24,21 @@ func (s *shapedChat) readGemini(o jsonObject) error {
 	if err := s.readHead(o, []string{"systemInstruction", "system_instruction"}, system, "contents", s.geminiContents); err != nil {
 		return err
 	}
-	tools, err := decodeArray(o.fields["tools"], "tools")
-	if err != nil {
-		return err
-	}
-	for i, t := range tools {
-		if err := s.geminiTool(t, indexPath("tools", i)); err != nil {
+	if raw := o.fields["tools"]; jsonio.Kind(raw) == "an object" {
+		// One Tool rather than a list, as the AI SDK's Google provider
+		// sends it (and the API takes).
+		if err := s.geminiTool(raw, "tools"); err != nil {
 			return err
+		}
+	} else {
+		tools, err := decodeArray(raw, "tools")
+		if err != nil {
+			return err
+		}
+		for i, t := range tools {
+			if err := s.geminiTool(t, indexPath("tools", i)); err != nil {
+				return err
+			}
 		}
 	}
 	if err := s.geminiGeneration(o); err != nil {
