@@ -13,8 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/tokenfit/tokenfit/internal/workload"
 )
 
 // gemma3 loads Gemma 3's tokenizer.json (make hf-deps) under the name the
@@ -39,34 +37,16 @@ func loadGemma3(t *testing.T) *HFTokenizer {
 	return tok
 }
 
-// billedRow is one published row of testdata/billed/ai-tokenizer.json.
-type billedRow struct {
-	PeerModel string `json:"peerModel"`
-	Size      string `json:"size"`
-	Billed    int    `json:"billed"`
-	Seed      uint64 `json:"seed"`
-	Messages  int    `json:"messages"`
-	ToolCalls bool   `json:"toolCalls"`
-}
-
-// geminiRows returns the workload's Gemini rows, each with the AI SDK
-// request that rebuilds its conversation (internal/workload).
-func geminiRows(t *testing.T) ([]billedRow, [][]byte) {
+// geminiRows returns the peer's Gemini rows, each with the AI SDK request
+// that rebuilds its conversation (internal/workload).
+func geminiRows(t *testing.T) ([]peerRow, [][]byte) {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/billed/ai-tokenizer.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct{ Rows []billedRow }
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	var rows []billedRow
+	var rows []peerRow
 	var reqs [][]byte
-	for _, r := range f.Rows {
-		if model, ok := strings.CutPrefix(r.PeerModel, "google/"); ok {
+	for _, r := range loadPeerRows(t) {
+		if strings.HasPrefix(r.PeerModel, "google/") {
 			rows = append(rows, r)
-			reqs = append(reqs, workload.Request(model, workload.Conversation(r.Seed, r.ToolCalls, r.Messages)))
+			reqs = append(reqs, r.request())
 		}
 	}
 	if len(rows) != 24 {
@@ -117,7 +97,7 @@ func TestGemini_Workload(t *testing.T) {
 			if !loaded {
 				continue
 			}
-			acc := accuracy(c.Total, r.Billed)
+			acc := 100 * accuracy(c.Total, r.Billed)
 			goal := 99.5
 			if r.Size == "small" {
 				goal = 99
@@ -135,32 +115,13 @@ func TestGemini_Workload(t *testing.T) {
 	}
 }
 
-func accuracy(got, want int) float64 {
-	return 100 * (1 - float64(abs(got-want))/float64(want))
-}
-
-// geminiFixture is one billed count of testdata/billed/gemini.json.
-type geminiFixture struct {
-	ID      string          `json:"id"`
-	Model   string          `json:"model"`
-	Request json.RawMessage `json:"request"`
-	Billed  int             `json:"billed"`
-}
-
 // TestGemini_Documented: every documented or recorded generateContent
 // request of testdata/billed/gemini.json (Google's cookbook, pydantic-ai's
 // recordings of the live API) counts at most its upperBound, loaded or not.
 // The one Interactions API request there (input, not contents) is another
 // API and is left out.
 func TestGemini_Documented(t *testing.T) {
-	b, err := os.ReadFile("../testdata/billed/gemini.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fixtures []geminiFixture
-	if err := json.Unmarshal(b, &fixtures); err != nil {
-		t.Fatal(err)
-	}
+	fixtures := loadBilled(t, "gemini")
 	for _, loaded := range []bool{true, false} {
 		a := geminiAPI(t, loaded)
 		n, accs := 0, []float64{}
@@ -170,16 +131,14 @@ func TestGemini_Documented(t *testing.T) {
 			if req["contents"] == nil {
 				continue
 			}
-			req["model"], _ = json.Marshal(f.Model)
-			body, _ := json.Marshal(req)
 			var c ChatAnswer
-			out := a.Call("countChat", body)
+			out := a.Call("countChat", f.body(t))
 			mustUnmarshal(t, out, &c)
 			if c.Shape != ShapeGemini || c.UpperBound < f.Billed {
 				t.Errorf("loaded %v, %s (%s): upperBound %d below the billed %d (%s)", loaded, f.ID, f.Model, c.UpperBound, f.Billed, out)
 			}
 			n++
-			accs = append(accs, accuracy(c.Total, f.Billed))
+			accs = append(accs, 100*accuracy(c.Total, f.Billed))
 		}
 		if n < 200 {
 			t.Fatalf("%d requests", n)
