@@ -131,19 +131,21 @@ hf-deps: $(HF_STAMP)
 # pinned here and installed once into build/billed; `make billed-workload`
 # rewrites testdata/billed/ai-tokenizer.json (committed) from the peer's
 # accuracy.json, which the package does not ship: BILLED_ACCURACY names a copy
-# of it (the file at the peer's tag v1.0.6).
+# of it (the file at the peer's tag v1.0.6). The AI SDK's Google provider is
+# the reference for what a Gemini model receives (core/testdata/aisdk-google.mjs).
 AI_TOKENIZER_VERSION := 1.0.6
 AI_SDK_VERSION       := 5.0.105
+AI_SDK_GOOGLE_VERSION := 2.0.30
 ZOD_VERSION          := 4.1.12
 BILLED_DIR           := $(BUILD)/billed
-BILLED_STAMP         := $(BILLED_DIR)/.installed-$(AI_TOKENIZER_VERSION)-$(AI_SDK_VERSION)-$(ZOD_VERSION)
+BILLED_STAMP         := $(BILLED_DIR)/.installed-$(AI_TOKENIZER_VERSION)-$(AI_SDK_VERSION)-$(AI_SDK_GOOGLE_VERSION)-$(ZOD_VERSION)
 BILLED_ACCURACY      ?= testdata/billed/ai-tokenizer-accuracy.json
 
 $(BILLED_STAMP):
 	@rm -rf $(BILLED_DIR) && mkdir -p $(BILLED_DIR)
 	cd $(BILLED_DIR) && echo '{"private": true}' > package.json && \
 		$(NPM) install --no-audit --no-fund --no-save ai-tokenizer@$(AI_TOKENIZER_VERSION) \
-			ai@$(AI_SDK_VERSION) zod@$(ZOD_VERSION)
+			ai@$(AI_SDK_VERSION) @ai-sdk/google@$(AI_SDK_GOOGLE_VERSION) zod@$(ZOD_VERSION)
 	@touch $@
 
 billed-deps: $(BILLED_STAMP)

@@ -29,6 +29,9 @@ type ChatRequest struct {
 	// model's chat template (vLLM's chat_template_kwargs); tokenfit reads
 	// those its built-in templates take.
 	ChatTemplateKwargs *ChatTemplateKwargs `json:"chat_template_kwargs,omitempty"`
+	// gemini is what a Gemini request carries beyond this translation
+	// (shape_gemini.go); nil for the other shapes.
+	gemini *geminiExtras
 	// anthropic is what an Anthropic Messages request asks beside the
 	// messages and tools (shape_anthropic.go); nil for other shapes.
 	anthropic *anthropicExtras
@@ -37,8 +40,9 @@ type ChatRequest struct {
 // anthropicExtras are the parts of an Anthropic request that change its
 // billed prompt but have no place in OpenAI's shape.
 type anthropicExtras struct {
-	// thinking: extended thinking is on (enabled or adaptive).
-	thinking bool
+	// thinking is extended thinking's type when it is on: "enabled" or
+	// "adaptive".
+	thinking string
 	// output is the JSON Schema of output_config.format (or the beta's
 	// output_format), when the request asks for structured output.
 	output RawJSON
@@ -210,6 +214,9 @@ func CountChat(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, erro
 	}
 	if rules.Anthropic != nil {
 		return countAnthropic(tok, req, *rules.Anthropic)
+	}
+	if rules.Gemini != nil {
+		return countGemini(tok, req, rules)
 	}
 	c := &chatCounter{tok: tok, rules: rules, exact: true}
 	if !tok.Exact() {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/internal/format"
@@ -51,10 +52,14 @@ type AnthropicFraming struct {
 	Marker int
 	// Block separates two blocks (or two merged messages) of one turn.
 	Block int
-	// System is added when there is a system prompt.
-	System int
-	// Tool is added per tool definition, beside its JSON text.
-	Tool int
+	// ToolSystem is added when a request has both tools and a system
+	// prompt, which then joins the tool-use prompt.
+	ToolSystem int
+	// Tool is added per tool definition, beside its JSON text, which
+	// counts ToolJSON times the estimate (JSON costs Claude a little more
+	// than o200k_base).
+	Tool     int
+	ToolJSON float64
 	// ToolUse is added per tool_use block, beside its name and input;
 	// ToolResult per tool_result block, beside its content.
 	ToolUse, ToolResult int
@@ -63,8 +68,12 @@ type AnthropicFraming struct {
 	// Output is added when the request asks for a structured output,
 	// beside the schema's JSON text (the format's system prompt).
 	Output int
-	// Thinking is added when extended thinking is on (its system prompt).
-	Thinking int
+	// Thinking and ThinkingAdaptive are added when extended thinking is
+	// enabled, or adaptive (its system prompt).
+	Thinking, ThinkingAdaptive int
+	// ToolSearch is added when some tools are deferred (defer_loading):
+	// the tool search prompt.
+	ToolSearch int
 	// TaskBudget is added when output_config has a task budget.
 	TaskBudget int
 }
@@ -118,7 +127,10 @@ func countAnthropic(tok Tokenizer, req ChatRequest, rules AnthropicRules) (ChatC
 		first++
 	}
 	if first > 0 {
-		out.PerMessage[0] += f.System + (first-1)*f.Block
+		out.PerMessage[0] += (first - 1) * f.Block
+		if len(functionInputs(&req)) > 0 {
+			out.PerMessage[0] += f.ToolSystem
+		}
 	}
 
 	// Thinking blocks count only in the assistant turn under way — the
@@ -145,8 +157,8 @@ func countAnthropic(tok Tokenizer, req ChatRequest, rules AnthropicRules) (ChatC
 		if s := side(m); s != last {
 			turns++
 			last, blocks = s, 0
-			if turns > 1 {
-				n += f.Marker
+			if turns > 1 || s == 'a' {
+				n += f.Marker // a first assistant turn follows an empty user turn
 			}
 		}
 		nb := c.blocks(m)
@@ -184,8 +196,11 @@ func countAnthropic(tok Tokenizer, req ChatRequest, rules AnthropicRules) (ChatC
 	out.ToolChoice = c.choice(&req)
 	out.Priming += f.Request
 	if x := req.anthropic; x != nil {
-		if x.thinking {
+		switch x.thinking {
+		case "enabled":
 			out.Priming += f.Thinking
+		case "adaptive":
+			out.Priming += f.ThinkingAdaptive
 		}
 		if x.taskBudget {
 			out.Priming += f.TaskBudget
@@ -266,15 +281,21 @@ func (c *anthropicCounter) tools(req *ChatRequest) (int, error) {
 			loaded[call.Function.Name] = true
 		}
 	}
+	f := c.rules.Framing
+	deferred := false
 	for _, d := range defs {
 		if d.def.deferred && !loaded[d.def.Name] {
+			deferred = true
 			continue
 		}
 		text, err := anthropicToolText(d)
 		if err != nil {
 			return 0, err
 		}
-		n += c.rules.Framing.Tool + c.count(text)
+		n += f.Tool + int(math.Round(f.ToolJSON*float64(c.count(text))))
+	}
+	if deferred {
+		n += f.ToolSearch
 	}
 	return n, nil
 }

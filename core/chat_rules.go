@@ -19,6 +19,10 @@ type ChatRules struct {
 	// Messages request (chat_anthropic.go); the constants below do not
 	// apply.
 	Anthropic *AnthropicRules
+	// Gemini, when set, holds the framing of a Gemini model: CountChat
+	// counts the request as Google bills it (chat_gemini.go), and the
+	// constants below do not apply.
+	Gemini    *GeminiRules
 	Messages  MessageRules
 	Tools     ToolRules
 	ToolCalls ToolCallRules
@@ -244,6 +248,9 @@ var defaultChatRules = ChatRules{Family: "default",
 // default rules (Family "default", never exact). Cost: O(size of the table).
 func ChatRulesFor(model string) ChatRules {
 	id := strings.ToLower(strings.TrimSpace(model))
+	if g, family := geminiRulesFor(id[strings.LastIndexByte(id, '/')+1:]); g != nil {
+		return ChatRules{Family: family, Gemini: g}
+	}
 	if rest, ok := strings.CutPrefix(id, "ft:"); ok {
 		id, _, _ = strings.Cut(rest, ":")
 	}

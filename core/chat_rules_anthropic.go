@@ -14,9 +14,12 @@ var (
 	// 4.7's tokenizer and framing48 Opus 4.8's and the 5 models' (their
 	// turns and blocks scaled from framing2025 by the tokenizer's ratio,
 	// the prompt's start fitted on their few billed counts).
-	framing2025 = AnthropicFraming{Request: 7, Marker: 5, Block: 1, System: 0, Tool: 8, ToolUse: 25, ToolResult: 25, NamedTool: 3, Output: 130, Thinking: 29}
-	framing2026 = AnthropicFraming{Request: 11, Marker: 7, Block: 1, System: 0, Tool: 11, ToolUse: 34, ToolResult: 34, NamedTool: 4, Output: 176, TaskBudget: 33}
-	framing48   = AnthropicFraming{Request: 6, Marker: 5, Block: 1, System: 0, Tool: 8, ToolUse: 25, ToolResult: 25, NamedTool: 3, Output: 130, TaskBudget: 33}
+	framing2025 = AnthropicFraming{Request: 7, Marker: 5, Block: 1, ToolSystem: 6, Tool: 6, ToolJSON: 1.05, ToolUse: 25, ToolResult: 25,
+		NamedTool: 3, Output: 130, Thinking: 29, ThinkingAdaptive: 17}
+	framing2026 = AnthropicFraming{Request: 11, Marker: 7, Block: 1, ToolSystem: 8, Tool: 8, ToolJSON: 1.05, ToolUse: 34, ToolResult: 34,
+		NamedTool: 4, Output: 176, TaskBudget: 33}
+	framing48 = AnthropicFraming{Request: 6, Marker: 5, Block: 1, ToolSystem: 6, Tool: 6, ToolJSON: 1.05, ToolUse: 25, ToolResult: 25,
+		NamedTool: 3, Output: 130, TaskBudget: 33, ToolSearch: 122}
 )
 
 func claude2025(auto, any int) AnthropicRules {
@@ -43,8 +46,12 @@ var anthropicTable = []struct {
 	{[]string{"claude-opus-4-6", "claude-sonnet-4-6"}, claude2025(497, 589)},
 	{[]string{"claude-opus-4-5", "claude-sonnet-4-5", "claude-haiku-4-5"}, claude2025(496, 588)},
 	{[]string{"claude-opus-4", "claude-sonnet-4"}, claude2025(313, 315)},
-	{[]string{"claude-3-7-sonnet"}, claude2025(346, 313)},
-	{[]string{"claude-3-5-sonnet"}, claude2025(346, 313)},
+	// Sonnet 3.7 and 3.5 (October 2024): the pricing table listed 346/313
+	// until mid-2026, but the peer's billed rows for both land where
+	// Opus 4's and Sonnet 4's do (673-675 at ~500 tokens with one tool),
+	// which 313 fits; the table's any/tool row is kept.
+	{[]string{"claude-3-7-sonnet"}, claude2025(313, 313)},
+	{[]string{"claude-3-5-sonnet"}, claude2025(313, 313)},
 	{[]string{"claude-3-5-sonnet-20240620"}, claude2025(294, 261)},
 	{[]string{"claude-3-5-haiku"}, claude2025(264, 355)},
 	{[]string{"claude-3-opus"}, claude2025(530, 281)},

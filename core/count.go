@@ -258,7 +258,7 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 			if _, known := AnthropicRulesFor(m.ID); m.Provider == "anthropic" && !known {
 				note = format.Sprintf("Anthropic publishes no tool-use prompt size for %s: counted with the newest generation's (%s)", engine.Clip(m.ID), anthropicTable[0].prefixes[0])
 			}
-		} else if m.Tokenizer != "" {
+		} else if m.Tokenizer != "" && rules.Gemini == nil {
 			note = format.Sprintf("%s's chat template is not built in (tokenfit renders %s): counted with the generic rules, which the template's own framing may exceed, upperBound included", m.ID, strings.Join(ChatTemplates(), ", "))
 		}
 	}

@@ -20,11 +20,6 @@ func (h *History) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*h = s.req.Messages
-	if s.from != nil {
-		for i := range *h {
-			(*h)[i].from = &origin{shape: s.shape, index: s.from[i]}
-		}
-	}
 	return nil
 }
 

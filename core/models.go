@@ -31,9 +31,11 @@ type Model struct {
 	Encoding  string `json:"encoding,omitempty"`
 	Estimator string `json:"estimator,omitempty"`
 	// Tokenizer names the model's own Hugging Face tokenizer, as
-	// "hf:<repository>" (hf:Qwen/Qwen3-8B). Once a tokenizer is loaded
-	// under that name (loadTokenizer), the model counts with it, exactly;
-	// until then with Encoding or Estimator, and answers say ExactWith.
+	// "hf:<repository>" (hf:Qwen/Qwen3-8B), or for Gemini models the one
+	// Google counts them with, GeminiTokenizer or Gemma4Tokenizer
+	// (gemini_models.go). Once a tokenizer is loaded under that name
+	// (loadTokenizer), the model counts with it, exactly; until then with
+	// Encoding or Estimator, and answers say ExactWith.
 	Tokenizer string `json:"tokenizer,omitempty"`
 	// ChatTemplate names the built-in chat template (ChatTemplates) the
 	// model's server renders chat requests with: chat counts are then the
@@ -161,6 +163,8 @@ func (r *Registry) with(f registryFile) (*Registry, error) {
 	}
 	replaced := map[string]bool{}
 	for i, m := range f.Models {
+		m = withGeminiTokenizer(m)
+		f.Models[i] = m
 		if err := n.check(m, format.Sprintf("models[%d]", i)); err != nil {
 			return nil, err
 		}
@@ -195,8 +199,8 @@ func (r *Registry) check(m Model, field string) error {
 		return fieldErr(field, "needs exactly one of encoding and estimator")
 	case m.Encoding != "" && !slices.Contains(EncodingNames(), m.Encoding):
 		return fieldErr(field+".encoding", "unknown encoding %q", engine.Clip(m.Encoding))
-	case m.Tokenizer != "" && (!strings.HasPrefix(m.Tokenizer, "hf:") || len(m.Tokenizer) > 256):
-		return fieldErr(field+".tokenizer", `must be "hf:" and the tokenizer's repository, such as hf:Qwen/Qwen3-8B`)
+	case m.Tokenizer != "" && !isProviderTokenizer(m.Tokenizer) && (!strings.HasPrefix(m.Tokenizer, "hf:") || len(m.Tokenizer) > 256):
+		return fieldErr(field+".tokenizer", `must be "hf:" and the tokenizer's repository, such as hf:Qwen/Qwen3-8B, or %q or %q`, GeminiTokenizer, Gemma4Tokenizer)
 	case m.ChatTemplate != "" && chatTemplates[m.ChatTemplate] == nil:
 		return fieldErr(field+".chatTemplate", "unknown chat template %q (want one of %s)", engine.Clip(m.ChatTemplate), strings.Join(ChatTemplates(), ", "))
 	}
@@ -442,6 +446,7 @@ func (r *Registry) Resolve(name string) (Resolution, error) {
 		if f, ok := familyOf(key); ok {
 			m.Provider, m.Encoding, m.Estimator = f.provider, f.encoding, f.estimator
 			how, family = ResolvedFamily, f.prefix
+			m.Tokenizer = geminiGeneration(key)
 		}
 	}
 	tok, err := r.tokenizer(m)

@@ -3,7 +3,7 @@
 package core
 
 // modelsSum is the CRC-32 (IEEE) of models.json.
-const modelsSum = 0x761780d7
+const modelsSum = 0xd7bb5a6e
 
 // modelsJSON is models.json, the built-in registry.
 const modelsJSON = `{
@@ -12,7 +12,7 @@ const modelsJSON = `{
   "claude": {"base":"o200k_base","ratio":1,"errorBound":0.2,"scripts":{"digits":1,"arabic":2.59,"armenian":4.55,"cyrillic":1.63,"emoji":1.16,"ethiopic":1.27,"georgian":3.09,"greek":2.42,"han":1.31,"hangul":1.6,"hebrew":1.9,"indic":4.04,"kana":1.13,"latin":1.12,"other":1.08,"punct":0.98,"sea":2.11,"symbol":1.03},"note":"Claude 3 to 4.6: o200k_base weighted by script: ASCII 1 (billed English and code match o200k_base), other scripts by the shape of Anthropic's published legacy tokenizer (js/scripts/script-weights.mjs)"},
   "claude-2026": {"base":"o200k_base","ratio":1,"errorBound":0.45,"scripts":{"ascii":1.45,"digits":1.06,"latin":1.62,"arabic":2.59,"armenian":4.55,"cyrillic":1.63,"emoji":1.16,"ethiopic":1.27,"georgian":3.09,"greek":2.42,"han":1.31,"hangul":1.6,"hebrew":1.9,"indic":4.04,"kana":1.13,"other":1.08,"punct":0.98,"sea":2.11,"symbol":1.03},"note":"Claude Opus 4.7's tokenizer: the weights of Claude 3 to 4.6 (the claude estimator), with ASCII text 1.45x and digits 1.06x as community count_tokens measurements on Opus 4.7 against 4.6 found (English prose 1.45x, code 1.13-1.33x, UUIDs and timestamps 1.06x, CJK, Arabic, Hindi and Russian 1.00x); the bound covers a repeated short word, 1.42x over the estimate"},
   "claude-4-8": {"base":"o200k_base","ratio":1.21,"errorBound":0.35,"scripts":{"digits":1,"arabic":2.59,"armenian":4.55,"cyrillic":1.63,"emoji":1.16,"ethiopic":1.27,"georgian":3.09,"greek":2.42,"han":1.31,"hangul":1.6,"hebrew":1.9,"indic":4.04,"kana":1.13,"latin":1.12,"other":1.08,"punct":0.98,"sea":2.11,"symbol":1.03},"note":"Claude Opus 4.8, Opus 5, Sonnet 5, Fable 5 and Mythos 5: 1.21x the Claude 3 to 4.6 estimate, fitted on 9 billed Opus 4.8 conversations (1.12-1.23x)"},
-  "gemini": {"base":"o200k_base","ratio":1.05,"errorBound":0.25,"note":"Gemini (SentencePiece): about 1.05x cl100k_base on English, fewer on CJK"},
+  "gemini": {"base":"o200k_base","ratio":1.05,"errorBound":0.5,"note":"Gemini 2.x and 3 count with Gemma 3's SentencePiece tokenizer (load tokenfit/tokenizers/gemini for exact text counts): 1.05x o200k_base fits the billed counts of the peer's multilingual workload (testdata/billed); Gemma 3 reaches 1.53x o200k_base on the shared corpus (Armenian), hence the bound"},
   "llama3": {"base":"cl100k_base","ratio":1,"errorBound":0.15,"note":"Llama 3: the cl100k_base pattern and 100k of its tokens plus 28k more; about 1.0x on English, fewer on non-English"},
   "llama4": {"base":"o200k_base","ratio":1,"errorBound":0.2,"note":"Llama 4: o200k-style pattern, its own 200k vocabulary"},
   "llama2": {"base":"cl100k_base","ratio":1.07,"errorBound":0.36,"note":"Llama 2 (SentencePiece-style BPE, 32k tokens): 1.07x cl100k_base over testdata/corpus, 0.57-1.45x by file; load hf:meta-llama/Llama-2-7b-chat-hf for exact counts"},

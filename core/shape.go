@@ -235,7 +235,18 @@ func readChat(b []byte) (*shapedChat, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.mark()
 	return s, nil
+}
+
+// mark records in each translated message where it came from.
+func (s *shapedChat) mark() {
+	if s.from == nil {
+		return
+	}
+	for i := range s.req.Messages {
+		s.req.Messages[i].from = &origin{shape: s.shape, index: s.from[i]}
+	}
 }
 
 // chatKeys are the fields a chat request is read by, in every shape.
@@ -277,6 +288,7 @@ func readHistory(b []byte) (*shapedChat, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.mark()
 	return s, nil
 }
 
@@ -530,11 +542,14 @@ func (s *shapedChat) fold(a ChatAnswer) ChatAnswer {
 	}
 	a.PerMessage = per
 	a.Exact = false
-	note := shapeNotes[s.shape]
-	if a.Rules == "anthropic" && s.shape == ShapeAnthropic {
-		note = "read as an Anthropic Messages request"
+	lead := []string{shapeNotes[s.shape]}
+	switch {
+	case isGeminiFamily(a.Rules):
+		lead = nil // counted as the Gemini request itself (chat_gemini.go)
+	case a.Rules == "anthropic" && s.shape == ShapeAnthropic:
+		lead = []string{"read as an Anthropic Messages request"}
 	}
-	a.Notes = append(append([]string{note}, s.notes...), a.Notes...)
+	a.Notes = append(append(lead, s.notes...), a.Notes...)
 	return a
 }
 

@@ -314,7 +314,9 @@ func (s *shapedChat) anthropicExtras(o jsonObject) error {
 		if err := t.str("type", &typ); err != nil {
 			return err
 		}
-		x.thinking = typ == "enabled" || typ == "adaptive"
+		if typ == "enabled" || typ == "adaptive" {
+			x.thinking = typ
+		}
 	}
 	format, path := o.fields["output_format"], "output_format"
 	if raw, ok := o.fields["output_config"]; ok && !jsonio.IsNull(raw) {

@@ -24,14 +24,25 @@ func (s *shapedChat) readGemini(o jsonObject) error {
 	if err := s.readHead(o, []string{"systemInstruction", "system_instruction"}, system, "contents", s.geminiContents); err != nil {
 		return err
 	}
-	tools, err := decodeArray(o.fields["tools"], "tools")
-	if err != nil {
-		return err
-	}
-	for i, t := range tools {
-		if err := s.geminiTool(t, indexPath("tools", i)); err != nil {
+	if raw := o.fields["tools"]; jsonio.Kind(raw) == "an object" {
+		// One Tool rather than a list, as the AI SDK's Google provider
+		// sends it (and the API takes).
+		if err := s.geminiTool(raw, "tools"); err != nil {
 			return err
 		}
+	} else {
+		tools, err := decodeArray(raw, "tools")
+		if err != nil {
+			return err
+		}
+		for i, t := range tools {
+			if err := s.geminiTool(t, indexPath("tools", i)); err != nil {
+				return err
+			}
+		}
+	}
+	if err := s.geminiGeneration(o); err != nil {
+		return err
 	}
 	raw, key := field(o, "toolConfig", "tool_config")
 	if jsonio.IsNull(raw) || len(s.req.Tools) == 0 {
@@ -156,6 +167,7 @@ func (s *shapedChat) geminiContents(list [][]byte, path string) error {
 			return err
 		}
 		msg := ChatMessage{Role: role, Content: ChatContent{Parts: []ContentPart{}}}
+		var signed geminiSignatures
 		for j, p := range parts {
 			pp := indexPath(joinPath(cp, "parts"), j)
 			po, ok, err := decodeObject(p, pp)
@@ -172,6 +184,10 @@ func (s *shapedChat) geminiContents(list [][]byte, path string) error {
 				}
 				open[call.Function.Name] = append(open[call.Function.Name], call.ID)
 				msg.ToolCalls = append(msg.ToolCalls, call)
+				if sig, _ := field(po, "thoughtSignature", "thought_signature"); jsonio.Kind(sig) == "a string" {
+					signed.count++
+					signed.chars += len(sig) - 2
+				}
 				continue
 			}
 			if raw, key := field(po, "functionResponse", "function_response"); !jsonio.IsNull(raw) {
@@ -189,6 +205,9 @@ func (s *shapedChat) geminiContents(list [][]byte, path string) error {
 			msg.Content.Parts = append(msg.Content.Parts, part)
 		}
 		if len(msg.Content.Parts) > 0 || len(msg.ToolCalls) > 0 || len(parts) == 0 {
+			if signed.count > 0 {
+				s.gemini().signatures[len(s.req.Messages)] = signed
+			}
 			s.add(msg, i)
 		}
 	}
@@ -341,8 +360,41 @@ func (s *shapedChat) geminiTool(raw []byte, path string) error {
 				return typeErr(skey, "an object (a schema)", schema)
 			}
 			f.Parameters = RawJSON(jsonText(schema))
+			if !strings.HasSuffix(skey, ".parameters") {
+				s.gemini().jsonSchema[len(s.req.Tools)] = true
+			}
 		}
 		s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: f})
 	}
 	return nil
+}
+
+// geminiGeneration reads generationConfig's response schema: responseSchema
+// (Google's OpenAPI subset) or responseJsonSchema (JSON Schema).
+func (s *shapedChat) geminiGeneration(o jsonObject) error {
+	raw, key := field(o, "generationConfig", "generation_config")
+	g, ok, err := decodeObject(raw, key)
+	if err != nil || !ok {
+		return err
+	}
+	for _, names := range [][2]string{{"responseSchema", "response_schema"}, {"responseJsonSchema", "response_json_schema"}} {
+		schema, skey := field(g, names[0], names[1])
+		if jsonio.IsNull(schema) {
+			continue
+		}
+		if k := jsonio.Kind(schema); k != "an object" && k != "a boolean" {
+			return typeErr(skey, "an object (a schema)", schema)
+		}
+		x := s.gemini()
+		x.responseSchema, x.responseJSON = RawJSON(jsonText(schema)), names[0] == "responseJsonSchema"
+	}
+	return nil
+}
+
+// gemini returns the request's Gemini extras, made on first use.
+func (s *shapedChat) gemini() *geminiExtras {
+	if s.req.gemini == nil {
+		s.req.gemini = &geminiExtras{signatures: map[int]geminiSignatures{}, jsonSchema: map[int]bool{}}
+	}
+	return s.req.gemini
 }

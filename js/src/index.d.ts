@@ -632,7 +632,11 @@ export interface Model {
   reasoning?: boolean;
   encoding?: string;
   estimator?: string;
-  /** The model's Hugging Face tokenizer (`hf:<repository>`): loaded under this name, it counts the model exactly. */
+  /**
+   * The model's Hugging Face tokenizer (`hf:<repository>`), or for Gemini models the one Google counts
+   * them with (`gemini`: Gemma 3's, shipped as `tokenfit/tokenizers/gemini`; `gemini-gemma4`): loaded
+   * under this name, it counts the model's texts exactly.
+   */
   tokenizer?: string;
   /** The built-in chat template its server renders chat requests with (`llama3`, `llama3.1`, `qwen3`, `deepseek-v3`, `gemma3`): countChat counts the rendered prompt, exactly once `tokenizer` is loaded. */
   chatTemplate?: string;
@@ -825,10 +829,13 @@ export interface Tokenfit {
    * from the old module until the move, and if the module cannot be had
    * the promise rejects (the instance keeps answering). With
    * `tokenfit/explicit`, start with `module: full()` instead. The package
-   * ships the tables of Qwen 3, gpt-oss, DeepSeek V3 and Mistral 7B v0.1,
-   * one import each: `import qwen3 from 'tokenfit/tokenizers/qwen3'`, then
-   * `loadTokenizer('hf:Qwen/Qwen3-8B', qwen3())` makes the registry's
-   * Qwen 3 rows exact.
+   * ships the tables of Qwen 3, gpt-oss, DeepSeek V3, Mistral 7B v0.1 and
+   * v0.3, one import each: `import qwen3 from 'tokenfit/tokenizers/qwen3'`,
+   * then `loadTokenizer('hf:Qwen/Qwen3-8B', qwen3())` makes the registry's
+   * Qwen 3 rows exact; and Gemini's (Gemma 3's, under the Gemma Terms of
+   * Use): `loadTokenizer('gemini', gemini())` with
+   * `import gemini from 'tokenfit/tokenizers/gemini'` makes every Gemini
+   * model's text counts Google's local count.
    */
   loadTokenizer(name: string, source: Source | TokenizerJSON | Promise<Source | TokenizerJSON>): Promise<TokenizerInfo>;
 

@@ -121,14 +121,17 @@ test('loadTokenizer: a loaded tokenizer answers truncate, chunk, liveCounter and
 test('the shipped tokenizers: tokenfit/tokenizers/* count as their tokenizer.json and tokenizers.js', { skip }, async () => {
   const { Tokenizer } = await import(new URL('@huggingface/tokenizers/dist/tokenizers.mjs', hf));
   const shipped = JSON.parse(readFileSync(new URL('../scripts/tokenizers.json', import.meta.url), 'utf8')).tokenizers;
-  assert.deepEqual(shipped.map((t) => t.family).sort(), ['deepseek_v3', 'gptoss', 'mistral', 'mistral_v3', 'qwen3']);
+  assert.deepEqual(shipped.map((t) => t.family).sort(), ['deepseek_v3', 'gemma3', 'gptoss', 'mistral', 'mistral_v3', 'qwen3']);
   const sample = texts(58, long ? 2000 : 200);
   const before = await tokenfit.init();
   for (const t of shipped) {
     const row = before.models({ model: t.model }).model;
     assert.equal(row.tokenizer, t.name, `${t.model}'s registry row names the tokenizer it ships as`);
     const licence = readFileSync(new URL(`../dist/tables/${t.file}.LICENSE`, import.meta.url), 'utf8');
-    assert.match(licence, t.licences.includes('MIT-DeepSeek.txt') ? /MIT License/ : /Apache License\s+Version 2\.0/, `${t.file}.LICENSE`);
+    const terms = t.licences.includes('Gemma-Terms-of-Use.md')
+      ? /^Gemma is provided under and subject to the Gemma Terms of Use found at ai\.google\.dev\/gemma\/terms\n[^]*# Gemma Terms of Use[^]*3\.2 Use Restrictions/
+      : t.licences.includes('MIT-DeepSeek.txt') ? /MIT License/ : /Apache License\s+Version 2\.0/;
+    assert.match(licence, terms, `${t.file}.LICENSE`);
   }
   const got = await shippedCounts(tokenfit.init, shipped, async (t) => (await import(`tokenfit/tokenizers/${t.file}`)).default(), sample);
   const want = await shippedCounts(tokenfit.init, shipped, (t) => fileURL(t.family), sample);
@@ -138,6 +141,44 @@ test('the shipped tokenizers: tokenfit/tokenizers/* count as their tokenizer.jso
     const bad = sample.filter((text, i) => ref.encode(text, { add_special_tokens: false }).ids.length !== got[t.file].counts[i]);
     assert.deepEqual(bad.slice(0, 3), [], `${t.file}: ${bad.length} counts differ from tokenizers.js's`);
   }
+});
+
+// Gemini's tokenizer, one import: loaded under 'gemini', countTokens of
+// every Gemini model the registry maps to Gemma 3 is its count, exact,
+// and countChat counts a Gemini request's strings with it (the framing
+// Google bills beyond them stays an estimate: exact false, and the notes
+// say Google's local count); the models Google maps to Gemma 4 keep the
+// estimate and name the tokenizer that would make them exact.
+test('tokenfit/tokenizers/gemini: loaded under gemini, the Gemini models count with it', { skip }, async () => {
+  const { Tokenizer } = await import(new URL('@huggingface/tokenizers/dist/tokenizers.mjs', hf));
+  const { default: gemini } = await import('tokenfit/tokenizers/gemini');
+  const ref = new Tokenizer(JSON.parse(readFileSync(fileURL('gemma3'), 'utf8')), configOf('gemma3'));
+  const tf = await tokenfit.init();
+  const text = 'The quick brown fox jumps over the lazy dog. Schrödinger: ψ(x) = Ae^(ikx) 你好！🚀';
+  const want = ref.encode(text, { add_special_tokens: false }).ids.length;
+  const before = tf.call('countTokens', { text, model: 'gemini-2.5-flash' });
+  assert.equal(before.exact, false);
+  assert.equal(before.exactWith, 'gemini');
+  assert.ok(before.upperBound >= want, `the estimate's bound ${before.upperBound} holds Gemma 3's ${want}`);
+  const info = await tf.loadTokenizer('gemini', gemini());
+  assert.equal(info.vocabSize >= 262144, true);
+  for (const model of ['gemini-2.0-flash', 'google/gemini-2.5-pro', 'gemini-2.5-flash-lite', 'gemini-3-pro-preview', 'gemini-3-flash-preview', 'gemini-2.5-flash-preview-09-2025']) {
+    const got = tf.call('countTokens', { text, model });
+    assert.deepEqual([got.tokens, got.exact, got.encoding], [want, true, 'gemini'], model);
+  }
+  const gemma4 = tf.call('countTokens', { text, model: 'gemini-3.1-pro-preview' });
+  assert.deepEqual([gemma4.exact, gemma4.exactWith], [false, 'gemini-gemma4']);
+  const chat = tf.countChat({
+    model: 'gemini-2.5-flash',
+    systemInstruction: { parts: [{ text: 'Be brief.' }] },
+    contents: [{ role: 'user', parts: [{ text }] }],
+  });
+  const local = ['Be brief.', text].reduce((n, s) => n + ref.encode(s, { add_special_tokens: false }).ids.length, 0);
+  assert.equal(chat.encoding, 'gemini');
+  assert.equal(chat.exact, false);
+  assert.ok(chat.notes.some((n) => n.startsWith(`Google's local count (python-genai's LocalTokenizer) of this request is ${local}:`)), chat.notes.join('\n'));
+  assert.equal(chat.total, local + 2, 'two turns of framing: the system instruction and the user content');
+  assert.ok(chat.upperBound >= chat.total);
 });
 
 // Chat templates: countChat for a model with a built-in chat template, once

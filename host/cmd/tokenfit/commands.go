@@ -436,10 +436,14 @@ func chunkCmd(fs *flag.FlagSet) func(*cli, []string) error {
 
 // jsonCmd passes a JSON request (stdin or a file) to op.
 func jsonCmd(op string) func(*flag.FlagSet) func(*cli, []string) error {
-	return func(*flag.FlagSet) func(*cli, []string) error {
+	return func(fs *flag.FlagSet) func(*cli, []string) error {
+		tokenizer := fs.String("tokenizer", "", "load a tokenizer.json or table first, under its name, for the models whose rows name it (such as the npm package's gemini.tkh for Gemini)")
 		return func(c *cli, args []string) error {
 			req, err := c.oneInput(args)
 			if err != nil {
+				return err
+			}
+			if err := c.loadNamed(*tokenizer); err != nil {
 				return err
 			}
 			return c.print(c.do(op, req, nil))

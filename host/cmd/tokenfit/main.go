@@ -8,9 +8,9 @@
 //	tokenfit truncate --max-tokens N [--keep start|end] [--encoding E | --model M | --tokenizer T.json] [--json] [FILE]
 //	tokenfit chunk    --max-tokens N [--overlap N] [--encoding E | --model M] [--jsonl] [FILE]
 //	tokenfit convert  [-o OUT] [-name NAME] TOKENIZER.json
-//	tokenfit calibrate [FILE]
-//	tokenfit chat     [FILE]
-//	tokenfit budget   [FILE]
+//	tokenfit calibrate [--tokenizer T] [FILE]
+//	tokenfit chat     [--tokenizer T] [FILE]
+//	tokenfit budget   [--tokenizer T] [FILE]
 //	tokenfit plan     [--token-budget N] [--dynamic] [FILE]
 //	tokenfit models   [MODEL]
 //	tokenfit call     OPERATION [FILE]
@@ -19,7 +19,11 @@
 //
 // --tokenizer counts with a Hugging Face tokenizer.json (an open-weight
 // model's: Llama 3.x, gpt-oss), or the compact table convert writes of one
-// (a third of its size, loaded faster), natively.
+// (a third of its size, loaded faster), natively. chat, budget and
+// calibrate load it under its name instead, for the models whose registry
+// rows name it: the npm package's dist/tables/gemini.tkh (Gemma 3's
+// tokenizer, named "gemini") makes Gemini models count with Google's
+// tokenizer.
 //
 // Every command takes --runtime native|wasm (default native). Texts come
 // from the files, or stdin when there is none; count prints one number (the
@@ -91,10 +95,10 @@ var commands = []command{
 	{"truncate", "--max-tokens N [--keep start|end] [--encoding E | --model M] [--json] [FILE]", "print the text cut to N tokens (at most 1 GiB of input)", truncateCmd},
 	{"chunk", "--max-tokens N [--overlap N] [--encoding E | --model M] [--jsonl] [FILE]", "split a text into chunks of at most N tokens", chunkCmd},
 	{"convert", "[-o OUT] [-name NAME] FILE.json", "write a Hugging Face tokenizer.json as a compact table (for --tokenizer)", convertCmd},
-	{"chat", "[FILE]", "count a chat request as the API bills it (countChat)", jsonCmd("countChat")},
-	{"budget", "[FILE]", "divide a context window (calculateBudget)", jsonCmd("calculateBudget")},
+	{"chat", "[--tokenizer T] [FILE]", "count a chat request as the API bills it (countChat)", jsonCmd("countChat")},
+	{"budget", "[--tokenizer T] [FILE]", "divide a context window (calculateBudget)", jsonCmd("calculateBudget")},
 	{"plan", "[--token-budget N] [--dynamic] [FILE]", "plan what to inject (planInjection)", planCmd},
-	{"calibrate", "[FILE]", "record a reported usage, print the calibration state (calibrate)", jsonCmd("calibrate")},
+	{"calibrate", "[--tokenizer T] [FILE]", "record a reported usage, print the calibration state (calibrate)", jsonCmd("calibrate")},
 	{"models", "[MODEL]", "list the models, or resolve one", modelsCmd},
 	{"call", "OPERATION [FILE]", "run any operation of the JSON API on a JSON request", callCmd},
 	{"serve", "[--addr HOST:PORT] [--max-body N] [--…-timeout D]", "serve the JSON API over HTTP: POST /v1/{operation}, GET /healthz", serveCmd},

@@ -58,6 +58,30 @@ func tokenizerName(path string) string {
 	return base
 }
 
+// loadNamed loads a tokenizer.json or table (chat, budget and calibrate's
+// --tokenizer) into the backend under its name — a table's own (the npm
+// package's gemini.tkh is "gemini"), else tokenizerName's — so that the
+// models whose registry rows name it count with it. "" loads nothing.
+func (c *cli) loadNamed(path string) error {
+	if path == "" {
+		return nil
+	}
+	data, err := readFile(path, maxTokenizerFile)
+	if err != nil {
+		return err
+	}
+	tok, err := core.LoadTokenizer(tokenizerName(path), data)
+	if err != nil {
+		return err
+	}
+	req, err := json.Marshal(core.LoadTokenizerRequest{Name: tok.Name(), Data: data})
+	if err != nil {
+		return err
+	}
+	_, err = c.do("loadTokenizer", req, nil)
+	return err
+}
+
 func (t *target) counted() core.Counted {
 	return core.Counted{Encoding: t.hf.Name(), Exact: true}
 }

@@ -79,3 +79,35 @@ func TestTokenizerFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenizerFlag_Chat: chat and budget's --tokenizer loads a table under
+// its own name, so that the models whose rows name it count with it: a
+// table named "gemini" (here Mistral's small tokenizer, renamed) is what a
+// Gemini model's chat count uses, on both runtimes; without it, the
+// estimate.
+func TestTokenizerFlag_Chat(t *testing.T) {
+	file := "../../../build/hf/mistral/tokenizer.json"
+	if _, err := os.Stat(file); err != nil {
+		t.Skipf("%v (run make hf-deps)", err)
+	}
+	table := filepath.Join(t.TempDir(), "gemini.tkh")
+	if r := tokenfit(t, "", "convert", "-name", "gemini", "-o", table, file); r.status != 0 {
+		t.Fatalf("convert: %d %s", r.status, r.stderr)
+	}
+	req := `{"model":"gemini-2.5-flash","contents":[{"role":"user","parts":[{"text":"Hello world"}]}]}`
+	for _, rt := range []string{"native", "wasm"} {
+		r := tokenfit(t, req, "chat", "--runtime", rt, "--tokenizer", table)
+		if r.status != 0 || !strings.Contains(r.stdout, `"encoding":"gemini"`) || !strings.Contains(r.stdout, `"shape":"gemini"`) {
+			t.Errorf("%s: %d %s %s", rt, r.status, r.stdout, r.stderr)
+		}
+	}
+	if r := tokenfit(t, req, "chat"); r.status != 0 || !strings.Contains(r.stdout, `"encoding":"estimate:gemini"`) {
+		t.Errorf("without --tokenizer: %d %s %s", r.status, r.stdout, r.stderr)
+	}
+	if r := tokenfit(t, `{"model":"gemini-2.5-flash","history":[{"role":"user","content":"Hello"}]}`, "budget", "--tokenizer", table); r.status != 0 || !strings.Contains(r.stdout, `"encoding":"gemini"`) {
+		t.Errorf("budget: %d %s %s", r.status, r.stdout, r.stderr)
+	}
+	if r := tokenfit(t, req, "chat", "--tokenizer", filepath.Join(t.TempDir(), "missing.tkh")); r.status != 1 {
+		t.Errorf("a missing file: %d %q", r.status, r.stderr)
+	}
+}
