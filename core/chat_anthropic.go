@@ -16,7 +16,7 @@ import (
 // prompt's size per model and tool_choice (AnthropicRules.ToolPrompt);
 // the rest of the framing is fitted here on billed counts
 // (testdata/billed/anthropic.json and the peer workload's rows:
-// testdata/chat-rules.md §13 says how), and the text is counted with the
+// testdata/claude-rules.md says how), and the text is counted with the
 // model's estimator, since Anthropic publishes no tokenizer for Claude 3
 // and later.
 //

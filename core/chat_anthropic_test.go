@@ -8,7 +8,7 @@ import (
 )
 
 // anthropicFit lists the billed requests the Claude constants were fitted
-// on (testdata/chat-rules.md §13); every other entry of
+// on (testdata/claude-rules.md); every other entry of
 // testdata/billed/anthropic.json checks them.
 var anthropicFit = []string{
 	"pydantic-ai-test-tool-choice-matrix-", // Tool, ToolUse, ToolResult, NamedTool

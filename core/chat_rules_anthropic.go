@@ -7,7 +7,7 @@ import "strings"
 // page's pricing table, testdata/billed/constants.md §1.1: the table of
 // 2026-06-28 to 2026-09-20 for the models it lists, the earlier table for
 // the models it dropped). The framing constants are fitted per tokenizer
-// generation (testdata/chat-rules.md §13).
+// generation (testdata/claude-rules.md).
 
 var (
 	// framing2025 fits Claude 3 to 4.6 (one tokenizer); framing2026 Opus
