@@ -3,7 +3,8 @@
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
 #   make test    make check, then every test (test-demo: the web demo in headless Chromium)
 #   make bench   ratio tables against the peers, measured in one run
-#                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken
+#                (bench-accuracy: countChat against billed counts, beside ai-tokenizer;
+#                bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken
 #                in Node, and against gpt-tokenizer in Chromium;
 #                bench-start: cold start phase by phase in Node and Chromium;
 #                bench-serve: the HTTP API, tokenfit serve and tokenfit/edge)
@@ -30,7 +31,7 @@ PORT ?= 8080
 .PHONY: hf-deps bench-hf billed-deps billed-workload
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js js-core test-js js-runtimes
 .PHONY: pgo wasm embed cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
-.PHONY: bench-core bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
+.PHONY: bench-core bench-accuracy bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
@@ -187,7 +188,7 @@ test-go:
 # Each bench target also writes what it prints to build/bench/<target>.txt:
 # the README's and RATIONALE's numbers are copied from those records, and
 # say which target printed them.
-bench: bench-core bench-host bench-node bench-js bench-start bench-hf bench-serve bench-demo
+bench: bench-core bench-accuracy bench-host bench-node bench-js bench-start bench-hf bench-serve bench-demo
 
 BENCH_RECORD = $(BUILD)/bench/$@.txt
 # $(call record,command): run the command, its output also to the record.
@@ -198,6 +199,14 @@ new-record = @mkdir -p $(BUILD)/bench && : > $(BENCH_RECORD)
 bench-core:
 	$(new-record)
 	$(call record,TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchReport$$' -v -count=1 -timeout 60m)
+
+# How close countChat comes to what providers billed (testdata/billed): the
+# peer ai-tokenizer's workload row by row beside the peer's own accuracy, and
+# worst/median accuracy and upperBound per family of rules. Gemini counts
+# with Gemma 3's tokenizer (hf-deps).
+bench-accuracy: hf-deps
+	$(new-record)
+	$(call record,TOKENFIT_BENCH=1 $(GO) test ./core -run '^TestBenchAccuracy$$' -v -count=1 -timeout 10m)
 
 # SHA256SUMS: the digest of every shipped file, beside the modules and the
 # CLI (build/SHA256SUMS) and in the npm package (js/dist/SHA256SUMS, written

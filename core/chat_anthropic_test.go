@@ -2,6 +2,10 @@ package core
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -167,4 +171,73 @@ func TestAnthropic_Shapes(t *testing.T) {
 	if totals[0] != totals[1] || totals[0] != totals[2] {
 		t.Errorf("Anthropic, OpenAI and AI SDK shapes: %v", totals)
 	}
+}
+
+// TestAnthropic_UpperBoundProperty: on random Claude requests — tools,
+// tool calls and results, images, several turns, text in every script of
+// the corpus — upperBound covers the count the rules give when every
+// fitted framing constant is half again as large and every script weighs
+// 15 % more than its fitted weight: the largest departures the billed
+// counts showed from the fit (testdata/claude-rules.md §4).
+func TestAnthropic_UpperBoundProperty(t *testing.T) {
+	texts := corpusSamples(t)
+	rng := rand.New(rand.NewSource(31))
+	a := NewAPI()
+	reg := DefaultRegistry()
+	for _, model := range []string{"claude-sonnet-4-5", "claude-opus-4-7", "claude-opus-4-8", "claude-3-5-haiku-20241022"} {
+		res, err := reg.Resolve(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		est := res.Tokenizer.(*scaled)
+		heavy := &scaled{name: "heavy", base: est.base, factor: est.factor * 1.15, bound: 0, weights: est.weights}
+		rules := res.Model.ChatRules()
+		worst := *rules.Anthropic
+		f := &worst.Framing
+		for _, p := range []*int{&f.Request, &f.Marker, &f.Block, &f.ToolSystem, &f.Tool, &f.ToolUse, &f.ToolResult, &f.NamedTool, &f.Output, &f.Thinking, &f.ThinkingAdaptive, &f.ToolSearch, &f.TaskBudget} {
+			*p += (*p + 1) / 2
+		}
+		for range 80 {
+			body := randomChatRequest(rng)
+			body = strings.Replace(body, `{"messages": [`, fmt.Sprintf(`{"model": %q, "messages": [{"role": "user", "content": %q}, {"role": "assistant", "content": %q}, `, model, texts[rng.Intn(len(texts))], texts[rng.Intn(len(texts))]), 1)
+			var got ChatAnswer
+			mustUnmarshal(t, a.Call("countChat", []byte(body)), &got)
+			if got.Rules != "anthropic" {
+				t.Fatalf("%s: %q rules", model, got.Rules)
+			}
+			var req ChatRequest
+			if err := decodeJSON([]byte(body), &req); err != nil {
+				t.Fatal(err)
+			}
+			hi, err := countAnthropic(heavy, req, worst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hi.Total > got.UpperBound {
+				t.Errorf("%s: the heaviest reading counts %d, above the upper bound %d (total %d)\n%.300s", model, hi.Total, got.UpperBound, got.Total, body)
+			}
+		}
+	}
+}
+
+// corpusSamples returns a paragraph of each language of testdata/corpus.
+func corpusSamples(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("../testdata/corpus/*.txt")
+	if err != nil || len(files) < 20 {
+		t.Fatalf("testdata/corpus: %d files, %v", len(files), err)
+	}
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		if len(s) > 600 {
+			s = s[:600]
+		}
+		out = append(out, strings.ToValidUTF8(s, ""))
+	}
+	return out
 }

@@ -1,0 +1,131 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestBenchAccuracy prints how close countChat comes to what providers
+// billed, on every billed count tokenfit has (testdata/billed): the peer
+// coder/ai-tokenizer's workload, row by row beside the peer's own published
+// accuracy, then a table per family of rules — worst and median accuracy
+// and whether upperBound held — for each source. It runs only with
+// TOKENFIT_BENCH=1 (make bench-accuracy, which writes it to
+// build/bench/bench-accuracy.txt); Gemini rows count with Gemma 3 loaded
+// when make hf-deps has installed it.
+func TestBenchAccuracy(t *testing.T) {
+	if os.Getenv("TOKENFIT_BENCH") == "" {
+		t.Skip("set TOKENFIT_BENCH=1 (make bench-accuracy)")
+	}
+	a := NewAPI()
+	if tok, err := gemma3(); err == nil {
+		reg, err := a.Registry().WithTokenizer(tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a = &API{reg: reg}
+	} else {
+		fmt.Printf("Gemma 3's tokenizer is not installed (make hf-deps): Gemini rows count with the estimate\n\n")
+	}
+	fams := map[string]*accFamily{}
+	fam := func(name, source string) *accFamily {
+		k := name + "\x00" + source
+		if fams[k] == nil {
+			fams[k] = &accFamily{name: name, source: source}
+		}
+		return fams[k]
+	}
+
+	fmt.Println("The peer's workload (coder/ai-tokenizer's accuracy.json, rebuilt by internal/workload): accuracy = 1 - |count - billed| / billed")
+	fmt.Println()
+	fmt.Println("| model | size | billed | tokenfit | upperBound >= billed | ai-tokenizer |")
+	fmt.Println("|---|---|---:|---:|---|---:|")
+	for _, r := range loadPeerRows(t) {
+		provider, _, _ := strings.Cut(r.PeerModel, "/")
+		if provider != "openai" && provider != "anthropic" && provider != "google" {
+			continue
+		}
+		var c ChatAnswer
+		mustUnmarshal(t, a.Call("countChat", r.request()), &c)
+		acc := accuracy(c.Total, r.Billed)
+		held := c.UpperBound >= r.Billed
+		fmt.Printf("| %s | %s | %d | %.2f %% | %s | %.2f %% |\n", r.PeerModel, r.Size, r.Billed, 100*acc, yesNo(held), 100*accuracy(r.PeerPredicted, r.Billed))
+		fam(rulesFamily(c), "the peer's workload").add(acc, held)
+	}
+	for _, p := range []string{"anthropic", "gemini", "openai"} {
+		for _, e := range loadBilled(t, p) {
+			var c ChatAnswer
+			if err := jsonUnmarshalAnswer(a.Call("countChat", e.body(t)), &c); err != nil {
+				continue // a request tokenfit refuses: counted in neither table
+			}
+			if e.Billed <= 0 {
+				continue
+			}
+			fam(rulesFamily(c), "recorded requests ("+p+".json)").add(accuracy(c.Total, e.Billed), c.UpperBound >= e.Billed)
+		}
+	}
+
+	fmt.Println()
+	fmt.Println("Per family of rules:")
+	fmt.Println()
+	fmt.Println("| family | billed counts | n | worst | median | upperBound held |")
+	fmt.Println("|---|---|---:|---:|---:|---|")
+	list := make([]*accFamily, 0, len(fams))
+	for _, f := range fams {
+		list = append(list, f)
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].name != list[j].name {
+			return list[i].name < list[j].name
+		}
+		return list[i].source > list[j].source
+	})
+	for _, f := range list {
+		slices.Sort(f.acc)
+		fmt.Printf("| %s | %s | %d | %.1f %% | %.1f %% | %d of %d |\n", f.name, f.source, len(f.acc), 100*f.acc[0], 100*f.acc[len(f.acc)/2], f.held, len(f.acc))
+	}
+}
+
+type accFamily struct {
+	name, source string
+	acc          []float64
+	held         int
+}
+
+func (f *accFamily) add(acc float64, held bool) {
+	f.acc = append(f.acc, acc)
+	if held {
+		f.held++
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "**no**"
+}
+
+// rulesFamily names the rules an answer was counted by, for the tables: the
+// provider's family and, for an estimate, its tokenizer.
+func rulesFamily(c ChatAnswer) string {
+	switch {
+	case c.Rules == "anthropic":
+		return "Claude (" + strings.TrimPrefix(c.Encoding, "estimate:") + ")"
+	case isGeminiFamily(c.Rules):
+		return "Gemini (" + c.Encoding + ")"
+	}
+	return "OpenAI " + c.Rules
+}
+
+func jsonUnmarshalAnswer(b []byte, c *ChatAnswer) error {
+	if strings.HasPrefix(string(b), `{"error"`) {
+		return fmt.Errorf("%s", b)
+	}
+	return json.Unmarshal(b, c)
+}
