@@ -15,12 +15,12 @@ import (
 // on (testdata/claude-rules.md); every other entry of
 // testdata/billed/anthropic.json checks them.
 var anthropicFit = []string{
-	"pydantic-ai-test-tool-choice-matrix-", // Tool, ToolUse, ToolResult, NamedTool
+	"pydantic-ai-test-tool-choice-matrix-",                                                                           // Tool, ToolUse, ToolResult, NamedTool
 	"pydantic-ai-test-output-test-no-tools-native-output", "pydantic-ai-test-anthropic-test-anthropic-native-output", // Output
 	"pydantic-ai-test-ag-ui-test-thinking-roundtrip", "pydantic-ai-test-anthropic-test-anthropic-model-thinking-part", // Thinking
 	"pydantic-ai-test-anthropic-test-anthropic-task-budget", // TaskBudget
 	"pydantic-ai-test-anthropic-mid-conversation-system",    // Opus 4.8's ratio
-	"devaa-",                             // Opus 4.7's framing
+	"devaa-", // Opus 4.7's framing
 	"pydantic-ai-test-anthropic-test-anthropic-sampling", // Request
 	"pydantic-ai-test-output-test-no-tools-no-output",
 }
