@@ -35,9 +35,11 @@ const (
 	ShapeAnthropic Shape = "anthropic"
 	ShapeGemini    Shape = "gemini"
 	ShapeAISDK     Shape = "aisdk"
+	// ShapeResponses is OpenAI's Responses API request (shape_responses.go).
+	ShapeResponses Shape = "responses"
 )
 
-var shapes = []Shape{ShapeOpenAI, ShapeAnthropic, ShapeGemini, ShapeAISDK}
+var shapes = []Shape{ShapeOpenAI, ShapeAnthropic, ShapeGemini, ShapeAISDK, ShapeResponses}
 
 // shapeNotes say, for each translated shape, why its count is an estimate.
 var shapeNotes = map[Shape]string{
@@ -231,6 +233,8 @@ func readChat(b []byte) (*shapedChat, error) {
 		err = s.readGemini(o)
 	case ShapeAISDK:
 		err = s.readAISDK(o)
+	case ShapeResponses:
+		err = s.readResponses(o)
 	}
 	if err != nil {
 		return nil, err
@@ -242,7 +246,7 @@ func readChat(b []byte) (*shapedChat, error) {
 var chatKeys = []string{
 	"model", "shape", "messages", "contents", "system", "systemInstruction", "system_instruction",
 	"instructions", "tools", "functions", "tool_choice", "toolChoice", "toolConfig", "tool_config",
-	"function_call", "chat_template_kwargs",
+	"function_call", "chat_template_kwargs", "input", "text", "response_format", "responseFormat", "api",
 }
 
 // readHistory reads a budget's history, an array of messages in any shape
@@ -290,6 +294,7 @@ func readHistory(b []byte) (*shapedChat, error) {
 //   - AI SDK: a part of type tool-call, tool-result, reasoning, file with
 //     "data" or image with "image", "tools" as an object keyed by name, or
 //     "toolChoice".
+//   - OpenAI's Responses API: "input" (no other shape has it).
 //   - OpenAI otherwise.
 //
 // A request that shows two shapes is refused, naming a field of each: it
@@ -309,6 +314,12 @@ func detectShape(o jsonObject) (Shape, error) {
 	}
 	contents, hasContents := o.fields["contents"]
 	msgs, hasMsgs := o.fields["messages"]
+	if input, ok := o.fields["input"]; ok && !jsonio.IsNull(input) {
+		if (hasMsgs && !jsonio.IsNull(msgs)) || (hasContents && !jsonio.IsNull(contents)) {
+			return "", fieldErr("input", "a request has input (the Responses API) or messages or contents, not both")
+		}
+		return ShapeResponses, nil
+	}
 	if hasContents && !jsonio.IsNull(contents) {
 		if hasMsgs && !jsonio.IsNull(msgs) {
 			return "", fieldErr("contents", "a request has messages (OpenAI, Anthropic, AI SDK) or contents (Gemini), not both")
@@ -464,6 +475,8 @@ func shapeName(s Shape) string {
 		return "Gemini"
 	case ShapeAISDK:
 		return "the AI SDK"
+	case ShapeResponses:
+		return "OpenAI's Responses API"
 	}
 	return "OpenAI"
 }
@@ -524,8 +537,17 @@ func (s *shapedChat) fold(a ChatAnswer) ChatAnswer {
 		}
 	}
 	a.PerMessage = per
-	a.Exact = false
-	a.Notes = append(append([]string{shapeNotes[s.shape]}, s.notes...), a.Notes...)
+	// A Responses request is counted by its own rules (exact where they
+	// are); the other shapes are translations, always estimates.
+	var lead []string
+	if n, ok := shapeNotes[s.shape]; ok {
+		lead = append(lead, n)
+	}
+	lead = append(lead, s.notes...)
+	if len(lead) > 0 {
+		a.Exact = false
+		a.Notes = append(lead, a.Notes...)
+	}
 	return a
 }
 
