@@ -59,6 +59,9 @@ type shapedChat struct {
 	from  []int
 	notes []string
 	calls int // tool call ids made up so far (Gemini's calls may have none)
+	// slack is what the upper bound adds for parts the translation reads
+	// but the rules do not price (a Responses custom tool).
+	slack int
 }
 
 // add appends a translated message that came from message src.
@@ -521,6 +524,7 @@ func jsonText(raw []byte) string { return compactJSON(string(bytes.TrimSpace(raw
 // an estimate.
 func (s *shapedChat) fold(a ChatAnswer) ChatAnswer {
 	a.Shape = s.shape
+	a.UpperBound += s.slack
 	if s.from == nil {
 		return a
 	}

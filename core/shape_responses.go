@@ -24,6 +24,11 @@ import (
 // since the API bills what they stand for. Cost: O(n) in the size of the
 // JSON.
 
+// customToolSpread is what a custom tool was seen to bill above a
+// function without parameters (one gpt-5 count, testdata/billed/openai.json
+// aibridge-responses-custom-tool-gpt-5): the bound adds it per custom tool.
+const customToolSpread = 17
+
 // readResponses reads a Responses API request.
 func (s *shapedChat) readResponses(o jsonObject) error {
 	s.req.API = APIResponses
@@ -92,8 +97,8 @@ func (s *shapedChat) responsesItems(raw []byte, path string, from int) error {
 	if err != nil {
 		return err
 	}
-	// calls is the assistant message the latest function_call items joined,
-	// while no other item came between.
+	// calls is the assistant message that function_call items join: the
+	// latest assistant message or calls, while no other item came between.
 	calls := -1
 	for i, it := range items {
 		ip := indexPath(path, i)
@@ -134,6 +139,20 @@ func (s *shapedChat) responsesItems(raw []byte, path string, from int) error {
 				return err
 			}
 			s.add(m, src)
+			if m.Role == "assistant" {
+				// Calls right after an assistant message join it, as the
+				// AI SDK's text and tool-call parts of one message do: the
+				// message's framing is billed even when its text is empty
+				// (a content part keeps it), and its calls cost as in one
+				// Chat message with content (chat-rules.md §13).
+				last := &s.req.Messages[len(s.req.Messages)-1]
+				if last.Content.Parts == nil {
+					last.Content.Parts = []ContentPart{{Type: "text", Text: last.Content.Text}}
+					last.Content.Text = ""
+				}
+				calls = len(s.req.Messages) - 1
+				continue
+			}
 		case "function_call_output", "custom_tool_call_output":
 			tool := ChatMessage{Role: "tool"}
 			if err := o.requiredStr("call_id", &tool.ToolCallID); err != nil {
@@ -317,6 +336,8 @@ func (s *shapedChat) responsesTools(raw []byte) error {
 			}
 			s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: f})
 		case "custom":
+			s.note("a custom (free-form) tool: counted as a function without parameters; its rendering is not known (one gpt-5 count bills 17 more, which upperBound adds)")
+			s.slack += customToolSpread
 			f := FunctionDef{}
 			if err := o.requiredStr("name", &f.Name); err != nil {
 				return err
