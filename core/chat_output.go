@@ -12,16 +12,16 @@ import (
 // shape (response_format): Type "text", "json_object" or "json_schema"
 // with JSONSchema. The Responses API's text.format and the AI SDK's
 // responseFormat are read into it. OpenAI bills a json_schema format's
-// schema as part of the prompt (chat_output.go says how it is counted).
+// schema as part of the prompt (formatText says how it is counted).
 type ResponseFormat struct {
-	Type       string      `json:"type"`
-	JSONSchema *JSONSchema `json:"json_schema,omitempty"`
+	Type       string            `json:"type"`
+	JSONSchema *JSONSchemaFormat `json:"json_schema,omitempty"`
 }
 
-// JSONSchema is a json_schema response format: its name, description,
-// schema (kept as sent: the API renders properties in the order written)
-// and strict flag.
-type JSONSchema struct {
+// JSONSchemaFormat is a json_schema response format: its name,
+// description, schema (kept as sent: the API renders properties in the
+// order written) and strict flag.
+type JSONSchemaFormat struct {
 	Name        string  `json:"name"`
 	Description string  `json:"description,omitempty"`
 	Schema      RawJSON `json:"schema,omitempty"`
@@ -46,7 +46,7 @@ func (f *ResponseFormat) decode(raw []byte, path string) error {
 	if !ok {
 		return fieldErr(joinPath(path, "json_schema"), "missing")
 	}
-	f.JSONSchema = new(JSONSchema)
+	f.JSONSchema = new(JSONSchemaFormat)
 	return f.JSONSchema.decode(js)
 }
 
@@ -62,7 +62,7 @@ func (f *ResponseFormat) decodeFlat(raw []byte, path string) error {
 	if typ != "json_schema" {
 		return f.check(path)
 	}
-	f.JSONSchema = new(JSONSchema)
+	f.JSONSchema = new(JSONSchemaFormat)
 	return f.JSONSchema.decode(o)
 }
 
@@ -74,7 +74,7 @@ func (f *ResponseFormat) check(path string) error {
 	return fieldErr(joinPath(path, "type"), "unknown format %q (want text, json_object or json_schema)", engine.Clip(f.Type))
 }
 
-func (s *JSONSchema) decode(o jsonObject) error {
+func (s *JSONSchemaFormat) decode(o jsonObject) error {
 	if err := o.str("name", &s.Name); err != nil {
 		return err
 	}

@@ -283,7 +283,7 @@ func (s *shapedChat) aisdkFormat(raw []byte) error {
 		if !ok {
 			return typeErr("responseFormat.schema", "a JSON Schema object", schema)
 		}
-		js := &JSONSchema{Name: "response", Schema: RawJSON(jsonText(inner))}
+		js := &JSONSchemaFormat{Name: "response", Schema: RawJSON(jsonText(inner))}
 		if err := o.str("name", &js.Name); err != nil {
 			return err
 		}
