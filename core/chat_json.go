@@ -215,7 +215,7 @@ func (r *ChatRequest) decode(raw []byte, path string) error {
 	}
 	if raw, ok := o.fields["response_format"]; ok && !jsonio.IsNull(raw) {
 		r.ResponseFormat = new(ResponseFormat)
-		if err := r.ResponseFormat.decode(raw, joinPath(path, "response_format")); err != nil {
+		if err := r.ResponseFormat.decode(raw, joinPath(path, "response_format"), false); err != nil {
 			return err
 		}
 	}

@@ -28,9 +28,10 @@ type JSONSchemaFormat struct {
 	Strict      *bool   `json:"strict,omitempty"`
 }
 
-// decode reads Chat's response_format: {"type": …, "json_schema": {name,
-// description, schema, strict}}.
-func (f *ResponseFormat) decode(raw []byte, path string) error {
+// decode reads Chat's response_format, {"type": …, "json_schema": {name,
+// description, schema, strict}}, or when flat the Responses API's
+// text.format, whose json_schema fields sit beside its type.
+func (f *ResponseFormat) decode(raw []byte, path string, flat bool) error {
 	o, typ, err := block(raw, path)
 	if err != nil {
 		return err
@@ -39,31 +40,18 @@ func (f *ResponseFormat) decode(raw []byte, path string) error {
 	if typ != "json_schema" {
 		return f.check(path)
 	}
-	js, ok, err := decodeObject(o.fields["json_schema"], joinPath(path, "json_schema"))
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return fieldErr(joinPath(path, "json_schema"), "missing")
+	js := o
+	if !flat {
+		var ok bool
+		if js, ok, err = decodeObject(o.fields["json_schema"], joinPath(path, "json_schema")); err != nil {
+			return err
+		}
+		if !ok {
+			return fieldErr(joinPath(path, "json_schema"), "missing")
+		}
 	}
 	f.JSONSchema = new(JSONSchemaFormat)
 	return f.JSONSchema.decode(js)
-}
-
-// decodeFlat reads the Responses API's text.format, whose json_schema
-// fields sit beside its type: {"type": "json_schema", name, description,
-// schema, strict}.
-func (f *ResponseFormat) decodeFlat(raw []byte, path string) error {
-	o, typ, err := block(raw, path)
-	if err != nil {
-		return err
-	}
-	f.Type = typ
-	if typ != "json_schema" {
-		return f.check(path)
-	}
-	f.JSONSchema = new(JSONSchemaFormat)
-	return f.JSONSchema.decode(o)
 }
 
 func (f *ResponseFormat) check(path string) error {

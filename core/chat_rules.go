@@ -186,7 +186,7 @@ var (
 	messages3 = MessageRules{PerMessage: 3, PerName: 1, ReplyPriming: 3, FunctionMessage: -2, FunctionCall: 3, Exact: true}
 	// o1 and o3-mini bill one token less per request; whether the reply
 	// priming or something else is shorter cannot be told apart.
-	// Exact on 11 Chat and Responses counts of o3-mini
+	// Exact on 8 Chat and Responses counts of o3-mini
 	// (testdata/billed/openai.json).
 	messagesO = MessageRules{PerMessage: 3, PerName: 1, ReplyPriming: 2, FunctionMessage: -2, FunctionCall: 3, Exact: true}
 	// The harmony families (o3, o4-mini, codex-mini and the gpt-5 family
@@ -203,9 +203,9 @@ var (
 		FunctionCallNone: 1, FunctionCallNamed: 4, ToolChoiceNone: 1, ToolChoiceRequired: 1, ToolChoiceNamed: 7}
 	// The harmony families on Chat Completions: the definitions do not join
 	// a system message, no tool_choice costs anything, and any definition
-	// brings 82 tokens more than on the Responses API (a preamble; fitted
-	// on 28 Chat counts of gpt-5, gpt-5-mini and gpt-5.4-mini, within one
-	// token; chat-rules.md §13).
+	// brings 82 tokens more than the 2024 rules (a preamble the Responses
+	// API does not bill; fitted on 26 Chat counts of gpt-5, gpt-5-mini and
+	// gpt-5.4-mini, all within one token; chat-rules.md §13).
 	toolsHarmony = ToolRules{Definitions: 91, Params: ParamsHarmony, Undescribed: -1, ChoiceFree: true, Spread: 1, Measured: true}
 
 	callsLegacy = ToolCallRules{Legacy: true}

@@ -47,8 +47,10 @@ type apiRules struct {
 // (testdata/billed/ai-tokenizer.json, AI SDK requests on the Responses API).
 var (
 	// gpt-4o, gpt-4o-mini, gpt-4.1 (and mini, nano), gpt-4.5 and gpt-5-chat:
-	// definitions 3 (26 counts: 14 Responses counts of gpt-4o and gpt-4.1,
-	// 12 peer rows, every one exact), calls 2 less than calls2024.
+	// definitions 3, calls 2 less than calls2024 (19 Responses counts of
+	// gpt-4o and gpt-4.1 with tools, 17 exact and 2 within 2; the peer's 15
+	// rows, exact at every size). Messages as on Chat, but for one
+	// gpt-4.1-mini count 1 above them, which the bound carries.
 	responses4o = apiRules{
 		Messages:  MessageRules{PerMessage: 3, PerName: 1, ReplyPriming: 3, FunctionMessage: -2, FunctionCall: 3, Spread: 1},
 		Tools:     ToolRules{Definitions: 3, Params: ParamsFlat, Undescribed: -1, FunctionCallNone: 1, FunctionCallNamed: 4, ToolChoiceNone: 1, ToolChoiceRequired: 1, ToolChoiceNamed: 7, Spread: 2, Measured: true},
@@ -70,11 +72,12 @@ var (
 		Tools:     ToolRules{Definitions: 6, Params: ParamsFlat, Undescribed: -1, FunctionCallNone: 1, FunctionCallNamed: 4, ToolChoiceNone: 1, ToolChoiceRequired: 1, ToolChoiceNamed: 7},
 		ToolCalls: ToolCallRules{PerCall: 4, WithContent: 4, Parallel: 19, Result: 3, Spread: 1, Measured: true},
 	}
-	// The harmony families: without Chat's 82-token preamble (definitions
-	// 8: 16 Responses counts of gpt-5, gpt-5-mini and gpt-5.2 to gpt-5.6
-	// within one token); a system message adds 1 and a newline (9
-	// Responses counts within 2, the peer's 33 rows within 3: they land 3
-	// apart by model, gpt-5 +3, o3 and o4-mini −3 around gpt-5-mini). The
+	// The harmony families: without Chat's preamble (definitions 8: 18
+	// Responses counts of gpt-5, gpt-5-mini and gpt-5.4 without a system
+	// message, within 3, 15 within 1); a system message adds 1 and a
+	// newline (10 Responses counts within 2, the peer's 33 rows within 3:
+	// they land 3 apart by model, gpt-5 +3, o3 and o4-mini −3 around
+	// gpt-5-mini). The
 	// message rule misses two gpt-5 counts of its launch weeks by −1 and
 	// −3, so it is not exact here.
 	responsesHarmony = apiRules{

@@ -209,6 +209,17 @@ func callBlock(o jsonObject, idKey, nameKey string, input []byte) (translated, e
 	return translated{call: &call}, nil
 }
 
+// modeChoice reads a tool choice given as a string, as the AI SDK and the
+// Responses API write one: "auto", "none" or "required".
+func modeChoice(raw []byte, path string) (*ToolChoice, error) {
+	mode, _ := jsonio.Unquote(raw)
+	switch mode {
+	case "auto", "none", "required":
+		return &ToolChoice{Mode: mode}, nil
+	}
+	return nil, fieldErr(path, "unknown choice %q (want auto, none, required or a tool)", engine.Clip(mode))
+}
+
 // readChat reads a chat request in any shape. Cost: O(n) in the size of
 // the JSON.
 func readChat(b []byte) (*shapedChat, error) {

@@ -48,13 +48,9 @@ func (s *shapedChat) readAISDK(o jsonObject) error {
 		return nil
 	}
 	if jsonio.Kind(raw) == "a string" {
-		mode, _ := jsonio.Unquote(raw)
-		switch mode {
-		case "auto", "none", "required":
-			s.req.ToolChoice = &ToolChoice{Mode: mode}
-			return nil
-		}
-		return fieldErr("toolChoice", "unknown choice %q (want auto, none, required or a tool)", engine.Clip(mode))
+		var err error
+		s.req.ToolChoice, err = modeChoice(raw, "toolChoice")
+		return err
 	}
 	c, ok, err := decodeObject(raw, "toolChoice")
 	if err != nil {

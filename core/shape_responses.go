@@ -85,7 +85,7 @@ func (s *shapedChat) readResponses(o jsonObject) error {
 	}
 	if raw, ok := text.fields["format"]; ok && !jsonio.IsNull(raw) {
 		s.req.ResponseFormat = new(ResponseFormat)
-		return s.req.ResponseFormat.decodeFlat(raw, "text.format")
+		return s.req.ResponseFormat.decode(raw, "text.format", true)
 	}
 	return nil
 }
@@ -370,13 +370,9 @@ func (s *shapedChat) responsesChoice(raw []byte) error {
 		return nil
 	}
 	if jsonio.Kind(raw) == "a string" {
-		mode, _ := jsonio.Unquote(raw)
-		switch mode {
-		case "auto", "none", "required":
-			s.req.ToolChoice = &ToolChoice{Mode: mode}
-			return nil
-		}
-		return fieldErr("tool_choice", "unknown choice %q (want auto, none, required or a tool)", engine.Clip(mode))
+		var err error
+		s.req.ToolChoice, err = modeChoice(raw, "tool_choice")
+		return err
 	}
 	c, typ, err := block(raw, "tool_choice")
 	if err != nil {
