@@ -596,6 +596,11 @@ func (r *ChatRequest) validate() error {
 			return err
 		}
 	}
+	switch r.API {
+	case "", APIChat, APIResponses:
+	default:
+		return fieldErr("api", "unknown API %q (want chat or responses)", engine.Clip(string(r.API)))
+	}
 	if len(r.Tools) > 0 && len(r.Functions) > 0 {
 		return fieldErr("functions", "a request has tools or the legacy functions, not both")
 	}

@@ -13,8 +13,9 @@ import (
 // apply (RulesFor). instructions become a system message before the input;
 // input is one user message (a string) or a list of items: a message's
 // input_text, output_text and refusal parts as text and input_image as an
-// image_url part; function_call (and custom_tool_call) items tool calls,
-// consecutive ones sharing one assistant message; function_call_output
+// image_url part; function_call (and custom_tool_call) items tool calls of
+// the assistant message right before them (or of one of their own);
+// function_call_output
 // (and custom_tool_call_output) tool messages; a reasoning item its summary
 // text. tools: function tools as functions, custom tools as functions
 // without parameters (a grammar format as its JSON text), built-in tools as
@@ -43,12 +44,12 @@ func (s *shapedChat) readResponses(o jsonObject) error {
 			return err
 		}
 		if mode != "" {
-			s.note("reasoning.mode " + engine.Clip(mode) + ": billed above the request (one gpt-5.6 count in pro mode: 1,531 more), not counted (upperBound included)")
+			s.note("reasoning.mode " + engine.Clip(mode) + ": billed above the request (one gpt-5.6 count in pro mode: 1,531 more); not counted, not even in upperBound")
 		}
 	}
 	for _, k := range []string{"previous_response_id", "conversation"} {
 		if raw, ok := o.fields[k]; ok && !jsonio.IsNull(raw) {
-			s.note(k + ": the stored conversation it names is billed as input and not counted (upperBound included)")
+			s.note(k + ": the stored conversation it names is billed as input; not counted, not even in upperBound")
 		}
 	}
 	if raw, ok := o.fields["instructions"]; ok && !jsonio.IsNull(raw) {
@@ -170,7 +171,7 @@ func (s *shapedChat) responsesItems(raw []byte, path string, from int) error {
 		case "reasoning":
 			s.note("a reasoning item: counted as its summary text; the model may drop or expand it")
 			if raw, ok := o.fields["encrypted_content"]; ok && !jsonio.IsNull(raw) {
-				s.note("encrypted reasoning: billed as the reasoning it holds, which tokenfit cannot read (upperBound included)")
+				s.note("encrypted reasoning: billed as the reasoning it holds, which tokenfit cannot read; not counted, not even in upperBound")
 			}
 			text, err := s.responsesText(o.fields["summary"], joinPath(ip, "summary"))
 			if err != nil {
@@ -178,7 +179,7 @@ func (s *shapedChat) responsesItems(raw []byte, path string, from int) error {
 			}
 			s.add(ChatMessage{Role: "assistant", Content: ChatContent{Text: text}}, src)
 		case "item_reference":
-			s.note("an item_reference: the stored item it names is billed and not counted (upperBound included)")
+			s.note("an item_reference: the stored item it names is billed; not counted, not even in upperBound")
 		default:
 			s.note("a Responses input item other than a message, function call, its output or reasoning: counted as its JSON text")
 			s.add(ChatMessage{Role: "user", Content: ChatContent{Text: jsonText(it)}}, src)
