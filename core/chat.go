@@ -25,6 +25,13 @@ type ChatRequest struct {
 	Functions    []FunctionDef       `json:"functions,omitempty"`
 	ToolChoice   *ToolChoice         `json:"tool_choice,omitempty"`
 	FunctionCall *FunctionCallChoice `json:"function_call,omitempty"`
+	// ResponseFormat is the structured output the reply must follow
+	// (response_format); a json_schema format's schema is billed.
+	ResponseFormat *ResponseFormat `json:"response_format,omitempty"`
+	// API is the OpenAI API the request is sent to: APIChat (Chat
+	// Completions, the default for this shape) or APIResponses. The two
+	// bill the same conversation differently (RulesFor).
+	API OpenAIAPI `json:"api,omitempty"`
 	// ChatTemplateKwargs are the variables a request gives an open-weight
 	// model's chat template (vLLM's chat_template_kwargs); tokenfit reads
 	// those its built-in templates take.
@@ -160,7 +167,8 @@ type FunctionCallChoice struct {
 
 // ChatCount is what a chat request costs, as the API bills it in
 // prompt_tokens, and where the tokens go. Total = Messages + Tools +
-// ToolChoice + Priming, and Messages is the sum of PerMessage.
+// ToolChoice + ResponseFormat + Priming, and Messages is the sum of
+// PerMessage.
 type ChatCount struct {
 	// Total is the request's prompt_tokens.
 	Total int `json:"total"`
@@ -180,6 +188,9 @@ type ChatCount struct {
 	Tools int `json:"tools"`
 	// ToolChoice is what tool_choice or function_call adds.
 	ToolChoice int `json:"toolChoice"`
+	// ResponseFormat is what a json_schema response format adds: its
+	// schema, written into the prompt (chat_output.go).
+	ResponseFormat int `json:"responseFormat"`
 	// Priming is the reply priming added once per request.
 	Priming int `json:"priming"`
 	// Images is the image tokens, already counted in Messages.
@@ -239,14 +250,20 @@ func CountChat(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, erro
 		return ChatCount{}, err
 	}
 	out.ToolChoice = c.choice(&req)
+	format, formatSlack, err := c.format(&req)
+	if err != nil {
+		return ChatCount{}, err
+	}
+	out.ResponseFormat = format
 	out.Priming = rules.Messages.ReplyPriming
 	out.Images = c.images
-	out.Total = out.Messages + out.Tools + out.ToolChoice + out.Priming
+	out.Total = out.Messages + out.Tools + out.ToolChoice + out.ResponseFormat + out.Priming
 	slack, err := c.slack(&req, out.PerMessage, callNames)
 	if err != nil {
 		return ChatCount{}, err
 	}
-	out.UpperBound = tok.Upper(out.Total + slack)
+	slack += c.undeclared(&req)
+	out.UpperBound = tok.Upper(out.Total + slack + formatSlack)
 	out.Exact = c.exact
 	out.Notes = c.notes
 	return out, nil
@@ -261,15 +278,21 @@ func CountChat(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, erro
 // parts are recounted, so a long history costs nothing more.
 func (c *chatCounter) slack(req *ChatRequest, perMessage []int, callNames map[string]string) (int, error) {
 	r := c.rules
-	slack := 0
+	slack := r.Messages.Spread
 	if !r.Messages.Exact {
 		for _, m := range candidateMessages {
-			slack = max(slack, m.ReplyPriming-r.Messages.ReplyPriming)
+			slack = max(slack, r.Messages.Spread+m.ReplyPriming-r.Messages.ReplyPriming)
 		}
 	}
 	alt := &chatCounter{tok: c.tok, rules: r}
 	for i := range req.Messages {
+		if r.ToolCalls.Measured {
+			break
+		}
 		m := &req.Messages[i]
+		if len(m.ToolCalls) > 1 {
+			slack += r.ToolCalls.Spread
+		}
 		if m.Role != "tool" && len(m.ToolCalls) == 0 {
 			continue
 		}
@@ -288,7 +311,10 @@ func (c *chatCounter) slack(req *ChatRequest, perMessage []int, callNames map[st
 	if err != nil || chosen.exact {
 		return slack, err
 	}
-	worst := chosen.n
+	if r.Tools.Measured {
+		return slack + r.Tools.Spread, nil
+	}
+	worst := chosen.n + r.Tools.Spread
 	for _, style := range []ParamStyle{ParamsIndented, ParamsFlat} {
 		for _, und := range candidateUndescribed {
 			tr := r.Tools
@@ -301,6 +327,30 @@ func (c *chatCounter) slack(req *ChatRequest, perMessage []int, callNames map[st
 		}
 	}
 	return slack + worst - chosen.n, nil
+}
+
+// undeclaredCall is what the bound adds for a call to a function the
+// request does not define, beside definitions it has: the one such count
+// (gpt-5 on the Responses API) bills 6 above the rules.
+const undeclaredCall = 6
+
+// undeclared returns what the bound adds for calls to functions the
+// request's definitions do not include, noting them.
+func (c *chatCounter) undeclared(req *ChatRequest) int {
+	defs := functionInputs(req)
+	if len(defs) == 0 {
+		return 0
+	}
+	n := 0
+	for i := range req.Messages {
+		for _, call := range req.Messages[i].ToolCalls {
+			if !slices.ContainsFunc(defs, func(d funcInput) bool { return d.def.Name == call.Function.Name }) {
+				c.inexact("a call to a function the request does not define: billed above the rules (one count: 6 more)")
+				n += undeclaredCall
+			}
+		}
+	}
+	return n
 }
 
 // The candidates for the fitted parts of a family's rules: every rendering
@@ -355,10 +405,14 @@ func (c *chatCounter) message(m *ChatMessage, callNames map[string]string) int {
 			// function it answers.
 			return mr.PerMessage + c.count(m.Role) + content + c.count(name) + mr.PerName + mr.FunctionMessage
 		}
-		return tr.Result + c.count(name) + content
+		return tr.Result + c.toolName(name) + content
 	}
 
 	n := mr.PerMessage + c.count(m.Role) + content
+	if m.Role == "assistant" && mr.PerAssistant != 0 {
+		n += mr.PerAssistant
+		c.inexact(format.Sprintf("assistant turns on %s: their channel's %d tokens are fitted on billed counts, not verified", c.rules.Family, mr.PerAssistant))
+	}
 	if m.Name != "" {
 		n += c.count(m.Name) + mr.PerName
 	}
@@ -386,12 +440,26 @@ func (c *chatCounter) message(m *ChatMessage, callNames map[string]string) int {
 				n += tr.WithContent
 			}
 			if len(m.ToolCalls) > 1 {
-				n += tr.Parallel
-				c.inexact("several tool calls in one message: the parallel-call constant rests on two API counts")
+				n += tr.Parallel + (len(m.ToolCalls)-1)*tr.ParallelPerCall
+				c.inexact("several tool calls in one message: the parallel-call constants rest on two API counts")
 			}
 		}
 	}
 	return n
+}
+
+// toolName is the tokens of the function name a tool message answers:
+// the API writes the message's author as "functions.NAME", where the
+// name's first piece usually joins the dot; a name whose first piece does
+// not ("durability_…") costs one more (fitted: 2 gpt-4o counts with such a
+// name, and the constant of every other tool-message count). Names count
+// as themselves when the dot joins, and always with an estimating
+// tokenizer.
+func (c *chatCounter) toolName(name string) int {
+	if name == "" || !c.tok.Exact() {
+		return c.count(name)
+	}
+	return c.count("functions."+name) - c.count("functions.") + 1
 }
 
 // legacyNote flags legacy function messages outside the 2023 snapshots,
@@ -515,6 +583,9 @@ func (c *chatCounter) choice(req *ChatRequest) int {
 		return 0
 	}
 	tr := c.rules.Tools
+	if tr.ChoiceFree {
+		return 0
+	}
 	if ch := req.FunctionCall; ch != nil {
 		switch ch.Mode {
 		case "none":
@@ -555,6 +626,11 @@ func (r *ChatRequest) validate() error {
 		if err := r.Messages[i].validate(format.Sprintf("messages[%d]", i)); err != nil {
 			return err
 		}
+	}
+	switch r.API {
+	case "", APIChat, APIResponses:
+	default:
+		return fieldErr("api", "unknown API %q (want chat or responses)", engine.Clip(string(r.API)))
 	}
 	if len(r.Tools) > 0 && len(r.Functions) > 0 {
 		return fieldErr("functions", "a request has tools or the legacy functions, not both")

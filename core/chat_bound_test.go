@@ -93,6 +93,9 @@ func TestChat_UpperBoundCoversCandidates(t *testing.T) {
 	families := []ChatRules{defaultChatRules}
 	for _, row := range chatRulesTable {
 		families = append(families, row.rules)
+		if id := append(row.ids, row.prefixes...)[0]; row.responses != nil {
+			families = append(families, RulesFor(id, APIResponses))
+		}
 	}
 	rng := rand.New(rand.NewSource(11))
 	raised := 0
@@ -163,8 +166,10 @@ func candidateRules(r ChatRules) []ChatRules {
 					if !r.Messages.Exact {
 						v.Messages.ReplyPriming = m.ReplyPriming
 					}
-					v.ToolCalls = calls
-					if !r.Tools.Exact || !r.Tools.NestedExact || r.Tools.Undescribed != 0 {
+					if !r.ToolCalls.Measured {
+						v.ToolCalls = calls
+					}
+					if !r.Tools.Measured && (!r.Tools.Exact || !r.Tools.NestedExact || r.Tools.Undescribed != 0) {
 						v.Tools.Params, v.Tools.Undescribed = style, und
 					}
 					out = append(out, v)

@@ -250,7 +250,13 @@ func renderFunctions(defs []funcInput, style ParamStyle) (rendered, error) {
 			if err != nil {
 				return rendered{}, err
 			}
-			b.WriteString("type " + d.def.Name + " = (_: {\n")
+			b.WriteString("type " + d.def.Name + " = (_: ")
+			if desc, _ := r.description(params, d.path+".parameters"); desc != "" && style == ParamsHarmony {
+				// The parameters' own description: harmony writes an
+				// object's description before its brace.
+				b.WriteString("// " + desc + "\n")
+			}
+			b.WriteString("{\n")
 			b.WriteString(body)
 			b.WriteString("\n}) => any;\n\n")
 		} else {

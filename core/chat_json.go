@@ -230,6 +230,15 @@ func (r *ChatRequest) decode(raw []byte, path string) error {
 			return err
 		}
 	}
+	if raw, ok := o.fields["response_format"]; ok && !jsonio.IsNull(raw) {
+		r.ResponseFormat = new(ResponseFormat)
+		if err := r.ResponseFormat.decode(raw, joinPath(path, "response_format"), false); err != nil {
+			return err
+		}
+	}
+	if err := r.API.read(o); err != nil {
+		return err
+	}
 	kw, ok, err := decodeObject(o.fields["chat_template_kwargs"], joinPath(path, "chat_template_kwargs"))
 	if err != nil {
 		return err

@@ -81,8 +81,8 @@ func countVector(t testing.TB, v chatVector) (ChatRequest, ChatCount) {
 // checkBreakdown fails unless the parts of a count add up.
 func checkBreakdown(t testing.TB, req ChatRequest, got ChatCount) {
 	t.Helper()
-	if got.Total != got.Messages+got.Tools+got.ToolChoice+got.Priming {
-		t.Errorf("total %d != messages %d + tools %d + toolChoice %d + priming %d", got.Total, got.Messages, got.Tools, got.ToolChoice, got.Priming)
+	if got.Total != got.Messages+got.Tools+got.ToolChoice+got.ResponseFormat+got.Priming {
+		t.Errorf("total %d != messages %d + tools %d + toolChoice %d + responseFormat %d + priming %d", got.Total, got.Messages, got.Tools, got.ToolChoice, got.ResponseFormat, got.Priming)
 	}
 	if got.UpperBound < got.Total {
 		t.Errorf("upper bound %d below the total %d", got.UpperBound, got.Total)
@@ -215,7 +215,8 @@ func TestCountChat_Exactness(t *testing.T) {
 		{"undescribed property on gpt-4-turbo", "gpt-4-turbo", `{"messages":[` + user + `],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"string"}}}}}]}`, false, "fitted"},
 		{"unknown schema keyword", "gpt-4o", `{"messages":[` + user + `],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"string","description":"x","default":"y"}}}}}]}`, false, "default"},
 		{"image", "gpt-4o", `{"messages":[` + img + `]}`, false, "size is unknown"},
-		{"o-series", "o3", `{"messages":[` + user + `]}`, false, "not verified"},
+		{"o1-mini", "o1-mini", `{"messages":[` + user + `]}`, false, "not verified"},
+		{"harmony assistant turn", "gpt-5", `{"messages":[` + user + `,{"role":"assistant","content":"hi"}]}`, false, "channel"},
 		{"unknown model", "mystery-1", `{"messages":[` + user + `]}`, false, "default rules"},
 		{"tool_choice required", "gpt-4o", `{"messages":[` + user + `],"tools":[{"type":"function","function":{"name":"f"}}],"tool_choice":"required"}`, false, "required"},
 	} {
@@ -299,8 +300,11 @@ func TestChatRulesFor(t *testing.T) {
 		{"gpt-4.1-mini-2025-04-14", "gpt-4.1-mini"},
 		{"gpt-4.1-nano", "gpt-4.1-nano"},
 		{"gpt-4.5-preview-2025-02-27", "gpt-4.1"},
-		{"o1-2024-12-17", "o1-o3"},
-		{"o3-mini", "o1-o3"},
+		{"o1-2024-12-17", "o1"},
+		{"o3-mini", "o1"},
+		{"o1-mini-2024-09-12", "o1-mini"},
+		{"o3-2025-04-16", "o3"},
+		{"gpt-5-chat-latest", "gpt-5-chat"},
 		{"o4-mini-2025-04-16", "o4-mini"},
 		{"gpt-5", "gpt-5"},
 		{"gpt-5.1-chat-latest", "gpt-5"},

@@ -244,7 +244,7 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 	if err != nil {
 		return ChatAnswer{}, err
 	}
-	rules, note := ChatRulesFor(req.Model), ""
+	rules, note := RulesFor(req.Model, req.API), ""
 	if req.Model != "" {
 		res, err := r.Resolve(req.Model)
 		if err != nil {

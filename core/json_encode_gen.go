@@ -459,6 +459,8 @@ func (v ChatAnswer) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.ChatCount.Tools))
 	w.Raw(",\"toolChoice\":")
 	w.Int(int64(v.ChatCount.ToolChoice))
+	w.Raw(",\"responseFormat\":")
+	w.Int(int64(v.ChatCount.ResponseFormat))
 	w.Raw(",\"priming\":")
 	w.Int(int64(v.ChatCount.Priming))
 	w.Raw(",\"images\":")

@@ -35,9 +35,11 @@ const (
 	ShapeAnthropic Shape = "anthropic"
 	ShapeGemini    Shape = "gemini"
 	ShapeAISDK     Shape = "aisdk"
+	// ShapeResponses is OpenAI's Responses API request (shape_responses.go).
+	ShapeResponses Shape = "responses"
 )
 
-var shapes = []Shape{ShapeOpenAI, ShapeAnthropic, ShapeGemini, ShapeAISDK}
+var shapes = []Shape{ShapeOpenAI, ShapeAnthropic, ShapeGemini, ShapeAISDK, ShapeResponses}
 
 // shapeNotes say, for each translated shape, why its count is an estimate.
 var shapeNotes = map[Shape]string{
@@ -57,6 +59,9 @@ type shapedChat struct {
 	from  []int
 	notes []string
 	calls int // tool call ids made up so far (Gemini's calls may have none)
+	// slack is what the upper bound adds for parts the translation reads
+	// but the rules do not price (a Responses custom tool).
+	slack int
 }
 
 // add appends a translated message that came from message src.
@@ -204,6 +209,17 @@ func callBlock(o jsonObject, idKey, nameKey string, input []byte) (translated, e
 	return translated{call: &call}, nil
 }
 
+// modeChoice reads a tool choice given as a string, as the AI SDK and the
+// Responses API write one: "auto", "none" or "required".
+func modeChoice(raw []byte, path string) (*ToolChoice, error) {
+	mode, _ := jsonio.Unquote(raw)
+	switch mode {
+	case "auto", "none", "required":
+		return &ToolChoice{Mode: mode}, nil
+	}
+	return nil, fieldErr(path, "unknown choice %q (want auto, none, required or a tool)", engine.Clip(mode))
+}
+
 // readChat reads a chat request in any shape. Cost: O(n) in the size of
 // the JSON.
 func readChat(b []byte) (*shapedChat, error) {
@@ -231,6 +247,8 @@ func readChat(b []byte) (*shapedChat, error) {
 		err = s.readGemini(o)
 	case ShapeAISDK:
 		err = s.readAISDK(o)
+	case ShapeResponses:
+		err = s.readResponses(o)
 	}
 	if err != nil {
 		return nil, err
@@ -254,6 +272,7 @@ var chatKeys = []string{
 	"model", "shape", "messages", "contents", "system", "systemInstruction", "system_instruction",
 	"instructions", "tools", "functions", "tool_choice", "toolChoice", "toolConfig", "tool_config",
 	"function_call", "chat_template_kwargs", "thinking", "output_config", "output_format",
+	"input", "text", "response_format", "responseFormat", "api",
 }
 
 // readHistory reads a budget's history, an array of messages in any shape
@@ -302,6 +321,7 @@ func readHistory(b []byte) (*shapedChat, error) {
 //   - AI SDK: a part of type tool-call, tool-result, reasoning, file with
 //     "data" or image with "image", "tools" as an object keyed by name, or
 //     "toolChoice".
+//   - OpenAI's Responses API: "input" (no other shape has it).
 //   - OpenAI otherwise.
 //
 // A request that shows two shapes is refused, naming a field of each: it
@@ -321,6 +341,12 @@ func detectShape(o jsonObject) (Shape, error) {
 	}
 	contents, hasContents := o.fields["contents"]
 	msgs, hasMsgs := o.fields["messages"]
+	if input, ok := o.fields["input"]; ok && !jsonio.IsNull(input) {
+		if (hasMsgs && !jsonio.IsNull(msgs)) || (hasContents && !jsonio.IsNull(contents)) {
+			return "", fieldErr("input", "a request has input (the Responses API) or messages or contents, not both")
+		}
+		return ShapeResponses, nil
+	}
 	if hasContents && !jsonio.IsNull(contents) {
 		if hasMsgs && !jsonio.IsNull(msgs) {
 			return "", fieldErr("contents", "a request has messages (OpenAI, Anthropic, AI SDK) or contents (Gemini), not both")
@@ -481,6 +507,8 @@ func shapeName(s Shape) string {
 		return "Gemini"
 	case ShapeAISDK:
 		return "the AI SDK"
+	case ShapeResponses:
+		return "OpenAI's Responses API"
 	}
 	return "OpenAI"
 }
@@ -525,6 +553,7 @@ func jsonText(raw []byte) string { return compactJSON(string(bytes.TrimSpace(raw
 // an estimate.
 func (s *shapedChat) fold(a ChatAnswer) ChatAnswer {
 	a.Shape = s.shape
+	a.UpperBound += s.slack
 	if s.from == nil {
 		return a
 	}
@@ -541,15 +570,23 @@ func (s *shapedChat) fold(a ChatAnswer) ChatAnswer {
 		}
 	}
 	a.PerMessage = per
-	a.Exact = false
-	lead := []string{shapeNotes[s.shape]}
-	switch {
+	// A Responses request is counted by its own rules (exact where they
+	// are), a Gemini or Claude model's request by its provider's; the other
+	// shapes are translations, always estimates.
+	var lead []string
+	switch n, ok := shapeNotes[s.shape]; {
 	case isGeminiFamily(a.Rules):
-		lead = nil // counted as the Gemini request itself (chat_gemini.go)
+		// counted as the Gemini request itself (chat_gemini.go)
 	case a.Rules == "anthropic" && s.shape == ShapeAnthropic:
-		lead = []string{"read as an Anthropic Messages request"}
+		lead = append(lead, "read as an Anthropic Messages request")
+	case ok:
+		lead = append(lead, n)
 	}
-	a.Notes = append(append(lead, s.notes...), a.Notes...)
+	lead = append(lead, s.notes...)
+	if len(lead) > 0 {
+		a.Exact = false
+		a.Notes = append(lead, a.Notes...)
+	}
 	return a
 }
 

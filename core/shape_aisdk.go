@@ -13,8 +13,13 @@ import (
 // image_url parts, tool-call parts as tool calls, each tool-result part a
 // tool message (output text or JSON, its media a user message after it),
 // tools keyed by name as functions with inputSchema (or v4's parameters) as
-// their parameters, and toolChoice as tool_choice. Other parts count as
-// their JSON text. Cost: O(n) in the size of the JSON.
+// their parameters, toolChoice as tool_choice, and responseFormat (the
+// language model's call option: {type: "json", schema, name, description})
+// as the json_schema format the SDK's OpenAI provider sends. Other parts
+// count as their JSON text. An OpenAI model is counted by its Responses
+// rules, the API the SDK's OpenAI provider calls by default; "api": "chat"
+// says the request goes to Chat Completions (openai.chat(…)). Cost: O(n)
+// in the size of the JSON.
 
 func (s *shapedChat) readAISDK(o jsonObject) error {
 	system := func(o jsonObject, key string) (string, error) {
@@ -22,6 +27,15 @@ func (s *shapedChat) readAISDK(o jsonObject) error {
 		return text, o.str(key, &text)
 	}
 	if err := s.readHead(o, []string{"system", "instructions"}, system, "messages", s.aisdkMessages); err != nil {
+		return err
+	}
+	if err := s.req.API.read(o); err != nil {
+		return err
+	}
+	if s.req.API == "" {
+		s.req.API = APIResponses
+	}
+	if err := s.aisdkFormat(o.fields["responseFormat"]); err != nil {
 		return err
 	}
 	if raw, ok := o.fields["tools"]; ok && !jsonio.IsNull(raw) {
@@ -34,13 +48,9 @@ func (s *shapedChat) readAISDK(o jsonObject) error {
 		return nil
 	}
 	if jsonio.Kind(raw) == "a string" {
-		mode, _ := jsonio.Unquote(raw)
-		switch mode {
-		case "auto", "none", "required":
-			s.req.ToolChoice = &ToolChoice{Mode: mode}
-			return nil
-		}
-		return fieldErr("toolChoice", "unknown choice %q (want auto, none, required or a tool)", engine.Clip(mode))
+		var err error
+		s.req.ToolChoice, err = modeChoice(raw, "toolChoice")
+		return err
 	}
 	c, ok, err := decodeObject(raw, "toolChoice")
 	if err != nil {
@@ -242,4 +252,42 @@ func aisdkSchema(schema []byte) ([]byte, bool) {
 		}
 	}
 	return nil, false
+}
+
+// aisdkFormat reads responseFormat: {type: "text"}, or {type: "json"} with
+// an optional JSON Schema (or the value of jsonSchema()), name and
+// description, as the SDK's OpenAI provider sends it: json_schema named
+// "response" unless named, json_object without a schema.
+func (s *shapedChat) aisdkFormat(raw []byte) error {
+	if jsonio.IsNull(raw) {
+		return nil
+	}
+	o, typ, err := block(raw, "responseFormat")
+	if err != nil {
+		return err
+	}
+	switch typ {
+	case "text":
+		return nil
+	case "json":
+	default:
+		return fieldErr("responseFormat.type", "unknown type %q (want text or json)", engine.Clip(typ))
+	}
+	f := &ResponseFormat{Type: "json_object"}
+	if schema := o.fields["schema"]; !jsonio.IsNull(schema) {
+		inner, ok := aisdkSchema(schema)
+		if !ok {
+			return typeErr("responseFormat.schema", "a JSON Schema object", schema)
+		}
+		js := &JSONSchemaFormat{Name: "response", Schema: RawJSON(jsonText(inner))}
+		if err := o.str("name", &js.Name); err != nil {
+			return err
+		}
+		if err := o.str("description", &js.Description); err != nil {
+			return err
+		}
+		f = &ResponseFormat{Type: "json_schema", JSONSchema: js}
+	}
+	s.req.ResponseFormat = f
+	return nil
 }

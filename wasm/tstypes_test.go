@@ -39,6 +39,7 @@ func TestTSTypes_MirrorCore(t *testing.T) {
 		"Estimator": core.Estimator{}, "ModelInfo": core.ModelInfo{}, "ModelsRequest": core.ModelsRequest{},
 		"EncodingInfo": core.EncodingInfo{}, "Resolved": core.Resolved{}, "SectionShare": core.SectionShare{},
 		"Remedy": core.Remedy{}, "TokenizerInfo": core.TokenizerInfo{},
+		"ResponseFormat": core.ResponseFormat{}, "JSONSchemaFormat": core.JSONSchemaFormat{},
 	} {
 		want := jsonNames(reflect.TypeOf(v))
 		// countChat reads tokenfit's calibration beside OpenAI's fields.

@@ -251,6 +251,25 @@ export interface ChatTool {
 }
 
 export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
+
+/** A json_schema response format's name, description, schema and strict flag. */
+export interface JSONSchemaFormat {
+  name: string;
+  description?: string;
+  /** A JSON Schema object. */
+  schema?: unknown;
+  strict?: boolean;
+}
+
+/**
+ * A structured output, in Chat Completions' shape (`response_format`). A
+ * `json_schema` format's schema is billed as part of the prompt; `text` and
+ * `json_object` cost nothing.
+ */
+export interface ResponseFormat {
+  type: 'text' | 'json_object' | 'json_schema' | string;
+  json_schema?: JSONSchemaFormat;
+}
 export type FunctionCallChoice = 'none' | 'auto' | { name: string };
 
 /** An OpenAI chat request (other fields are ignored: they cost no tokens). */
@@ -261,6 +280,13 @@ export interface ChatRequest {
   functions?: FunctionDef[];
   tool_choice?: ToolChoice;
   function_call?: FunctionCallChoice;
+  response_format?: ResponseFormat;
+  /**
+   * The OpenAI API the request goes to: `chat` (Chat Completions, the
+   * default for this shape) or `responses`. The same conversation bills
+   * differently on the two.
+   */
+  api?: 'chat' | 'responses';
   /** Variables for an open-weight model's chat template (vLLM's name); tokenfit reads
    * `date_string`, Llama 3.1's and 3.2's "Today Date" (3.1's default "26 Jul 2024", the template's),
    * and gpt-oss's `reasoning_effort` (default "medium") and `model_identity`. */
@@ -286,6 +312,8 @@ export interface ChatCount {
   tools: number;
   /** What tool_choice or function_call adds. */
   toolChoice: number;
+  /** What a json_schema response format adds (its schema, written into the prompt). */
+  responseFormat: number;
   /** The reply priming, once per request. */
   priming: number;
   /** Image tokens, already part of `messages`. */
@@ -304,7 +332,20 @@ export interface ChatCount {
  * repository's API.md, "Request shapes"). Detected from the request unless it
  * names one.
  */
-export type Shape = 'openai' | 'anthropic' | 'gemini' | 'aisdk';
+export type Shape = 'openai' | 'anthropic' | 'gemini' | 'aisdk' | 'responses';
+
+/** An OpenAI Responses API request (the body of POST /v1/responses). */
+export interface ResponsesRequest {
+  model?: string;
+  instructions?: string;
+  /** A string (one user message) or input items: messages, function_call, function_call_output, reasoning. */
+  input: string | Record<string, unknown>[];
+  tools?: Record<string, unknown>[];
+  tool_choice?: 'none' | 'auto' | 'required' | Record<string, unknown>;
+  text?: { format?: { type: 'text' | 'json_object' | 'json_schema'; name?: string; description?: string; schema?: unknown; strict?: boolean } };
+  calibration?: Calibration;
+  [field: string]: unknown;
+}
 
 /** A Gemini generateContent request, with tokenfit's `model` beside it (Gemini names the model in the URL). */
 export interface GeminiRequest {
@@ -324,12 +365,19 @@ export interface AISDKRequest {
   messages: { role: 'system' | 'user' | 'assistant' | 'tool'; content: string | Record<string, unknown>[] }[];
   tools?: Record<string, { description?: string; inputSchema?: unknown }>;
   toolChoice?: 'auto' | 'none' | 'required' | { type: 'tool'; toolName: string };
+  /** The language model's call option for structured output (generateObject's schema). */
+  responseFormat?: { type: 'text' } | { type: 'json'; schema?: unknown; name?: string; description?: string };
+  /**
+   * Which OpenAI API an OpenAI model is called through: `responses` (the
+   * SDK's default, `openai(...)`) or `chat` (`openai.chat(...)`).
+   */
+  api?: 'chat' | 'responses';
   calibration?: Calibration;
   [field: string]: unknown;
 }
 
 /** A chat request in any shape countChat reads; `shape` names it when its fields alone do not. */
-export type AnyChatRequest = (ChatRequest | AnthropicRequest | GeminiRequest | AISDKRequest) & { shape?: Shape };
+export type AnyChatRequest = (ChatRequest | AnthropicRequest | GeminiRequest | AISDKRequest | ResponsesRequest) & { shape?: Shape };
 
 /** countChat's answer: the count, and the model it was counted for. */
 export interface ChatAnswer extends ChatCount, Resolved {
@@ -917,13 +965,23 @@ export interface ProviderResponse {
 /** {@link providerCounter}'s options. Only fetch and apiKey are required. */
 export interface ProviderCounterOptions {
   /**
+   * Whose count endpoint to ask: `anthropic` (the default:
+   * `POST /v1/messages/count_tokens`, an {@link AnthropicRequest}), `gemini`
+   * (`models/{model}:countTokens`, a {@link GeminiRequest}) or `openai`
+   * (`POST /v1/responses/input_tokens`, a {@link ResponsesRequest}: the
+   * fields it takes are sent, responses.create's others — stream, store,
+   * include, max_output_tokens… — are not).
+   */
+  provider?: 'anthropic' | 'gemini' | 'openai';
+  /**
    * The function that makes the request: `globalThis.fetch`, or your own
    * (a proxy, tracing, a test double). tokenfit never makes a request of
    * its own.
    */
   fetch: (url: string, init: ProviderRequestInit) => Promise<ProviderResponse>;
   /**
-   * Sent as x-api-key, to baseURL only (redirects are not followed). A key
+   * Sent as x-api-key (Anthropic), x-goog-api-key (Gemini) or a bearer
+   * token (OpenAI), to baseURL only (redirects are not followed). A key
    * with a character no HTTP header can carry (CR, LF, NUL…) is refused
    * without quoting it; every message the counter gives (fallbackReason
    * included) has the key, and the values of headers named like a secret,
@@ -931,8 +989,10 @@ export interface ProviderCounterOptions {
    */
   apiKey: string;
   /**
-   * Defaults to https://api.anthropic.com; the request goes to
-   * `${baseURL}/v1/messages/count_tokens`. User-info, a query or a fragment
+   * Defaults to https://api.anthropic.com (https://generativelanguage.googleapis.com,
+   * https://api.openai.com); the request goes to
+   * `${baseURL}/v1/messages/count_tokens` (…`/v1beta/models/{model}:countTokens`,
+   * …`/v1/responses/input_tokens`). User-info, a query or a fragment
    * is refused (`https://api.anthropic.com@evil.example` is evil.example).
    */
   baseURL?: string | URL;
@@ -1005,13 +1065,13 @@ export interface ProviderCounter {
    * Throws (invalid_argument, or the estimate's own error) only for a
    * request that is not one, never for the provider.
    */
-  countChat(request: AnthropicRequest): Promise<ProviderCount>;
+  countChat(request: AnthropicRequest | GeminiRequest | ResponsesRequest): Promise<ProviderCount>;
 }
 
 /**
- * An exact counter for models without a public tokenizer, by the provider's
- * count endpoint (Anthropic's `POST /v1/messages/count_tokens`), through
- * the `fetch` you pass. Opt-in and off the hot path: a network round trip
+ * An exact counter by the provider's count endpoint (Anthropic's
+ * `POST /v1/messages/count_tokens`, Gemini's countTokens, OpenAI's
+ * `POST /v1/responses/input_tokens`), through the `fetch` you pass. Opt-in and off the hot path: a network round trip
  * per count, and a request only when countChat is called. Bad options throw
  * TokenfitError invalid_argument here.
  */

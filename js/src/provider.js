@@ -1,6 +1,6 @@
-// The provider counter: exact counts for models without a public tokenizer
-// from the provider's own count endpoint (Anthropic's
-// POST /v1/messages/count_tokens, Gemini's models/{model}:countTokens),
+// The provider counter: exact counts from the provider's own count endpoint
+// (Anthropic's POST /v1/messages/count_tokens, Gemini's
+// models/{model}:countTokens, OpenAI's POST /v1/responses/input_tokens),
 // through a fetch the caller supplies, with a timeout and a fallback to
 // tokenfit's local estimate that says which one answered. The estimate is
 // core's countChat of the request in the provider's own shape (core
@@ -63,6 +63,29 @@ const PROVIDERS = {
     count: 'totalTokens',
     // {"error": {"code": 429, "message": "…", "status": "RESOURCE_EXHAUSTED"}}
     errorType: (err) => err.status,
+  },
+  openai: {
+    baseURL: 'https://api.openai.com',
+    // The Responses API's input-token count (testdata/billed/constants.md
+    // §3.1): it takes a Responses request and answers
+    // {"object": "response.input_tokens", "input_tokens": N}.
+    endpoint: (base) => `${base}/v1/responses/input_tokens`,
+    // The body fields the endpoint takes (openai-python's
+    // responses.input_tokens.count); responses.create's others (stream,
+    // store, include, max_output_tokens, temperature…) are not sent, so a
+    // request made for responses.create can be passed as it is.
+    body: (req) => pick(req, ['model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning',
+      'text', 'truncation', 'conversation', 'previous_response_id', 'personality']),
+    headers: (key) => ({ authorization: `Bearer ${key}` }),
+    list: 'input',
+    // A string input is one user message.
+    listOK: (v) => Array.isArray(v) || typeof v === 'string',
+    count: 'input_tokens',
+    // {"error": {"message": "…", "type": "invalid_request_error", "param": …, "code": …}}
+    errorType: (err) => err.type,
+    // The shape core reads the request in (core/shape_responses.go).
+    shape: 'responses',
+    shapeName: 'OpenAI\'s Responses API',
   },
 };
 
@@ -170,13 +193,15 @@ export function providerCounter(options) {
 
   async function countChat(request) {
     const fn = 'providerCounter.countChat';
-    const shapeName = provider === 'gemini' ? 'Gemini\'s generateContent API' : 'Anthropic\'s Messages API';
+    const shapeName = p.shapeName ?? (provider === 'gemini' ? 'Gemini\'s generateContent API' : 'Anthropic\'s Messages API');
     if (!isObject(request)) throw badArg(fn, `the request must be an object in the shape of ${shapeName}`, request);
     if (typeof request.model !== 'string' || request.model === '') throw badArg(fn, 'model must be a non-empty string', request.model, 'model');
     if (provider === 'gemini' && !GEMINI_MODEL.test(geminiModel(request.model))) {
       throw badArg(fn, 'model must be a Gemini model name (letters, digits, ".", "_" and "-", optionally after "models/")', request.model, 'model');
     }
-    if (!Array.isArray(request[p.list])) throw badArg(fn, `${p.list} must be an array`, request[p.list], p.list);
+    if (!(p.listOK ?? Array.isArray)(request[p.list])) {
+      throw badArg(fn, `${p.list} must be an array${p.listOK ? ' or a string' : ''}`, request[p.list], p.list);
+    }
     const json = toJSON(fn, p.body(request)); // what JSON cannot hold is invalid_argument, as for every call
     const url = p.endpoint(root, geminiModel(request.model));
     // The local estimate comes first: it checks the request before anything
@@ -187,7 +212,7 @@ export function providerCounter(options) {
     let scaled; // the answer should the provider fail: calibrated when the request carries a calibration
     try {
       const { calibration, ...plain } = request;
-      const shaped = { ...plain, shape: provider };
+      const shaped = { ...plain, shape: p.shape ?? provider };
       local = await estimate(shaped);
       scaled = calibration == null ? local : await estimate({ ...shaped, calibration });
     } catch (e) {

@@ -547,6 +547,103 @@ test('gemini: a model name that would bend the URL, or a request without content
     await assert.rejects(c.countChat({ ...gemini, model }), (e) => e instanceof TokenfitError && e.code === 'invalid_argument' && e.field === 'model');
   }
   await assert.rejects(c.countChat({ model: 'gemini-2.5-pro', messages: [] }), (e) => e.code === 'invalid_argument' && e.field === 'contents');
-  assert.throws(() => providerCounter({ provider: 'openai', fetch: f, apiKey: 'k' }), (e) => e.code === 'invalid_argument' && e.field === 'provider');
+  assert.throws(() => providerCounter({ provider: 'azure', fetch: f, apiKey: 'k' }), (e) => e.code === 'invalid_argument' && e.field === 'provider');
+  assert.equal(calls.length, 0);
+});
+
+// ---- OpenAI ------------------------------------------------------------------------
+
+// A Responses API request as responses.create takes it (pydantic-ai's
+// recording of one, testdata/billed/openai.json: gpt-5-mini with one tool,
+// billed 50), with fields the count endpoint does not take, and a fetch that
+// plays the endpoint: it refuses what the API refuses and answers
+// {"object": "response.input_tokens", "input_tokens": N}.
+const responses = {
+  model: 'gpt-5-mini',
+  instructions: 'You are a weather assistant.',
+  input: [
+    { role: 'user', content: "What's the weather in Paris?" },
+    { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+    { type: 'function_call_output', call_id: 'call_1', output: 'Sunny, 22C in Paris' },
+  ],
+  tools: [{ type: 'function', name: 'get_weather', description: 'Get the current weather for a city.', strict: true,
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } }],
+  tool_choice: 'auto',
+  text: { format: { type: 'json_schema', name: 'weather', schema: { type: 'object', properties: { sunny: { type: 'boolean' } } } } },
+  reasoning: { effort: 'low' },
+  stream: false,
+  store: false,
+  include: ['reasoning.encrypted_content'],
+  max_output_tokens: 500,
+};
+const OPENAI_SENT = ['model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning', 'text', 'truncation',
+  'conversation', 'previous_response_id', 'personality'];
+
+function openaiFetch(answer, status = 200) {
+  const calls = [];
+  const f = async (url, init_) => {
+    calls.push({ url, init: init_ });
+    if (typeof answer === 'function') return answer(url, init_);
+    const body = JSON.parse(init_.body);
+    const extra = Object.keys(body).find((k) => !OPENAI_SENT.includes(k));
+    if (init_.method !== 'POST' || !/^Bearer \S+$/.test(init_.headers.authorization) || extra || typeof body.model !== 'string') {
+      return new Response(JSON.stringify({ error: { message: `Unrecognized request argument supplied: ${extra}`, type: 'invalid_request_error', param: extra, code: 'unknown_parameter' } }), { status: 400 });
+    }
+    return new Response(JSON.stringify(answer), { status });
+  };
+  return { f, calls };
+}
+
+test('openai: the input-token count is asked with the Responses request, the key as a bearer token; its input_tokens is the count', async () => {
+  const { f, calls } = openaiFetch({ object: 'response.input_tokens', input_tokens: 120 });
+  const c = providerCounter({ provider: 'openai', fetch: f, apiKey: 'sk-test', tf });
+  assert.equal(c.endpoint, 'https://api.openai.com/v1/responses/input_tokens');
+  const local = tf.countChat(responses);
+  assert.equal(local.shape, 'responses');
+  const got = await c.countChat(responses);
+  assert.deepEqual(got, { tokens: 120, upperBound: 120, exact: true, source: 'provider', model: 'gpt-5-mini', estimate: local.total });
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0].url, 'https://api.openai.com/v1/responses/input_tokens');
+  assert.deepEqual(calls[0].init.headers, { authorization: 'Bearer sk-test', 'content-type': 'application/json' });
+  assert.equal(calls[0].init.redirect, 'manual');
+  const { stream: _s, store: _st, include: _i, max_output_tokens: _m, ...fields } = responses;
+  assert.deepEqual(JSON.parse(calls[0].init.body), fields);
+  // A string input is one user message; organization and project headers go along.
+  const org = providerCounter({ provider: 'openai', fetch: f, apiKey: 'sk-test', tf, headers: { 'OpenAI-Project': 'proj_1' } });
+  const one = await org.countChat({ model: 'gpt-4o', input: 'tell me a joke' });
+  assert.equal(one.tokens, 120);
+  assert.equal(calls[1].init.headers['openai-project'], 'proj_1');
+  assert.equal(one.estimate, tf.countChat({ model: 'gpt-4o', input: 'tell me a joke' }).total);
+});
+
+test('openai: errors, nonsense and silence fall back to the estimate with the reason, and the key is redacted', async () => {
+  const KEY_O = 'sk-proj-secret-0123456789';
+  const local = tf.countChat(responses);
+  for (const [answer, status, want] of [
+    [{ error: { message: 'Rate limit reached for gpt-5-mini', type: 'requests', param: null, code: 'rate_limit_exceeded' } }, 429, { code: 'http', status: 429, type: 'requests' }],
+    [{ error: { message: `Incorrect API key provided: ${KEY_O}.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }, 401, { code: 'http', status: 401, type: 'invalid_request_error' }],
+    [{ object: 'response.input_tokens', input_tokens: '120' }, 200, { code: 'malformed', status: 200 }],
+    [{ totalTokens: 120 }, 200, { code: 'malformed', status: 200 }],
+  ]) {
+    const { f } = openaiFetch(answer, status);
+    const got = await providerCounter({ provider: 'openai', fetch: f, apiKey: KEY_O, tf }).countChat(responses);
+    assert.equal(got.source, 'estimate');
+    assert.equal(got.tokens, local.total);
+    assert.equal(got.upperBound, local.upperBound);
+    const { message, ...reason } = got.fallbackReason;
+    assert.deepEqual(reason, want);
+    assert.ok(!message.includes(KEY_O), message);
+  }
+  const slow = await providerCounter({ provider: 'openai', fetch: () => new Promise(() => {}), apiKey: KEY_O, tf, timeoutMs: 50 }).countChat(responses);
+  assert.equal(slow.fallbackReason.code, 'timeout');
+});
+
+test('openai: a request without input (a Chat Completions request) is refused before anything is sent', async () => {
+  const { f, calls } = openaiFetch({ input_tokens: 1 });
+  const c = providerCounter({ provider: 'openai', fetch: f, apiKey: 'sk-test', tf });
+  await assert.rejects(c.countChat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+    (e) => e instanceof TokenfitError && e.code === 'invalid_argument' && e.field === 'input');
+  await assert.rejects(c.countChat({ input: 'hi' }), (e) => e.code === 'invalid_argument' && e.field === 'model');
+  await assert.rejects(c.countChat({ model: 'gpt-4o', input: [{ role: 'robot', content: 'x' }] }), (e) => e.code === 'invalid_request' && /refused the request/.test(e.message));
   assert.equal(calls.length, 0);
 });

@@ -80,10 +80,24 @@ async function main(): Promise<void> {
     void exact;
   }
   const where: string = counter.endpoint;
+  // OpenAI's input-token count takes a Responses request as responses.create does.
+  const oc = providerCounter({ provider: 'openai', fetch, apiKey: 'sk-…', tf, headers: { 'OpenAI-Project': 'proj_1' } });
+  const opc: ProviderCount = await oc.countChat({
+    model: 'gpt-5', instructions: 'Be brief.', input: [{ role: 'user', content: 'Hi' }], store: false,
+    text: { format: { type: 'json_schema', name: 'answer', schema: { type: 'object' } } },
+  });
+  const responsesAnswer: ChatAnswer = countChat({ model: 'gpt-5', input: 'Hi' });
+  const structured: number = countChat({
+    model: 'gpt-4o', api: 'responses', messages: [{ role: 'user', content: 'Hi' }],
+    response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' }, strict: true } },
+  }).responseFormat;
+  void [opc, responsesAnswer, structured];
 
   // Misuse the types refuse.
   // @ts-expect-error the counter needs an API key
   providerCounter({ fetch });
+  // @ts-expect-error the providers are anthropic, gemini and openai
+  providerCounter({ provider: 'azure', fetch, apiKey: 'k' });
   // @ts-expect-error the counter takes Anthropic's roles
   counter.countChat({ model: 'claude-sonnet-4-5', messages: [{ role: 'system', content: 'x' }] });
   // @ts-expect-error a provider's count is a promise
