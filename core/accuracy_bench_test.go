@@ -47,8 +47,8 @@ func TestBenchAccuracy(t *testing.T) {
 	fmt.Println("|---|---|---:|---:|---|---:|")
 	for _, r := range loadPeerRows(t) {
 		provider, _, _ := strings.Cut(r.PeerModel, "/")
-		if provider != "openai" && provider != "anthropic" && provider != "google" {
-			continue
+		if provider != "openai" && provider != "anthropic" && provider != "google" || strings.Contains(r.PeerModel, "gpt-oss") {
+			continue // gpt-oss is open-weight: billed by other hosts, with their own templates
 		}
 		var c ChatAnswer
 		mustUnmarshal(t, a.Call("countChat", r.request()), &c)
@@ -57,8 +57,13 @@ func TestBenchAccuracy(t *testing.T) {
 		fmt.Printf("| %s | %s | %d | %.2f %% | %s | %.2f %% |\n", r.PeerModel, r.Size, r.Billed, 100*acc, yesNo(held), 100*accuracy(r.PeerPredicted, r.Billed))
 		fam(rulesFamily(c), "the peer's workload").add(acc, held)
 	}
+	set := map[string]int{}
 	for _, p := range []string{"anthropic", "gemini", "openai"} {
 		for _, e := range loadBilled(t, p) {
+			if hasAnyPrefix(e.ID, anthropicEarlier) || openaiExclusion(e.ID) != "" {
+				set[p]++ // billed under an earlier prompt, or not a measure (the tests say why)
+				continue
+			}
 			var c ChatAnswer
 			if err := jsonUnmarshalAnswer(a.Call("countChat", e.body(t)), &c); err != nil {
 				continue // a request tokenfit refuses: counted in neither table
@@ -71,7 +76,7 @@ func TestBenchAccuracy(t *testing.T) {
 	}
 
 	fmt.Println()
-	fmt.Println("Per family of rules:")
+	fmt.Printf("Per family of rules (set aside, as the tests say why: %d Anthropic requests billed under an earlier tool prompt, %d OpenAI requests of the Responses API's first weeks, without usage or in pro mode):\n", set["anthropic"], set["openai"])
 	fmt.Println()
 	fmt.Println("| family | billed counts | n | worst | median | upperBound held |")
 	fmt.Println("|---|---|---:|---:|---:|---|")
