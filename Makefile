@@ -10,6 +10,7 @@
 #                bench-serve: the HTTP API, tokenfit serve and tokenfit/edge)
 #   make build   the WebAssembly modules and the npm package (js/dist), with SHA256SUMS
 #   make check   formatting, vet, tidy and core purity
+#   make release after a version change: the committed modules (host/embed) rebuilt and checked
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
 #   make test-wasmtime  the wasip1 module in wasmtime (host/wasmtimetest, its own go.mod)
@@ -30,7 +31,7 @@ PORT ?= 8080
 
 .PHONY: hf-deps bench-hf billed-deps billed-workload
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js js-core test-js js-runtimes
-.PHONY: pgo wasm embed cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
+.PHONY: pgo wasm embed release release-check cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
 .PHONY: bench-core bench-accuracy bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
 
@@ -333,12 +334,26 @@ wasm:
 	done
 
 # The committed modules (host/embed/*.wasm, what `go get` brings): a fresh
-# make wasm's, copied only when they differ. Run it, and commit them, after
-# changing core or wasm/: host/embed's TestEmbed_Fresh fails until then.
+# make wasm's, copied only when they differ. They change with releases, not
+# with every change to core (RATIONALE.md, "Why are the modules committed,
+# and refreshed only by a release?"): make release runs this.
 embed: wasm
 	@for m in tokenfit.wasm tokenfit-lite.wasm; do \
 		cmp -s $(WASM_DIR)/$$m host/embed/$$m || { cp $(WASM_DIR)/$$m host/embed/$$m; echo "host/embed/$$m regenerated: commit it"; }; \
 	done
+
+# A release: after changing core.Version (and js/package.json's version,
+# which js/test holds to it), refresh the committed modules and check them;
+# commit them with the version change, then tag that commit v<version>.
+release: embed release-check
+
+# What a release holds, and what .ci/run checks on a commit that changes the
+# committed modules: they are byte for byte a fresh build of the tree
+# (TestEmbed_Fresh, which only runs with TOKENFIT_RELEASE=1), they report
+# core.Version and work with this host (TestEmbed_Compatible), and a program
+# with `go get` alone runs them (TestEmbed_GoGet).
+release-check:
+	TOKENFIT_RELEASE=1 $(GO) test -count=1 -run '^TestEmbed_' ./host/embed/
 
 # The CLI: build/bin/tokenfit, with the committed module inside (package
 # host/embed) for --runtime wasm.
@@ -477,9 +492,11 @@ bench-start: js js-deps js-runtimes
 # The JSON API over HTTP on loopback: tokenfit serve native and --runtime
 # wasm, tokenfit/edge in Node and in workerd, each under 20,000 mixed
 # requests from 16 clients (every answer checked): requests/s, p50, p99.
+# --runtime wasm runs the tree's module (make wasm), not the release's the
+# CLI carries.
 bench-serve: cli js js-deps js-runtimes
 	$(new-record)
-	$(call record,$(NODE) js/scripts/bench-serve.mjs $(BUILD)/bin/tokenfit $(JS_RUNTIMES) 20000)
+	$(call record,TOKENFIT_WASM=$(abspath $(WASM_DIR)/tokenfit.wasm) $(NODE) js/scripts/bench-serve.mjs $(BUILD)/bin/tokenfit $(JS_RUNTIMES) 20000)
 
 # The GOOS=js module against the wasip1 module in Node.
 bench-node: wasm $(CORPUS)
