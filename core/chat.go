@@ -42,6 +42,10 @@ type ChatRequest struct {
 	// anthropic is what an Anthropic Messages request asks beside the
 	// messages and tools (shape_anthropic.go); nil for other shapes.
 	anthropic *anthropicExtras
+	// aisdk: the request was read as AI SDK ModelMessages, whose providers
+	// send a structured output their own way (chat_anthropic.go,
+	// chat_gemini.go).
+	aisdk bool
 }
 
 // anthropicExtras are the parts of an Anthropic request that change its

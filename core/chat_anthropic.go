@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/internal/format"
@@ -115,6 +116,7 @@ func side(m *ChatMessage) byte {
 
 // countAnthropic counts a request as Anthropic bills it. Cost: O(n).
 func countAnthropic(tok Tokenizer, req ChatRequest, rules AnthropicRules) (ChatCount, error) {
+	output := anthropicOutput(&req)
 	c := &anthropicCounter{tok: tok, rules: rules}
 	f := rules.Framing
 	out := ChatCount{PerMessage: make([]int, len(req.Messages)), Rules: "anthropic", Encoding: tok.Name()}
@@ -195,6 +197,13 @@ func countAnthropic(tok Tokenizer, req ChatRequest, rules AnthropicRules) (ChatC
 	}
 	out.ToolChoice = c.choice(&req)
 	out.Priming += f.Request
+	if len(output) > 0 {
+		schema, err := spacedJSON(output)
+		if err != nil {
+			return ChatCount{}, fieldErr("output_config.format.schema", "%v", err)
+		}
+		out.ResponseFormat = f.Output + c.count(schema)
+	}
 	if x := req.anthropic; x != nil {
 		switch x.thinking {
 		case "enabled":
@@ -205,19 +214,12 @@ func countAnthropic(tok Tokenizer, req ChatRequest, rules AnthropicRules) (ChatC
 		if x.taskBudget {
 			out.Priming += f.TaskBudget
 		}
-		if len(x.output) > 0 {
-			schema, err := spacedJSON(x.output)
-			if err != nil {
-				return ChatCount{}, fieldErr("output_config.format.schema", "%v", err)
-			}
-			out.Priming += f.Output + c.count(schema)
-		}
 	}
 	for _, n := range out.PerMessage {
 		out.Messages += n
 	}
 	out.Images = c.images
-	out.Total = out.Messages + out.Tools + out.ToolChoice + out.Priming
+	out.Total = out.Messages + out.Tools + out.ToolChoice + out.ResponseFormat + out.Priming
 	out.UpperBound = tok.Upper(out.Total)
 	c.note("Claude's framing (turn markers, tool_use and tool_result blocks, tool definitions) is fitted to billed counts; the tool-use system prompt is Anthropic's published size (as of " + ToolPromptAsOf + ")")
 	if !tok.Exact() {
@@ -225,6 +227,28 @@ func countAnthropic(tok Tokenizer, req ChatRequest, rules AnthropicRules) (ChatC
 	}
 	out.Notes = c.notes
 	return out, nil
+}
+
+// anthropicOutput is the JSON Schema of a request's structured output as
+// Anthropic receives it: output_config.format's, or a response format's
+// from another shape. The AI SDK's Anthropic provider sends one as a tool
+// named "json" that tool_choice forces: req gets that tool, and the
+// schema is not returned.
+func anthropicOutput(req *ChatRequest) RawJSON {
+	if x := req.anthropic; x != nil && len(x.output) > 0 {
+		return x.output
+	}
+	rf := req.ResponseFormat
+	if rf == nil || rf.JSONSchema == nil || len(rf.JSONSchema.Schema) == 0 {
+		return nil
+	}
+	if !req.aisdk {
+		return rf.JSONSchema.Schema
+	}
+	req.Tools = append(slices.Clip(req.Tools), ChatTool{Type: "function", Function: FunctionDef{
+		Name: "json", Description: "Respond with a JSON object.", Parameters: rf.JSONSchema.Schema}})
+	req.ToolChoice = &ToolChoice{Mode: "function", Name: "json"}
+	return nil
 }
 
 func isSystem(m *ChatMessage) bool { return m.Role == "system" || m.Role == "developer" }

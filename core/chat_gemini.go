@@ -170,6 +170,11 @@ func countGemini(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, er
 	}
 	out := ChatCount{PerMessage: make([]int, len(req.Messages)), Rules: rules.Family, Encoding: tok.Name()}
 	x := req.gemini
+	if x == nil && req.ResponseFormat != nil && req.ResponseFormat.JSONSchema != nil && len(req.ResponseFormat.JSONSchema.Schema) > 0 {
+		// A structured output in another shape: the AI SDK's Google
+		// provider sends it as generationConfig's responseSchema.
+		x = &geminiExtras{responseSchema: req.ResponseFormat.JSONSchema.Schema}
+	}
 	if x == nil {
 		x = &geminiExtras{}
 	}
@@ -196,9 +201,10 @@ func countGemini(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, er
 		out.PerMessage[i] = n
 		out.Messages += n
 	}
-	out.Tools = c.declarations(req.Tools, x) + c.responseSchema(x)
+	out.Tools = c.declarations(req.Tools, x)
+	out.ResponseFormat = c.responseSchema(x)
 	out.Images = c.images
-	out.Total = out.Messages + out.Tools
+	out.Total = out.Messages + out.Tools + out.ResponseFormat
 	out.UpperBound = tok.Upper(out.Total + int(math.Ceil(c.slack)))
 	out.Exact = false
 	out.Notes = append(c.notes, format.Sprintf("Google's local count (python-genai's LocalTokenizer) of this request is %d: its strings, each counted on its own; the total adds the framing Google bills beyond them", c.local))

@@ -375,8 +375,10 @@ func detectShape(o jsonObject) (Shape, error) {
 			})
 		}
 	}
-	if raw, ok := o.fields["toolChoice"]; ok && !jsonio.IsNull(raw) {
-		ev.set(ShapeAISDK, "toolChoice")
+	for _, k := range []string{"toolChoice", "responseFormat"} {
+		if raw, ok := o.fields[k]; ok && !jsonio.IsNull(raw) {
+			ev.set(ShapeAISDK, k)
+		}
 	}
 	if raw, ok := o.fields["tool_choice"]; ok && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
 		if c, ok, _ := decodeObject(raw, "tool_choice"); ok {

@@ -22,6 +22,7 @@ import (
 // in the size of the JSON.
 
 func (s *shapedChat) readAISDK(o jsonObject) error {
+	s.req.aisdk = true
 	system := func(o jsonObject, key string) (string, error) {
 		var text string
 		return text, o.str(key, &text)
