@@ -694,6 +694,8 @@ export interface Estimator {
   base: string;
   ratio: number;
   errorBound: number;
+  /** The base's count weighed by script class before ratio scales it (a class not listed weighs 1): "ascii", "latin", "han", "cyrillic", "indic", "digits" (per digit)… */
+  scripts?: Record<string, number>;
   note?: string;
 }
 
