@@ -8,7 +8,7 @@
 #                bench-start: cold start phase by phase in Node and Chromium;
 #                bench-serve: the HTTP API, tokenfit serve and tokenfit/edge)
 #   make build   the WebAssembly modules and the npm package (js/dist), with SHA256SUMS
-#   make check   formatting, vet, tidy and core purity
+#   make check   formatting, vet, tidy, core purity and the documents' form
 #   make release after a version change: the committed modules (host/embed) rebuilt and checked
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
@@ -234,10 +234,14 @@ test-js: js js-deps js-runtimes hf-deps
 test-bundlers: js js-deps js-bundlers
 	cd js && TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) --test test/bundlers/bundlers.test.mjs
 
+# Formatting, vet, tidy, core purity (check-wasm), and the documents' form
+# (internal/docs: RATIONALE.md's size, no commit hashes, load figures or
+# issue numbers in it, its links and the citations of its entries).
 check: check-wasm
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
+	$(GO) test -count=1 ./internal/docs
 
 # Regenerate the committed tables: vocabularies from tiktoken-go/tokenizer,
 # character classes from unicode.txt.
