@@ -2,7 +2,7 @@
 #
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
 #   make test    make check, then every test (test-demo: the web demo in headless Chromium)
-#   make bench   ratio tables against the peers, measured in one run
+#   make bench   ratio tables against the peers, measured in one run, into BENCHMARKS.md
 #                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken
 #                in Node, and against gpt-tokenizer in Chromium;
 #                bench-start: cold start phase by phase in Node and Chromium;
@@ -31,7 +31,7 @@ PORT ?= 8080
 .PHONY: hf-deps bench-hf
 .PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js js-core test-js js-runtimes
 .PHONY: pgo wasm embed release release-check cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
-.PHONY: bench-core bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
+.PHONY: benchmarks bench-core bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
@@ -157,16 +157,25 @@ test-go:
 	$(GO) test -timeout 30m ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-# Each bench target also writes what it prints to build/bench/<target>.txt:
-# the README's and RATIONALE's numbers are copied from those records, and
-# say which target printed them.
+# Each bench target also writes what it prints to build/bench/<target>.txt,
+# which starts with the commit, the machine and the load average; make bench
+# then writes BENCHMARKS.md from those records (internal/cmd/benchmarks),
+# and make benchmarks writes it again from the records there are (after
+# running one target alone).
 bench: bench-core bench-host bench-node bench-js bench-start bench-hf bench-serve bench-demo
+	$(write-benchmarks)
+
+benchmarks:
+	$(write-benchmarks)
+
+write-benchmarks = $(GO) run ./internal/cmd/benchmarks -o BENCHMARKS.md $(BUILD)/bench
 
 BENCH_RECORD = $(BUILD)/bench/$@.txt
 # $(call record,command): run the command, its output also to the record.
 record = mkdir -p $(BUILD)/bench && { $(1); } 2>&1 | tee -a $(BENCH_RECORD); exit $${PIPESTATUS[0]}
-# Before a target's first recorded command: an empty record.
-new-record = @mkdir -p $(BUILD)/bench && : > $(BENCH_RECORD)
+# Before a target's first recorded command: a record of one line, the
+# commit, machine and load average it is measured at.
+new-record = @mkdir -p $(BUILD)/bench && $(GO) run ./internal/cmd/benchmarks -stamp > $(BENCH_RECORD)
 
 bench-core:
 	$(new-record)
