@@ -12,9 +12,18 @@ import (
 // root is the repository's top directory.
 const root = "../.."
 
-// maxRationale is RATIONALE.md's budget: about wazero's, for a smaller
-// project (CONTRIBUTING.md, "Writing a RATIONALE entry").
-const maxRationale = 100 << 10
+// budgets are the sizes the documents a newcomer reads first must stay
+// within: RATIONALE.md about wazero's, for a smaller project; README.md
+// what a user needs first (numbers live in BENCHMARKS.md); TESTING.md
+// tables, not prose.
+var budgets = []struct {
+	name, how string
+	max       int
+}{
+	{"RATIONALE.md", "keep each entry to its decision and move the investigation to docs/perf/<topic>.md", 100 << 10},
+	{"README.md", "keep what a user needs first; details go to API.md, js/README.md or wasm/ABI.md", 16 << 10},
+	{"TESTING.md", "keep it to tables; a test's details go in its doc comment", 20 << 10},
+}
 
 func read(t *testing.T, name string) string {
 	t.Helper()
@@ -25,9 +34,11 @@ func read(t *testing.T, name string) string {
 	return string(b)
 }
 
-func TestRationale_Size(t *testing.T) {
-	if n := len(read(t, "RATIONALE.md")); n > maxRationale {
-		t.Errorf("RATIONALE.md is %d bytes, over its %d: keep each entry to its decision and move the investigation to docs/perf/<topic>.md", n, maxRationale)
+func TestDocs_Size(t *testing.T) {
+	for _, b := range budgets {
+		if n := len(read(t, b.name)); n > b.max {
+			t.Errorf("%s is %d bytes, over its %d: %s", b.name, n, b.max, b.how)
+		}
 	}
 }
 
@@ -87,14 +98,17 @@ func TestLogMarks(t *testing.T) {
 
 var linkRE = regexp.MustCompile(`\]\(([^)#\s]+)(?:#[^)]*)?\)`)
 
-// TestRationale_Links: every relative link of RATIONALE.md and docs/perf/
-// names a file or directory of the repository.
-func TestRationale_Links(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(root, "docs", "perf", "*.md"))
-	if err != nil {
-		t.Fatal(err)
+// TestDocs_Links: every relative link of the top-level documents and
+// docs/perf/ names a file or directory of the repository.
+func TestDocs_Links(t *testing.T) {
+	var files []string
+	for _, pattern := range []string{"*.md", "docs/perf/*.md"} {
+		m, err := filepath.Glob(filepath.Join(root, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
 	}
-	files = append(files, filepath.Join(root, "RATIONALE.md"))
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -155,8 +169,8 @@ func TestRationale_Cited(t *testing.T) {
 		t.Skip("git ls-files:", err)
 	}
 	for _, name := range strings.Fields(string(out)) {
-		if strings.HasPrefix(name, "docs/perf/") || name == "RATIONALE.md" {
-			continue // logs cite entries as they were
+		if strings.HasPrefix(name, "docs/perf/") || strings.HasPrefix(name, "internal/docs/") || name == "RATIONALE.md" {
+			continue // logs cite entries as they were; this test names the form
 		}
 		switch filepath.Ext(name) {
 		case ".go", ".md", ".mjs", ".js", ".ts", "":
