@@ -1,7 +1,8 @@
 # tokenfit — the front door. Every target installs what it needs.
 #
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
-#   make test    make check, then every test (test-demo: the web demo in headless Chromium)
+#   make test    make check, then every test (test-demo: the web demo in headless Chromium);
+#                installs Debian's Chromium when it is missing (make chromium)
 #   make bench   ratio tables against the peers, measured in one run, into BENCHMARKS.md
 #                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken
 #                in Node, and against gpt-tokenizer in Chromium;
@@ -30,7 +31,7 @@ NODE ?= node
 PORT ?= 8080
 
 .PHONY: hf-deps bench-hf
-.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js js-core test-js js-runtimes
+.PHONY: all demo chromium test test-go bench build check generate unicode vectors js-deps clean js js-core test-js js-runtimes
 .PHONY: pgo wasm embed release release-check cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
 .PHONY: benchmarks bench-core bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
@@ -146,10 +147,22 @@ demo: demo-build
 
 # The page in headless Chromium (Debian's chromium; $$CHROMIUM overrides),
 # checked against the CLI's answers; screenshots in web-demo/test-results.
-test-demo: demo-build
+test-demo: chromium demo-build
 	cd web-demo && $(NODE) --test test/
 
-test: js-deps hf-deps check test-go test-race-short test-wasm test-wasmtime test-js test-bundlers test-demo
+test: chromium js-deps hf-deps check test-go test-race-short test-wasm test-wasmtime test-js test-bundlers test-demo
+
+# Debian's Chromium, which the browser tests and benchmarks drive
+# (playwright-core cannot download browsers here; $$CHROMIUM names another),
+# installed with apt-get when missing, as root or through sudo, so that
+# make test alone sets up a fresh Debian machine.
+CHROMIUM ?= /usr/bin/chromium
+chromium:
+	@test -x "$(CHROMIUM)" || { \
+		command -v apt-get >/dev/null || { echo "no Chromium at $(CHROMIUM) and no apt-get: install Chromium and set CHROMIUM"; exit 1; }; \
+		echo "installing chromium (apt-get)"; sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium >/dev/null; }
+	@"$(CHROMIUM)" --version
 
 # The default 10-minute timeout per package is too tight for the oracle
 # tests (every code point through the official tiktoken) on a busy 2-core
@@ -191,7 +204,7 @@ build: wasm cli js
 
 # The web demo in Chromium: keystroke → count in a 1 MB document against a
 # plain text area's keystroke → frame, in the same run, and their ratio.
-bench-demo: demo-build
+bench-demo: chromium demo-build
 	$(new-record)
 	$(call record,cd web-demo && $(NODE) bench/keystroke.mjs)
 
@@ -233,15 +246,15 @@ js-sums = cd $(JS_DIST) && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | 
 # size), Deno, Bun, workerd (and a bounded load on it) and headless
 # Chromium; memory over 50,000 calls; the TypeScript types; and npm pack
 # installed in an empty directory and imported by name. Chromium comes from
-# apt (.ci/run installs it); the rest from npm ci.
-test-js: js js-deps js-runtimes hf-deps
+# apt (make chromium installs it); the rest from npm ci.
+test-js: chromium js js-deps js-runtimes hf-deps
 	cd js && TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/*.test.mjs
 
 # A tiny web app built with the packed package by Vite (dev server and
 # build), webpack, Rollup, Parcel and esbuild, each with no configuration
 # about tokenfit, counting in headless Chromium, and the same as a worker
 # under wrangler dev (js/test/bundlers).
-test-bundlers: js js-deps js-bundlers
+test-bundlers: chromium js js-deps js-bundlers
 	cd js && TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) --test test/bundlers/bundlers.test.mjs
 
 # Formatting, vet, tidy, core purity (check-wasm), and the documents' form
@@ -407,7 +420,7 @@ test-race:
 # million calls against the memory of the module in Node, each wasip1
 # module grown past 2 GiB and to 4 GiB (big-memory), and workerd under
 # 8 × 10,000 requests.
-test-long: js js-deps js-runtimes hf-deps
+test-long: chromium js js-deps js-runtimes hf-deps
 	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory|CodePoints' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
 	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
 	TOKENFIT_HF_ENDS_N=2000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Ends' ./core/internal/hf/
@@ -467,7 +480,7 @@ bench-hf: hf-deps js cli
 # downloads as headless Chromium fetched it (gzip and brotli), beside
 # gpt-tokenizer's: js/scripts/bench-page.mjs. Then the counting speed in
 # Chromium against gpt-tokenizer's, on the same text: bench-browser.mjs.
-bench-js: js js-deps js-bundlers $(CORPUS)
+bench-js: chromium js js-deps js-bundlers $(CORPUS)
 	$(new-record)
 	$(call record,$(NODE) js/scripts/bench.mjs $(CORPUS))
 	$(call record,TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) js/scripts/bench-page.mjs)
@@ -480,7 +493,7 @@ bench-js: js js-deps js-bundlers $(CORPUS)
 # Node's phases again with the full module as the linker left it, not
 # pre-initialised (postlink -plain; RATIONALE.md, "Why is the module
 # pre-initialised, and how does each instance get its own random seed?").
-bench-start: js js-deps js-runtimes
+bench-start: chromium js js-deps js-runtimes
 	$(new-record)
 	$(call record,TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) js/scripts/bench-start.mjs)
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_nohf -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(BUILD)/bench/tokenfit-plain.wasm ./wasm/wasip1
