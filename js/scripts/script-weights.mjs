@@ -5,8 +5,8 @@
 // not public; its predecessor is a 65k-token BPE of the same maker, and
 // its cost per script relative to o200k_base follows the same shape as the
 // published measurements of the current one (Chinese ~1.4x, English ~1.0x:
-// RATIONALE.md, "How are Claude's tokens estimated?"). The weights go into
-// core/models.json's claude estimators. Run by `make script-weights`.
+// testdata/claude-rules.md §3). The weights go into core/models.json's
+// claude estimators.
 //
 //   node js/scripts/script-weights.mjs DEPS_DIR FILE…
 
