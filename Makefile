@@ -211,7 +211,7 @@ bench: bench-core bench-accuracy bench-host bench-node bench-js bench-start benc
 benchmarks:
 	$(write-benchmarks)
 
-write-benchmarks = $(GO) run ./internal/cmd/benchmarks -o BENCHMARKS.md $(BUILD)/bench
+write-benchmarks = $(GO) run ./internal/cmd/benchmarks -o BENCHMARKS.md -readme README.md $(BUILD)/bench
 
 BENCH_RECORD = $(BUILD)/bench/$@.txt
 # $(call record,command): run the command, its output also to the record.

@@ -116,16 +116,35 @@ func yesNo(b bool) string {
 	return "**no**"
 }
 
-// rulesFamily names the rules an answer was counted by, for the tables: the
-// provider's family and, for an estimate, its tokenizer.
+// rulesFamily names the family of rules an answer was counted by, for the
+// tables: Claude and Gemini by tokenizer, OpenAI by the families that
+// share their framing (either API).
 func rulesFamily(c ChatAnswer) string {
 	switch {
 	case c.Rules == "anthropic":
-		return "Claude (" + strings.TrimPrefix(c.Encoding, "estimate:") + ")"
+		switch c.Encoding {
+		case "estimate:claude":
+			return "Claude 3 to 4.6"
+		case "estimate:claude-2026":
+			return "Claude Opus 4.7"
+		}
+		return "Claude Opus 4.8 and 5"
 	case isGeminiFamily(c.Rules):
-		return "Gemini (" + c.Encoding + ")"
+		if strings.HasPrefix(c.Encoding, "estimate:") {
+			return "Gemini, estimated"
+		}
+		return "Gemini, Gemma 3 loaded"
 	}
-	return "OpenAI " + c.Rules
+	f := strings.TrimSuffix(c.Rules, "/responses")
+	switch {
+	case f == "o1" || f == "o1-mini" || f == "o3-mini":
+		return "OpenAI o1, o3-mini"
+	case f == "o3" || f == "o4-mini" || strings.HasPrefix(f, "gpt-5") && f != "gpt-5-chat":
+		return "OpenAI gpt-5.x, o3, o4-mini"
+	case f == "default":
+		return "OpenAI, an unknown model"
+	}
+	return "OpenAI gpt-4o, gpt-4.1, gpt-5-chat, earlier"
 }
 
 func jsonUnmarshalAnswer(b []byte, c *ChatAnswer) error {

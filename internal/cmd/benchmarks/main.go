@@ -4,16 +4,22 @@
 // printed, so that the README links to measured numbers instead of
 // copying them.
 //
-//	go run ./internal/cmd/benchmarks -o BENCHMARKS.md build/bench   (make benchmarks)
-//	go run ./internal/cmd/benchmarks -stamp                          (a record's first line)
+//	go run ./internal/cmd/benchmarks -o BENCHMARKS.md -readme README.md build/bench   (make benchmarks)
+//	go run ./internal/cmd/benchmarks -stamp                                           (a record's first line)
+//
+// With -readme it also writes the README's accuracy table (between the
+// markers readmeStart and readmeEnd) from bench-accuracy's record: the
+// per-family table of countChat against billed counts.
 //
 // Every bench target starts its record with the -stamp line (the
 // Makefile's new-record), and make bench ends by writing BENCHMARKS.md. A
 // target without a record keeps a section that says it awaits the next
-// make bench. The records are copied, not interpreted: each target prints
+// make bench (a target whose record is not in build/bench keeps the one the
+// document holds). The records are copied, not interpreted: each target prints
 // its own ratios, goals and whether each is met. TestBenchmarks_Fresh
 // holds BENCHMARKS.md to what this program writes from the records it
-// holds, and TestTargets_Makefile the list of targets to the Makefile's.
+// holds, TestTargets_Makefile the list of targets to the Makefile's and
+// TestReadme_Accuracy the README's table to the record.
 package main
 
 import (
@@ -35,6 +41,7 @@ import (
 // each measures.
 var targets = []struct{ name, what string }{
 	{"bench-core", "the Go counting engine natively against tiktoken-go, per encoding: the 1 MiB corpus, 200-byte messages, allocations, and a fresh process's first count"},
+	{"bench-accuracy", "countChat against every billed count tokenfit has (testdata/billed), the peer ai-tokenizer's workload row by row beside its own accuracy, and worst and median accuracy and upperBound per family of rules"},
 	{"bench-host", "the wasip1 module in wazero (package host) against native core: start, per call, throughput, and the host's goals"},
 	{"bench-node", "the GOOS=js module against the wasip1 module in Node"},
 	{"bench-js", "the npm package against gpt-tokenizer, tiktoken and js-tiktoken in Node, what a page downloads, and counting in Chromium"},
@@ -52,6 +59,7 @@ const (
 func main() {
 	stamp := flag.Bool("stamp", false, "print the line a record starts with: commit, machine, load average")
 	out := flag.String("o", "", "write the document to this file (default: standard output)")
+	readme := flag.String("readme", "", "also write bench-accuracy's family table into this README, between its markers")
 	flag.Parse()
 	if *stamp {
 		fmt.Println(stampLine())
@@ -61,7 +69,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: benchmarks [-o BENCHMARKS.md] build/bench | benchmarks -stamp")
 		os.Exit(2)
 	}
+	// A target that has no record in build/bench keeps the one the document
+	// already holds: running one target and then make benchmarks updates
+	// that target's section alone.
 	records := map[string]string{}
+	if *out != "" {
+		if old, err := os.ReadFile(*out); err == nil {
+			records = parse(string(old))
+		}
+	}
 	for _, t := range targets {
 		b, err := os.ReadFile(filepath.Join(flag.Arg(0), t.name+".txt"))
 		if os.IsNotExist(err) {
@@ -74,6 +90,12 @@ func main() {
 		records[t.name] = clean(string(b))
 	}
 	doc := render(records)
+	if *readme != "" {
+		if err := writeReadme(*readme, records["bench-accuracy"]); err != nil {
+			fmt.Fprintln(os.Stderr, "benchmarks:", err)
+			os.Exit(1)
+		}
+	}
 	if *out == "" {
 		os.Stdout.Write(doc)
 		return
@@ -82,6 +104,61 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchmarks:", err)
 		os.Exit(1)
 	}
+}
+
+// The README's accuracy section lies between these markers.
+const (
+	readmeStart = "<!-- accuracy: written by make benchmarks from bench-accuracy's record; DO NOT EDIT -->"
+	readmeEnd   = "<!-- accuracy: end -->"
+)
+
+// accuracyTable is the per-family table of bench-accuracy's record, with
+// the line that introduces it and where it was measured ("" without one).
+func accuracyTable(rec string) string {
+	_, rest, ok := strings.Cut(rec, "\nPer family of rules")
+	if !ok {
+		return ""
+	}
+	intro, table, _ := strings.Cut(rest, "\n\n")
+	var rows []string
+	for _, l := range strings.Split(table, "\n") {
+		if !strings.HasPrefix(l, "|") {
+			break
+		}
+		rows = append(rows, l)
+	}
+	at := ""
+	if st := parseStamp(firstLine(rec)); st != nil {
+		at = fmt.Sprintf(" Measured at commit %s (%s).", commitOf(st), or(st["date"], "?"))
+	}
+	return "Per family of rules" + strings.TrimSuffix(intro, ":") + "." + at + " [BENCHMARKS.md](BENCHMARKS.md#bench-accuracy) has the workload row by row, beside the peer's own accuracy.\n\n" + strings.Join(rows, "\n")
+}
+
+// writeReadme puts the accuracy table between the README's markers.
+func writeReadme(path, rec string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	table := accuracyTable(rec)
+	if table == "" {
+		return nil // no record: the README keeps its table
+	}
+	doc, err := replaceSection(string(b), table)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return os.WriteFile(path, []byte(doc), 0o644)
+}
+
+// replaceSection writes body between the markers of doc.
+func replaceSection(doc, body string) (string, error) {
+	before, rest, ok := strings.Cut(doc, readmeStart)
+	_, after, ok2 := strings.Cut(rest, readmeEnd)
+	if !ok || !ok2 {
+		return "", fmt.Errorf("the accuracy markers are missing")
+	}
+	return before + readmeStart + "\n" + body + "\n" + readmeEnd + after, nil
 }
 
 // stampLine is the record's first line: where and when it was measured.

@@ -81,3 +81,27 @@ func TestStamp_RoundTrip(t *testing.T) {
 		t.Errorf("parse(render(r)) = %q, want %q", got, records)
 	}
 }
+
+// TestReadme_Accuracy: the README's accuracy table is bench-accuracy's, as
+// BENCHMARKS.md holds its record (make benchmarks writes both).
+func TestReadme_Accuracy(t *testing.T) {
+	doc, err := os.ReadFile("../../../BENCHMARKS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := accuracyTable(parse(string(doc))["bench-accuracy"])
+	if table == "" {
+		t.Skip("BENCHMARKS.md holds no bench-accuracy record yet")
+	}
+	want, err := replaceSection(string(readme), table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want != string(readme) {
+		t.Error("README.md's accuracy table is not bench-accuracy's record: run make benchmarks")
+	}
+}
