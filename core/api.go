@@ -89,7 +89,11 @@ func (a *API) Do(op string, request []byte) (out []byte, err error) {
 	if len(strings.TrimSpace(string(request))) == 0 {
 		request = []byte("{}")
 	}
-	return answer(func() (any, error) { return h(a, request) })
+	out, err = answer(func() (any, error) { return h(a, request) })
+	if budget := answerBudget(len(request)); len(out) > budget {
+		return nil, tooLarge("the answer", len(out), budget)
+	}
+	return out, err
 }
 
 // answer runs one operation: its answer as JSON, or its error; a panic

@@ -55,6 +55,7 @@ var statuses = map[string]int{
 	core.CodeInternal:          500,
 	core.CodeInvalidArgument:   400,
 	core.CodeInvalidHandle:     400,
+	core.CodeTooLarge:          413,
 	"not_initialized":          503,
 	CodeNotFound:               404,
 	CodeMethodNotAllowed:       405,

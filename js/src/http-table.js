@@ -32,6 +32,7 @@ export const STATUS = Object.freeze({
   not_initialized: 503,
   payload_too_large: 413,
   request_timeout: 408,
+  too_large: 413,
   unauthorized: 401,
   unknown_encoding: 400,
   unknown_operation: 404,
