@@ -168,6 +168,7 @@ func countTemplate(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, 
 	}
 	specials := map[string]int{}
 	for i := 0; i < len(t.parts); {
+		rules.stop.check()
 		p := t.parts[i]
 		if p.special {
 			n, ok := specials[p.text]

@@ -269,6 +269,7 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 			note = format.Sprintf("%s's chat template is not built in (tokenfit renders %s): counted with the generic rules, which the template's own framing may exceed, upperBound included", m.ID, strings.Join(ChatTemplates(), ", "))
 		}
 	}
+	rules.stop = r.stop
 	cc, err := CountChat(tok, req, rules)
 	if err != nil {
 		return ChatAnswer{}, err

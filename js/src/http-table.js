@@ -30,6 +30,7 @@ export const STATUS = Object.freeze({
   method_not_allowed: 405,
   not_found: 404,
   not_initialized: 503,
+  overloaded: 503,
   payload_too_large: 413,
   request_timeout: 408,
   too_large: 413,
