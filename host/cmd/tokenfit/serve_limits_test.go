@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -29,18 +28,6 @@ type routeCase struct {
 	Name, Method, Target string
 	Status               int
 	Code, Allow          string
-}
-
-func routeCases(t *testing.T) []routeCase {
-	b, err := os.ReadFile("../../../testdata/http/routes.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []routeCase
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
-	return cases
 }
 
 // rawRequest sends one request as written, target included, on a new
@@ -82,7 +69,7 @@ func TestServe_Routes(t *testing.T) {
 	for _, rt := range runtimes(t) {
 		t.Run(rt, func(t *testing.T) {
 			s := startServe(t, rt, testOptions())
-			for _, c := range routeCases(t) {
+			for _, c := range httpVectors[routeCase](t, "routes.json") {
 				var headers map[string]string
 				body := ""
 				if c.Method == "POST" {

@@ -145,12 +145,15 @@ type hostileCase struct {
 	Code, Allow                           string
 }
 
-func hostileHTTP(t *testing.T) []hostileCase {
-	b, err := os.ReadFile("../../../testdata/http/hostile.json")
+func hostileHTTP(t *testing.T) []hostileCase { return httpVectors[hostileCase](t, "hostile.json") }
+
+// httpVectors reads one of testdata/http's files of cases.
+func httpVectors[C any](t *testing.T, name string) []C {
+	b, err := os.ReadFile("../../../testdata/http/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cases []hostileCase
+	var cases []C
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
