@@ -20,12 +20,9 @@ func TestMemory_RetiredGivesBack(t *testing.T) {
 	if long() {
 		size, limit = 300<<20, host.DefaultMaxInstanceMemory
 	}
+	skipShort(t)
 	ctx := context.Background()
-	h, err := host.New(ctx, host.NewConfig().WithMaxInstances(1).WithMaxInstanceMemory(limit))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
+	h := newHost(t, config(t).WithMaxInstances(1).WithMaxInstanceMemory(limit))
 	runtime.GC()
 	before := int64(rss())
 	// A request the module must hold whole: its memory grows past the
