@@ -214,6 +214,14 @@ test('the handler: an instance a request grew past maxInstanceMemory is retired'
   assert.equal(starts.n, 2, 'the grown instance was kept');
 });
 
+test('edge.d.ts names every option createHandler reads, and no other', () => {
+  const dts = readFileSync(join(js, 'src/edge.d.ts'), 'utf8');
+  const body = dts.slice(dts.indexOf('interface HandlerOptions'), dts.indexOf('\n}', dts.indexOf('interface HandlerOptions')));
+  const declared = [...body.matchAll(/^\s+(\w+)\?:/gm)].map((m) => m[1]).sort();
+  const read = [...new Set([...readFileSync(join(js, 'src/serve.js'), 'utf8').matchAll(/options\.(\w+)/g)].map((m) => m[1]))].sort();
+  assert.deepEqual(declared, read);
+});
+
 test('the handler: CORS only for the listed origins', async () => {
   const h = createHandler({ corsOrigins: ['https://app.example'] });
   const post = (origin) => h(new Request('http://x/v1/version', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: origin }, body: '{}' }));
