@@ -73,7 +73,8 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 	// The answer is held to the answer budget of its text: first by the
 	// chunks the tokens make when each adds room-overlap tokens to the
 	// ones before (the most it can add but for a chunk shorter than the
-	// overlap), before any is cut, then chunk by chunk.
+	// overlap), before any is cut, then chunk by chunk as the answer will
+	// write them (chunkJSON).
 	budget, step := answerBudget(len(text)), max(1, room-overlap)
 	if need := len(text) + chunkOverhead*((len(ends)+step-1)/step); need > budget {
 		return ChunkAnswer{}, tooLarge("the chunks", need, budget)
@@ -124,7 +125,7 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 			}
 			continue
 		}
-		if size += chunkOverhead + stop - pos; size > budget {
+		if size += chunkJSON(text[pos:stop], pos, stop, n, cut); size > budget {
 			return ChunkAnswer{}, tooLarge("the chunks", size, budget)
 		}
 		out = append(out, Chunk{Text: text[pos:stop], Start: pos, End: stop, Tokens: n, Cut: cut})

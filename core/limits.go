@@ -33,6 +33,38 @@ const (
 // {"text":"","start":0,"end":1,"tokens":1,"cut":"end"} and a comma.
 const chunkOverhead = 50
 
+// chunkJSON is the length of a chunk's JSON in the answer, and a comma.
+func chunkJSON(text string, start, end, tokens int, cut string) int {
+	return len(`{"text":,"start":,"end":,"tokens":,"cut":""},`) + jsonLen(text) + digits(start) + digits(end) + digits(tokens) + len(cut)
+}
+
+// jsonLen is the length of the valid UTF-8 s as the answers' JSON writes
+// it (jsonio's Writer.String: quoted, short escapes, \u00XX for the other
+// control characters, \u2028 and \u2029). O(len(s)).
+func jsonLen(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+			n++
+		case c < 0x20:
+			n += 5
+		case c == 0xe2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9):
+			n += 3
+		}
+	}
+	return n
+}
+
+// digits is the length of the decimal n ≥ 0.
+func digits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
 // renderBudget is the largest rendering of a chat request of n bytes.
 func renderBudget(n int) int { return RenderGrowth*n + GrowthSlack }
 
