@@ -450,7 +450,8 @@ test-race:
 # hostile case at full size (up to 100 MB) in every Go host and the CLI,
 # 1,000,000 countTokens and 100,000 calculateBudget calls against the
 # module's memory and natively, 10,000 instance and 2 × 1,000 host start/close
-# cycles. One package at a time: the huge cases take gigabytes. The
+# cycles, core's budgets at the sizes that broke them (Limits). One
+# package at a time: the huge cases take gigabytes. The
 # differential tests at full size: 100,000 random strings per Hugging Face
 # family, 2,000 conversations per chat template. Then the npm package's tests in Node, Deno, Bun, workerd and Chromium with the
 # hostile cases at full size in Node (each module), Deno and Bun, the same
@@ -458,7 +459,7 @@ test-race:
 # module grown past 2 GiB and to 4 GiB (big-memory), and workerd under
 # 8 × 10,000 requests.
 test-long: chromium js js-deps js-runtimes hf-deps
-	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory|CodePoints' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
+	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory|CodePoints|Limits' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
 	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
 	TOKENFIT_HF_ENDS_N=2000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Ends' ./core/internal/hf/
 	TOKENFIT_CHAT_N=2000 $(GO) test -count=1 -timeout 120m -run 'ChatTemplate_Oracle' ./core/

@@ -82,6 +82,25 @@ func (a *API) Call(op string, request []byte) []byte {
 // Do runs one operation: the answer as JSON, or an error wrapping one of
 // the package's sentinel errors.
 func (a *API) Do(op string, request []byte) (out []byte, err error) {
+	return a.do(nil, op, request)
+}
+
+// DoUntil is Do for a caller that may give up on the answer (a server
+// whose client went away): once done is closed, the operation stops at
+// its next check and DoUntil returns an error wrapping ErrStopped. The
+// checks fall between the steps of the longest loops (a chat's messages
+// and its template's parts, chunks); a single count runs to its end, which
+// its text bounds.
+func (a *API) DoUntil(done <-chan struct{}, op string, request []byte) ([]byte, error) {
+	select {
+	case <-done:
+		return nil, ErrStopped
+	default:
+	}
+	return a.do(stopper(done), op, request)
+}
+
+func (a *API) do(stop stopper, op string, request []byte) (out []byte, err error) {
 	h, ok := operations[op]
 	if !ok {
 		return nil, format.Errorf("%w %q (known: %s)", ErrUnknownOperation, engine.Clip(op), strings.Join(OperationNames(), ", "))
@@ -89,7 +108,17 @@ func (a *API) Do(op string, request []byte) (out []byte, err error) {
 	if len(strings.TrimSpace(string(request))) == 0 {
 		request = []byte("{}")
 	}
-	return answer(func() (any, error) { return h(a, request) })
+	reg := a.Registry()
+	if stop != nil {
+		r := *reg
+		r.stop = stop
+		reg = &r
+	}
+	out, err = answer(func() (any, error) { return h(a, reg, request) })
+	if budget := answerBudget(len(request)); len(out) > budget {
+		return nil, tooLarge("the answer", len(out), budget)
+	}
+	return out, err
 }
 
 // answer runs one operation: its answer as JSON, or its error; a panic
@@ -97,6 +126,10 @@ func (a *API) Do(op string, request []byte) (out []byte, err error) {
 func answer(op func() (any, error)) (out []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
+			if _, ok := p.(stopSignal); ok {
+				out, err = nil, ErrStopped
+				return
+			}
 			out, err = nil, format.Errorf("%w: %v\n%s", ErrInternal, p, string(stack()))
 		}
 	}()
@@ -117,19 +150,21 @@ func OperationNames() []string {
 	return names
 }
 
-type handler func(a *API, request []byte) (any, error)
+// handler runs an operation on the API with the registry of the call
+// (the API's, with the call's stopper).
+type handler func(a *API, reg *Registry, request []byte) (any, error)
 
 // decode returns a handler that decodes the request into Req and calls f.
 func decode[Req any, P interface {
 	*Req
 	decodable
-}](f func(a *API, req Req) (any, error)) handler {
-	return func(a *API, b []byte) (any, error) {
+}](f func(a *API, reg *Registry, req Req) (any, error)) handler {
+	return func(a *API, reg *Registry, b []byte) (any, error) {
 		var req Req
 		if err := decodeJSON(b, P(&req)); err != nil {
 			return nil, err
 		}
-		return f(a, req)
+		return f(a, reg, req)
 	}
 }
 
@@ -137,32 +172,32 @@ var operations map[string]handler
 
 func init() {
 	operations = map[string]handler{
-		"countTokens": decode(func(a *API, r CountRequest) (any, error) { return a.Registry().CountTokens(r) }),
-		"encode":      decode(func(a *API, r CountRequest) (any, error) { return a.Registry().Encode(r) }),
-		"decode":      decode(func(a *API, r DecodeRequest) (any, error) { return a.Registry().Decode(r) }),
-		"withinLimit": decode(func(a *API, r LimitRequest) (any, error) { return a.Registry().WithinLimit(r) }),
-		"truncate":    decode(func(a *API, r TruncateRequest) (any, error) { return a.Registry().Truncate(r) }),
-		"calculateBudget": decode(func(a *API, r BudgetRequest) (any, error) {
-			return CalculateBudget(a.Registry(), r)
+		"countTokens": decode(func(a *API, reg *Registry, r CountRequest) (any, error) { return reg.CountTokens(r) }),
+		"encode":      decode(func(a *API, reg *Registry, r CountRequest) (any, error) { return reg.Encode(r) }),
+		"decode":      decode(func(a *API, reg *Registry, r DecodeRequest) (any, error) { return reg.Decode(r) }),
+		"withinLimit": decode(func(a *API, reg *Registry, r LimitRequest) (any, error) { return reg.WithinLimit(r) }),
+		"truncate":    decode(func(a *API, reg *Registry, r TruncateRequest) (any, error) { return reg.Truncate(r) }),
+		"calculateBudget": decode(func(a *API, reg *Registry, r BudgetRequest) (any, error) {
+			return CalculateBudget(reg, r)
 		}),
-		"countChat":      func(a *API, b []byte) (any, error) { return a.countChat(b) },
-		"chunk":          decode(func(a *API, r ChunkRequest) (any, error) { return a.Registry().Chunk(r) }),
-		"calibrate":      decode(func(a *API, r CalibrateRequest) (any, error) { return a.Registry().Calibrate(r) }),
-		"planInjection":  decode(func(a *API, r PlanCall) (any, error) { return a.Registry().PlanInjection(r) }),
-		"liveNew":        decode(func(a *API, r LiveNewRequest) (any, error) { return a.liveNew(r) }),
-		"liveEdit":       decode(func(a *API, r LiveEditRequest) (any, error) { return a.liveEdit(r) }),
-		"liveGet":        decode(func(a *API, r LiveRequest) (any, error) { return a.liveGet(r) }),
-		"liveFree":       decode(func(a *API, r LiveRequest) (any, error) { return a.liveFree(r) }),
-		"models":         decode(func(a *API, r ModelsRequest) (any, error) { return a.Registry().ModelsAnswer(r) }),
-		"registerModels": func(a *API, b []byte) (any, error) { return a.registerModels(b) },
-		"encodings":      func(*API, []byte) (any, error) { return encodingsAnswer(), nil },
-		"version":        func(*API, []byte) (any, error) { return VersionAnswer{Version: Version}, nil },
+		"countChat":      func(a *API, reg *Registry, b []byte) (any, error) { return reg.countChat(b) },
+		"chunk":          decode(func(a *API, reg *Registry, r ChunkRequest) (any, error) { return reg.Chunk(r) }),
+		"calibrate":      decode(func(a *API, reg *Registry, r CalibrateRequest) (any, error) { return reg.Calibrate(r) }),
+		"planInjection":  decode(func(a *API, reg *Registry, r PlanCall) (any, error) { return reg.PlanInjection(r) }),
+		"liveNew":        decode(func(a *API, reg *Registry, r LiveNewRequest) (any, error) { return a.liveNew(r) }),
+		"liveEdit":       decode(func(a *API, reg *Registry, r LiveEditRequest) (any, error) { return a.liveEdit(r) }),
+		"liveGet":        decode(func(a *API, reg *Registry, r LiveRequest) (any, error) { return a.liveGet(r) }),
+		"liveFree":       decode(func(a *API, reg *Registry, r LiveRequest) (any, error) { return a.liveFree(r) }),
+		"models":         decode(func(a *API, reg *Registry, r ModelsRequest) (any, error) { return reg.ModelsAnswer(r) }),
+		"registerModels": func(a *API, _ *Registry, b []byte) (any, error) { return a.registerModels(b) },
+		"encodings":      func(*API, *Registry, []byte) (any, error) { return encodingsAnswer(), nil },
+		"version":        func(*API, *Registry, []byte) (any, error) { return VersionAnswer{Version: Version}, nil },
 	}
 }
 
 // countChat decodes a chat request in any shape (see Shape), which may
 // carry tokenfit's calibration beside the provider's fields.
-func (a *API) countChat(b []byte) (any, error) {
+func (r *Registry) countChat(b []byte) (any, error) {
 	var extra chatExtra
 	if err := decodeJSON(b, &extra); err != nil {
 		return nil, err
@@ -171,7 +206,7 @@ func (a *API) countChat(b []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ans, err := a.Registry().CountChat(s.req, extra.Calibration)
+	ans, err := r.CountChat(s.req, extra.Calibration)
 	if err != nil {
 		return nil, s.refield(err, "messages")
 	}

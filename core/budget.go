@@ -384,7 +384,9 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	if req.KeepFrom < 0 || req.KeepFrom > req.History.Len() {
 		return b, fieldErr("keepFrom", "must be from 0 to the number of history messages (%d)", req.History.Len())
 	}
-	items, priming, tools, err := historyItems(tok, m.ChatRules(), req.History, req.Tools)
+	rules := m.ChatRules()
+	rules.stop = reg.stop
+	items, priming, tools, err := historyItems(tok, rules, req.History, req.Tools)
 	if err != nil {
 		return b, err
 	}

@@ -244,6 +244,7 @@ func CountChat(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, erro
 	out := ChatCount{PerMessage: make([]int, len(req.Messages)), Rules: rules.Family, Encoding: tok.Name()}
 	callNames := map[string]string{}
 	for i := range req.Messages {
+		rules.stop.check()
 		n := c.message(&req.Messages[i], callNames)
 		out.PerMessage[i] = n
 		out.Messages += n

@@ -27,6 +27,7 @@ type ChatRules struct {
 	Tools     ToolRules
 	ToolCalls ToolCallRules
 	Images    ImageRules
+	stop      stopper // the call's (Registry.stop): checked between messages and template parts
 }
 
 // MessageRules price the messages themselves.

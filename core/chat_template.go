@@ -55,14 +55,20 @@ type templatePart struct {
 	text    string
 	special bool
 	owner   int
+	times   int // a marker token repeated (0: once)
 }
 
-// templateRender collects a rendering.
+// templateRender collects a rendering, within the budget its request sets
+// (RenderGrowth, GrowthSlack): size is the rendered text's bytes with a
+// marker token as one, and past budget the rendering stops growing and
+// err says so.
 type templateRender struct {
-	parts  []templatePart
-	owner  int
-	notes  []string
-	images int // the marker tokens of images, in parts
+	parts        []templatePart
+	owner        int
+	notes        []string
+	images       int // the marker tokens of images, in parts
+	size, budget int
+	err          error
 }
 
 // text and special are not inlined: the renderers call them ~90 times, and
@@ -70,14 +76,37 @@ type templateRender struct {
 //
 //go:noinline
 func (t *templateRender) text(s string) {
-	if s != "" {
+	if s != "" && t.grow(len(s)) {
 		t.parts = append(t.parts, templatePart{text: s, owner: t.owner})
 	}
 }
 
 //go:noinline
 func (t *templateRender) special(s string) {
-	t.parts = append(t.parts, templatePart{text: s, special: true, owner: t.owner})
+	if t.grow(1) {
+		t.parts = append(t.parts, templatePart{text: s, special: true, owner: t.owner})
+	}
+}
+
+// specials is the marker token s n times in a row, as one part.
+func (t *templateRender) specials(s string, n int) {
+	if t.grow(1) {
+		t.parts = append(t.parts, templatePart{text: s, special: true, owner: t.owner, times: n})
+	}
+}
+
+// grow adds n bytes to the rendering if the budget has room for them, and
+// otherwise records the refusal.
+func (t *templateRender) grow(n int) bool {
+	if t.err != nil {
+		return false
+	}
+	if t.size+n > t.budget {
+		t.err = tooLarge("the chat template's rendering", t.size+n, t.budget)
+		return false
+	}
+	t.size += n
+	return true
 }
 
 // inexact notes why the rendering may differ from the template's.
@@ -92,6 +121,9 @@ func (t *templateRender) String() string {
 	var b strings.Builder
 	for _, p := range t.parts {
 		b.WriteString(p.text)
+		for range p.times - 1 {
+			b.WriteString(p.text)
+		}
 	}
 	return b.String()
 }
@@ -102,8 +134,11 @@ func renderTemplate(name string, req *ChatRequest) (*templateRender, error) {
 	if !ok {
 		return nil, format.Errorf("%w: unknown chat template %q (want one of %s)", ErrInvalidRequest, engine.Clip(name), strings.Join(ChatTemplates(), ", "))
 	}
-	t := &templateRender{}
+	t := &templateRender{budget: renderBudget(chatSize(req))}
 	render(t, req)
+	if t.err != nil {
+		return nil, t.err
+	}
 	return t, nil
 }
 
@@ -133,6 +168,7 @@ func countTemplate(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, 
 	}
 	specials := map[string]int{}
 	for i := 0; i < len(t.parts); {
+		rules.stop.check()
 		p := t.parts[i]
 		if p.special {
 			n, ok := specials[p.text]
@@ -146,7 +182,7 @@ func countTemplate(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, 
 				}
 				specials[p.text] = n
 			}
-			add(p.owner, n)
+			add(p.owner, n*max(1, p.times))
 			i++
 			continue
 		}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -44,7 +45,7 @@ func (t *templateRender) appendToolTail(b []byte, f *FunctionDef) []byte {
 // appendPyJSON appends the JSON value raw (already checked by the decoder)
 // as json.dumps prints it after json.loads.
 func (t *templateRender) appendPyJSON(b, raw []byte) []byte {
-	raw = []byte(strings.TrimSpace(string(raw)))
+	raw = bytes.TrimSpace(raw) // no copy: a copy at every level costs n·depth
 	switch jsonio.Kind(raw) {
 	case "an object":
 		b = append(b, '{')
@@ -126,10 +127,25 @@ func appendPyString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// toolJSONIndent is a tool as tojson(indent=4) prints it: json.dumps with
-// indent=4, the separators "," at line ends and ": ".
-func (t *templateRender) toolJSONIndent(tool *ChatTool) string {
-	return string(appendIndented(nil, []byte(t.toolJSON(tool)), 0))
+// toolsIndented returns the tools as toolJSON prints them, for printing
+// with tojson(indent=4) (appendIndented: json.dumps with indent=4, the
+// separators "," at line ends and ": "), once it knows the indented text
+// fits the rendering's budget: indentation grows a tool by four spaces a
+// level on every line, hundreds of times its size for a deeply nested
+// schema, so that is measured first (indentedSize) and such a rendering
+// refused before it is printed or counted.
+func (t *templateRender) toolsIndented(tools []ChatTool) ([]string, bool) {
+	out := make([]string, len(tools))
+	n := 0
+	for i := range tools {
+		out[i] = t.toolJSON(&tools[i])
+		n += indentedSize(out[i]) + 2
+	}
+	if t.size+n > t.budget {
+		t.err = tooLarge("the tools printed with tojson(indent=4)", t.size+n, t.budget)
+		return nil, false
+	}
+	return out, true
 }
 
 // argumentsJSON is a tool call's arguments as tojson prints them: vLLM

@@ -113,8 +113,12 @@ func renderLlama3Tools(t *templateRender, req *ChatRequest, date string) {
 		var b strings.Builder
 		b.WriteString("\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\n" +
 			`Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.Do not use variables.` + "\n\n")
-		for i := range req.Tools {
-			b.WriteString(t.toolJSONIndent(&req.Tools[i]))
+		tools, ok := t.toolsIndented(req.Tools)
+		if !ok {
+			return
+		}
+		for _, tool := range tools {
+			b.WriteString(string(appendIndented(nil, []byte(tool), 0)))
 			b.WriteString("\n\n")
 		}
 		t.text(b.String())
@@ -381,9 +385,7 @@ const gemmaImageTokens = 256
 func (t *templateRender) gemmaImage() {
 	t.text("\n\n")
 	t.special("<start_of_image>")
-	for range gemmaImageTokens {
-		t.special("<image_soft_token>")
-	}
+	t.specials("<image_soft_token>", gemmaImageTokens)
 	t.special("<end_of_image>")
 	t.text("\n\n")
 	t.images += gemmaImageTokens + 2

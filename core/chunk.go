@@ -47,7 +47,9 @@ const nearFraction = 0.5
 // Chunk splits text at token boundaries, preferring to end a chunk after a
 // paragraph break, then a line break, then a sentence, then a word, when
 // one falls in the last half of the chunk's room. Cost: O(n) for the
-// encoding, plus re-counting each chunk on its own.
+// encoding, plus re-counting each chunk on its own. Chunks whose answer
+// would outgrow MaxGrowth times the text (tiny chunks of a long text,
+// or much overlap) are refused with ErrTooLarge (API.md, Limits).
 func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 	switch {
 	case req.MaxTokens <= 0:
@@ -65,15 +67,26 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 	if enc == nil {
 		return ChunkAnswer{}, fieldErr("encoding", "%s is a heuristic: it has no token boundaries to cut at", tok.Name())
 	}
-	text := ValidUTF8(req.Text) // the text the chunks concatenate back to
-	ends := enc.AppendEnds(nil, text)
-	bounds := append([]int{0}, ends...) // bounds[k]: byte offset after k tokens
+	text := ValidUTF8(req.Text)              // the text the chunks concatenate back to
+	bounds := enc.AppendEnds([]int{0}, text) // bounds[k]: byte offset after k tokens
+	ends := bounds[1:]
+	// The answer is held to the answer budget of its text: first by the
+	// chunks the tokens make when each adds room-overlap tokens to the
+	// ones before (the most it can add but for a chunk shorter than the
+	// overlap), before any is cut, then chunk by chunk as the answer will
+	// write them (chunkJSON).
+	budget, step := answerBudget(len(text)), max(1, room-overlap)
+	if need := len(text) + chunkOverhead*((len(ends)+step-1)/step); need > budget {
+		return ChunkAnswer{}, tooLarge("the chunks", need, budget)
+	}
+	size := 0
 	// floor moves a token boundary that falls inside a character (an emoji
 	// can be two tokens) back to the character's start.
 	floor := func(b int) int { return charStart(text, b) }
 	out := []Chunk{}
 	prevEnd, prevStop := 0, 0 // where the previous chunk ended: token index, byte
 	for pos, k := 0, 0; pos < len(text); {
+		r.stop.check()
 		limit, cut := len(ends), "end"
 		if k+room < len(ends) {
 			// With overlap, a chunk must reach past the previous one.
@@ -111,6 +124,9 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 				k++
 			}
 			continue
+		}
+		if size += chunkJSON(text[pos:stop], pos, stop, n, cut); size > budget {
+			return ChunkAnswer{}, tooLarge("the chunks", size, budget)
 		}
 		out = append(out, Chunk{Text: text[pos:stop], Start: pos, End: stop, Tokens: n, Cut: cut})
 		if stop == len(text) {

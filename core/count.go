@@ -144,6 +144,16 @@ func (r *Registry) Decode(req DecodeRequest) (DecodeAnswer, error) {
 	if err != nil {
 		return DecodeAnswer{}, err
 	}
+	// The text is measured before it is made: DecodeBytesPerID bounds it
+	// (an id the tokenizer does not have is Decode's error to report).
+	n, budget := 0, DecodeBytesPerID*len(req.IDs)+GrowthSlack
+	for _, id := range req.IDs {
+		s, _ := e.Token(id)
+		n += len(s)
+	}
+	if n > budget {
+		return DecodeAnswer{}, tooLarge("the decoded text", n, budget)
+	}
 	text, err := e.Decode(req.IDs)
 	if err != nil {
 		return DecodeAnswer{}, err
@@ -262,6 +272,7 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 			note = format.Sprintf("%s's chat template is not built in (tokenfit renders %s): counted with the generic rules, which the template's own framing may exceed, upperBound included", m.ID, strings.Join(ChatTemplates(), ", "))
 		}
 	}
+	rules.stop = r.stop
 	cc, err := CountChat(tok, req, rules)
 	if err != nil {
 		return ChatAnswer{}, err

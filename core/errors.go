@@ -18,6 +18,7 @@ var (
 	ErrInvalidTable      = engine.ErrInvalidTable
 	ErrInvalidRequest    = engine.ErrInvalidRequest
 	ErrInvalidToken      = engine.ErrInvalidToken
+	ErrTooLarge          = engine.ErrTooLarge
 	ErrUnknownOperation  = errors.New("tokenfit: unknown operation")
 	ErrInternal          = errors.New("tokenfit: internal error")
 )
@@ -36,6 +37,7 @@ const (
 	CodeInternal          = engine.CodeInternal
 	CodeInvalidArgument   = engine.CodeInvalidArgument
 	CodeInvalidHandle     = engine.CodeInvalidHandle
+	CodeTooLarge          = engine.CodeTooLarge
 )
 
 // Code returns the boundary code of an error: one of the Code constants.

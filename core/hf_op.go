@@ -7,7 +7,7 @@ import "unicode/utf8"
 func init() {
 	// api.go's init, which makes the map, runs first (files initialise in
 	// name order).
-	operations["loadTokenizer"] = decode(func(a *API, r LoadTokenizerRequest) (any, error) { return a.loadTokenizer(r) })
+	operations["loadTokenizer"] = decode(func(a *API, _ *Registry, r LoadTokenizerRequest) (any, error) { return a.loadTokenizer(r) })
 }
 
 // LoadTokenizerBytes answers loadTokenizer for a file given as its bytes

@@ -12,7 +12,7 @@ import "github.com/tokenfit/tokenfit/core/internal/format"
 func init() {
 	// api.go's init, which makes the map, runs first (files initialise in
 	// name order).
-	operations["loadTokenizer"] = func(*API, []byte) (any, error) { return nil, noLoader() }
+	operations["loadTokenizer"] = func(*API, *Registry, []byte) (any, error) { return nil, noLoader() }
 }
 
 func noLoader() error {

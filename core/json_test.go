@@ -53,7 +53,7 @@ func TestMarshal_AsEncodingJSON(t *testing.T) {
 		if !ok {
 			continue
 		}
-		v, err := h(a, c.body)
+		v, err := h(a, a.Registry(), c.body)
 		if err != nil {
 			v = ErrorAnswer{ErrorBody{Code: Code(err), Message: err.Error()}}
 		}

@@ -77,6 +77,7 @@ type Registry struct {
 	index      map[string]int // lower-case id or alias → models index
 	estimators map[string]Estimator
 	tokenizers map[string]Tokenizer // loaded by name (WithTokenizer); never written after it is shared
+	stop       stopper              // the call's (API.DoUntil), in the copy a call answers with
 }
 
 // Fallbacks for a model the registry does not know (seed: budget calculator).

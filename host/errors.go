@@ -32,6 +32,7 @@ var sentinels = map[string]error{
 	core.CodeInvalidToken:      core.ErrInvalidToken,
 	core.CodeUnknownOperation:  core.ErrUnknownOperation,
 	core.CodeInternal:          core.ErrInternal,
+	core.CodeTooLarge:          core.ErrTooLarge,
 }
 
 // parseError decodes an error answer.

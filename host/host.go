@@ -6,8 +6,10 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tetratelabs/wazero"
 
@@ -427,12 +429,52 @@ func (h *Host) get(ctx context.Context) (*instance, error) {
 // put returns an instance to the pool, or drops it if it failed or its
 // memory grew past the configured limit (see WithMaxInstanceMemory).
 func (h *Host) put(in *instance) {
-	if in.broken || uint64(in.mod.Memory().Size()) > h.cfg.instanceMemory() {
+	size := in.mod.Memory().Size()
+	grown := uint64(size) > h.cfg.instanceMemory()
+	if in.broken || grown {
 		in.mod.Close(context.Background())
 		<-h.slots
+		if grown {
+			giveBack()
+		}
 		return
 	}
+	// A memory that grew by much was copied as it grew: the copies are
+	// garbage the process would keep for minutes.
+	if size > in.memory+growthGiveBack {
+		giveBack()
+	}
+	in.memory = size
 	h.idle <- in
+}
+
+// growthGiveBack is how much an instance's memory grows in one call before
+// the memory its growth left behind is given back (giveBack).
+const growthGiveBack = 64 << 20
+
+// retired counts the grown instances retired whose memory giveBack has not
+// yet returned.
+var retired atomic.Int64
+
+// giveBack returns a retired instance's memory, or what a grown instance's
+// copies left, to the system at once. Go frees it at its next collection
+// but keeps the pages for minutes after (its scavenger returns them a
+// little at a time), so a server that had served one big request stayed
+// at that request's peak. Both are rare (a call that grew an instance by
+// tens of megabytes), so each pays a full collection on a goroutine of its
+// own; those that come while one runs share the next.
+func giveBack() {
+	if retired.Add(1) > 1 {
+		return
+	}
+	go func() {
+		for n := retired.Load(); ; n = retired.Load() {
+			debug.FreeOSMemory()
+			if retired.Add(-n) == 0 {
+				return
+			}
+		}
+	}()
 }
 
 const opRegisterModels = "registerModels"

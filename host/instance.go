@@ -97,6 +97,7 @@ type instance struct {
 	regs                                     uint64           // registrations' generation applied
 	toks                                     uint64           // tokenizers' generation applied
 	broken                                   bool             // trapped: drop it
+	memory                                   uint32           // its linear memory when it last went back to the pool
 	stderr                                   *tail
 }
 

@@ -219,7 +219,9 @@ func (e *Encoding) AppendEncode(dst []uint32, text string) []uint32 {
 // A token can end inside a character (an emoji may be two tokens). O(n).
 func (e *Encoding) AppendEnds(dst []int, text string) []int {
 	end := 0
-	for _, r := range e.enc.AppendEncode(nil, ValidUTF8(text)) {
+	ids := e.enc.AppendEncode(nil, ValidUTF8(text))
+	dst = slices.Grow(dst, len(ids))
+	for _, r := range ids {
 		tok, _ := e.enc.Token(int(r))
 		end += len(tok)
 		dst = append(dst, end)

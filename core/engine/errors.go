@@ -17,6 +17,11 @@ var (
 	// ErrUnsupportedTokenizer: a valid tokenizer.json that uses something
 	// tokenfit does not reproduce exactly; the message names it.
 	ErrUnsupportedTokenizer = errors.New("tokenfit: unsupported tokenizer")
+	// ErrTooLarge: a request whose work or answer would outgrow the budget
+	// its own size allows (core's rendering and answer budgets, API.md);
+	// it is refused before that work is done. The message says which
+	// budget and by how much.
+	ErrTooLarge = errors.New("tokenfit: request too large")
 )
 
 // The error codes of {"error": {"code": …}}, from every module and host.
@@ -34,6 +39,7 @@ const (
 	CodeInvalidToken         = "invalid_token"
 	CodeUnknownOperation     = "unknown_operation" // core's JSON API
 	CodeUnsupportedTokenizer = "unsupported_tokenizer"
+	CodeTooLarge             = "too_large"
 )
 
 // codes are the codes in the order of their status numbers: the fast paths
@@ -51,6 +57,7 @@ var codes = [...]string{
 	CodeInvalidToken,
 	CodeUnknownOperation,
 	CodeUnsupportedTokenizer,
+	CodeTooLarge,
 }
 
 // Codes lists every error code, in the order of their status numbers
@@ -89,6 +96,7 @@ func Code(err error) string {
 		{ErrInvalidRequest, CodeInvalidRequest},
 		{ErrInvalidToken, CodeInvalidToken},
 		{ErrUnsupportedTokenizer, CodeUnsupportedTokenizer},
+		{ErrTooLarge, CodeTooLarge},
 	} {
 		if errs.Is(err, c.err) {
 			return c.code

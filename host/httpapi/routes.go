@@ -40,7 +40,15 @@ const (
 	CodeUnsupportedMediaType = "unsupported_media_type"
 	CodeRequestTimeout       = "request_timeout"
 	CodeUnauthorized         = "unauthorized"
+	CodeOverloaded           = "overloaded" // past the requests or body bytes in flight: 503 with Retry-After
+	// CodeClientGone is the log's code of a request whose client went away
+	// before its answer (status StatusClientGone, never sent).
+	CodeClientGone = "client_gone"
 )
+
+// StatusClientGone is the status a request whose client went away is
+// logged with (nginx's 499): no answer is written.
+const StatusClientGone = 499
 
 // statuses maps every error code to its HTTP status: core's codes, the
 // boundary codes of the hosts (invalid_argument, invalid_handle,
@@ -55,6 +63,7 @@ var statuses = map[string]int{
 	core.CodeInternal:          500,
 	core.CodeInvalidArgument:   400,
 	core.CodeInvalidHandle:     400,
+	core.CodeTooLarge:          413,
 	"not_initialized":          503,
 	CodeNotFound:               404,
 	CodeMethodNotAllowed:       405,
@@ -62,6 +71,7 @@ var statuses = map[string]int{
 	CodeUnsupportedMediaType:   415,
 	CodeRequestTimeout:         408,
 	CodeUnauthorized:           401,
+	CodeOverloaded:             503,
 }
 
 // Status returns the HTTP status of an error code: 500 for a code it does

@@ -14,16 +14,24 @@ import { makeCreateHandler } from './serve.js';
 /** The JSON API over HTTP as a fetch handler: see index.d.ts. */
 export const createHandler = makeCreateHandler(init);
 
-/** nodeListener adapts a fetch handler to node:http's (req, res). */
+/**
+ * nodeListener adapts a fetch handler to node:http's (req, res). The
+ * Request's signal aborts when the client goes away before its answer.
+ */
 export function nodeListener(fetch) {
   return async (req, res) => {
     try {
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      const request = new Request(new URL(req.url, `http://${req.headers.host || 'localhost'}`), {
+      const gone = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) gone.abort();
+      });
+      const request = new Request(requestURL(req), {
         method: req.method,
         headers: Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]])),
         body: hasBody ? Readable.toWeb(req) : undefined,
         duplex: hasBody ? 'half' : undefined,
+        signal: gone.signal,
       });
       const response = await fetch(request);
       res.writeHead(response.status, Object.fromEntries(response.headers));
@@ -33,4 +41,15 @@ export function nodeListener(fetch) {
       res.destroy(e);
     }
   };
+}
+
+// requestURL is the URL of a request as the runtimes that call a fetch
+// handler make it: the target appended to the origin, so that a path such
+// as //x/healthz stays a path (new URL(target, base) would read x as a
+// host), and an absolute target as it is; a Host that is not a host name
+// is left out, so that it cannot move the path.
+function requestURL(req) {
+  const host = req.headers.host ?? '';
+  const origin = `http://${/^[\w.:[\]-]+$/.test(host) ? host : 'localhost'}`;
+  return req.url.startsWith('/') ? new URL(origin + req.url) : new URL(req.url, origin);
 }

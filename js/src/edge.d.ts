@@ -16,6 +16,22 @@ export interface HandlerOptions {
   /** The largest request body in bytes (larger: 413, unread). Default 8 MiB. */
   maxBodyBytes?: number;
   /**
+   * How many operations the handler runs at once, and how many request body
+   * bytes it holds at once (taken as they arrive); a request past either
+   * gets 503 `overloaded` with `Retry-After`. `/healthz` counts in neither.
+   * Defaults 64 and four bodies of `maxBodyBytes`; `maxInFlightBytes` is at
+   * least `maxBodyBytes`. The limits of `tokenfit serve`.
+   */
+  maxInFlight?: number;
+  maxInFlightBytes?: number;
+  /**
+   * The instance memory in bytes past which the handler retires its
+   * instance after a request (the next request starts another; the memory
+   * goes back once the old one is collected). Default 256 MiB, the Go
+   * host's.
+   */
+  maxInstanceMemory?: number;
+  /**
    * The origins whose pages may call the handler (CORS), such as
    * `['https://app.example.com']`, or `['*']` for any. Default none: CORS off.
    */
@@ -31,9 +47,13 @@ export interface HandlerOptions {
  * in and out, `GET /healthz`, errors as `{"error": {code, message, field}}`
  * with the statuses of `tokenfit serve` (400 bad request, 401 without the
  * token, 404 unknown route, 405 another method with Allow, 413 over the body
- * limit, 415 unless application/json, 500 internal). One instance per
- * handler, started by the first request; make the handler once, at the top
- * of the module:
+ * limit or a budget (`too_large`), 415 unless application/json, 500
+ * internal, 503 past the limits in flight with Retry-After). Routes are read
+ * from the request's URL as the runtime parsed it, so `/v1%2FcountTokens` is
+ * no route. One instance per handler, started by the first request and
+ * retired when a request grows it past `maxInstanceMemory`; a client that
+ * goes away while it sends its body costs no log line and no new instance.
+ * Make the handler once, at the top of the module:
  *
  *     export default { fetch: createHandler({ init: { module, encodings } }) };
  */

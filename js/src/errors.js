@@ -16,7 +16,8 @@ export class TokenfitError extends Error {
 // table, core/engine's Codes, held to it by wasm/errorcodes_test.go (as
 // are index.d.ts's ErrorCode and every code thrown here).
 const STATUS = [null, 'internal', 'invalid_argument', 'invalid_handle', 'invalid_table', 'unknown_encoding',
-  'encoding_not_loaded', 'invalid_request', 'invalid_token', 'unknown_operation', 'unsupported_tokenizer'];
+  'encoding_not_loaded', 'invalid_request', 'invalid_token', 'unknown_operation', 'unsupported_tokenizer',
+  'too_large'];
 
 /** statusError is the error of a status with no error answer recorded. */
 export function statusError(status) {

@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'invalid_token'
   | 'unknown_operation'
   | 'unsupported_tokenizer'
+  | 'too_large'
   | 'not_initialized';
 
 /**

@@ -6,19 +6,46 @@
 import { OPERATIONS, STATUS } from './http-table.js';
 
 const DEFAULT_MAX_BODY_BYTES = 8 << 20;
+// The limits in flight and the instance memory past which an instance is
+// retired: those of tokenfit serve and the Go host (host/httpapi,
+// host.DefaultMaxInstanceMemory).
+const DEFAULT_MAX_IN_FLIGHT = 64;
+const DEFAULT_IN_FLIGHT_BODIES = 4;
+const DEFAULT_MAX_INSTANCE_MEMORY = 256 << 20;
+const RETRY_AFTER_SECONDS = 1;
 const INTERNAL = "tokenfit: internal error (the server's log has the details)";
+
+// ClientGone is a body the client stopped sending (it went away): no one
+// is left to answer, and the instance has done nothing wrong.
+class ClientGone extends Error {}
+
+// Busy is a body whose bytes would pass the bytes in flight.
+class Busy extends Error {}
+
+const positive = (name, v) => {
+  if (!(Number.isSafeInteger(v) && v > 0)) throw new TypeError(`tokenfit/edge: ${name} must be a positive integer`);
+  return v;
+};
 
 /** makeCreateHandler returns createHandler over an init() (see index.d.ts). */
 export function makeCreateHandler(init) {
   return function createHandler(options = {}) {
-    const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    if (!(Number.isSafeInteger(maxBody) && maxBody > 0)) throw new TypeError('tokenfit/edge: maxBodyBytes must be a positive integer');
+    const maxBody = positive('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    const maxRequests = positive('maxInFlight', options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    const maxBytes = positive('maxInFlightBytes', options.maxInFlightBytes ?? DEFAULT_IN_FLIGHT_BODIES * maxBody);
+    if (maxBytes < maxBody) throw new TypeError('tokenfit/edge: maxInFlightBytes must be at least maxBodyBytes');
+    const maxMemory = positive('maxInstanceMemory', options.maxInstanceMemory ?? DEFAULT_MAX_INSTANCE_MEMORY);
+    const flight = { requests: 0, bytes: 0 };
     const origins = new Set(options.corsOrigins ?? []);
     const token = options.token;
     if (token !== undefined && (typeof token !== 'string' || token === '')) throw new TypeError('tokenfit/edge: token must be a non-empty string');
     const log = options.log ?? ((detail) => console.error(detail));
     let started; // the promise of the instance every request shares
-    const instance = () => (started ??= init(options.init ?? {}).catch((e) => {
+    let version; // what the first instance said, for /healthz
+    const instance = () => (started ??= init(options.init ?? {}).then((tf) => {
+      version ??= tf.version();
+      return tf;
+    }, (e) => {
       started = undefined;
       throw e;
     }));
@@ -28,8 +55,10 @@ export function makeCreateHandler(init) {
       const path = url.pathname;
       if (path === '/healthz') {
         if (request.method !== 'GET') return methodNotAllowed(request, path, 'GET');
-        const tf = await instance();
-        return answer(200, JSON.stringify({ status: 'ok', version: tf.version() }));
+        // Answered from what the first instance said: a health check starts
+        // the instance only when no request has yet.
+        if (version === undefined) await instance();
+        return answer(200, JSON.stringify({ status: 'ok', version }));
       }
       if (!path.startsWith('/v1/')) {
         return fail('not_found', `tokenfit: no route ${JSON.stringify(path)}: POST /v1/{operation} or GET /healthz`);
@@ -46,16 +75,54 @@ export function makeCreateHandler(init) {
       if (ct.split(';')[0].trim().toLowerCase() !== 'application/json') {
         return fail('unsupported_media_type', `tokenfit: the body must be JSON, sent as Content-Type: application/json (not ${JSON.stringify(ct)})`);
       }
-      const body = await readBody(request, maxBody);
-      if (body === undefined) return tooLarge(maxBody);
-      const tf = await instance();
+      if (flight.requests >= maxRequests) {
+        return busy(`tokenfit: the server is running as many requests as it takes (${maxRequests}): try again shortly`);
+      }
+      flight.requests++;
+      const held = { bytes: 0 };
       try {
-        return answer(200, JSON.stringify(tf.call(op, body.trim() === '' ? '{}' : body)));
-      } catch (e) {
-        if (e && e.name === 'TokenfitError' && (STATUS[e.code] ?? 500) < 500) {
-          return fail(e.code, e.message, undefined, e.field);
+        let body;
+        try {
+          body = await readBody(request, maxBody, (n) => {
+            if (flight.bytes + n > maxBytes) throw new Busy();
+            flight.bytes += n;
+            held.bytes += n;
+          });
+        } catch (e) {
+          if (e instanceof Busy) {
+            return busy(`tokenfit: the server holds as many request bytes as it takes (${maxBytes}): try again shortly`);
+          }
+          if (e instanceof ClientGone) {
+            // The client went away: a 4xx for no one, no log line, and the
+            // instance, which has done nothing, is kept.
+            return fail('invalid_request', `tokenfit: invalid request: reading the body: ${e.message}`);
+          }
+          throw e;
         }
-        throw e;
+        if (body === undefined) return tooLarge(maxBody);
+        const mine = instance();
+        const tf = await mine;
+        if (request.signal?.aborted) {
+          return fail('invalid_request', 'tokenfit: invalid request: the client went away before its request was answered');
+        }
+        try {
+          return answer(200, JSON.stringify(tf.call(op, body.trim() === '' ? '{}' : body)));
+        } catch (e) {
+          if (e && e.name === 'TokenfitError' && (STATUS[e.code] ?? 500) < 500) {
+            return fail(e.code, e.message, undefined, e.field);
+          }
+          // An instance that failed inside is not trusted again: the next
+          // request starts another.
+          if (started === mine) started = undefined;
+          throw e;
+        } finally {
+          // An instance a request grew is retired, as the Go host retires
+          // one: its memory goes back once it is collected.
+          if (started === mine && !(tf.memoryBytes() <= maxMemory)) started = undefined;
+        }
+      } finally {
+        flight.requests--;
+        flight.bytes -= held.bytes;
       }
     };
 
@@ -64,9 +131,6 @@ export function makeCreateHandler(init) {
       try {
         response = await serve(request);
       } catch (e) {
-        // An instance that failed inside is not trusted again: the next
-        // request starts another.
-        started = undefined;
         log(`tokenfit/edge: ${request.method} ${request.url}: ${e && e.stack || e}`);
         response = fail('internal', INTERNAL);
       }
@@ -87,8 +151,10 @@ function authorized(header, token) {
 }
 
 // readBody reads the body as text, or returns undefined past max bytes
-// (refused before reading when Content-Length says so).
-async function readBody(request, max) {
+// (refused before reading when Content-Length says so). take(n) is called
+// with each chunk's bytes before it is kept (and throws to refuse them); a
+// body that fails while it is read (the client went away) is ClientGone.
+async function readBody(request, max, take) {
   const declared = Number(request.headers.get('Content-Length'));
   if (declared > max) return undefined;
   if (!request.body) return '';
@@ -96,8 +162,20 @@ async function readBody(request, max) {
   const chunks = [];
   let n = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let r;
+    try {
+      r = await reader.read();
+    } catch (e) {
+      throw new ClientGone(e && e.message || String(e));
+    }
+    const { done, value } = r;
     if (done) break;
+    try {
+      take(value.byteLength);
+    } catch (e) {
+      reader.cancel().catch(() => {});
+      throw e;
+    }
     n += value.byteLength;
     if (n > max) {
       reader.cancel().catch(() => {});
@@ -134,6 +212,11 @@ function cors(request, response, origins) {
 
 function methodNotAllowed(request, path, allow) {
   return fail('method_not_allowed', `tokenfit: ${path} takes ${allow}, not ${request.method}`, { Allow: allow });
+}
+
+// busy refuses a request past the limits in flight, to be sent again.
+function busy(message) {
+  return fail('overloaded', message, { 'Retry-After': String(RETRY_AFTER_SECONDS), Connection: 'close' });
 }
 
 function tooLarge(max) {

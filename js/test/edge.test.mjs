@@ -1,6 +1,7 @@
 // tokenfit/edge: the fetch handler held to the cases `tokenfit serve` is held
-// to (testdata/http/hostile.json: statuses from the one table in
-// host/httpapi), its CORS and bearer-token options, the Node adapter over
+// to (testdata/http/hostile.json and routes.json: statuses from the one
+// table in host/httpapi), its limits in flight, its instance (kept when a
+// client aborts, retired when grown), its CORS and bearer-token options, the Node adapter over
 // loopback, and the Cloudflare Worker of examples/cloudflare-worker run by
 // workerd under 20,000 requests from 16 clients, every answer checked
 // against the same package here in Node; and the handler under Deno.serve
@@ -15,6 +16,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHandler, nodeListener } from 'tokenfit/edge';
+import { init } from 'tokenfit';
+import { makeCreateHandler } from '../src/serve.js';
 import { STATUS } from '../src/http-table.js';
 import { load } from './load.mjs';
 import { loadRequests, startWorker } from './http.mjs';
@@ -25,6 +28,7 @@ const runtimes = process.env.TOKENFIT_RUNTIMES || join(repo, 'build/js-runtimes'
 const bin = (name) => join(runtimes, 'node_modules/.bin', name);
 const missing = (name) => !existsSync(bin(name)) && `no ${name} (make js-runtimes)`;
 const hostile = JSON.parse(readFileSync(join(repo, 'testdata/http/hostile.json'), 'utf8'));
+const routes = JSON.parse(readFileSync(join(repo, 'testdata/http/routes.json'), 'utf8'));
 const MAX = 1 << 20;
 
 const bodyOf = (c) => (c.textBytes ? `{"text": "${'a'.repeat(c.textBytes)}"}` : c.body);
@@ -50,6 +54,172 @@ test('the handler: the hostile cases of tokenfit serve, same statuses', async ()
   assert.deepEqual(await r.json(), { tokens: 2, upperBound: 2, encoding: 'o200k_base', exact: true });
   const health = await h(new Request('http://x/healthz'));
   assert.deepEqual(await health.json(), { status: 'ok', version: '0.1.0' });
+});
+
+// raw sends one request as written, its target included (fetch would
+// resolve dot segments and refuse some), and returns the status line's
+// status, the headers and the body.
+function raw(port, method, target, { headers = {}, body = '' } = {}) {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(port, '127.0.0.1');
+    let got = Buffer.alloc(0);
+    sock.on('connect', () => {
+      const head = Object.entries({ Host: 'x', Connection: 'close', ...headers, ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) })
+        .map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      sock.end(`${method} ${target} HTTP/1.1\r\n${head}\r\n${body}`);
+    });
+    sock.on('data', (d) => { got = Buffer.concat([got, d]); });
+    sock.on('error', reject);
+    sock.on('close', () => {
+      const text = got.toString();
+      const at = text.indexOf('\r\n\r\n');
+      const lines = text.slice(0, at).split('\r\n');
+      const hdrs = Object.fromEntries(lines.slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      let rest = text.slice(at + 4);
+      if (hdrs['transfer-encoding'] === 'chunked') rest = rest.replace(/^[0-9a-f]+\r\n/, '').replace(/\r\n0\r\n\r\n$/, '');
+      resolve({ status: Number(lines[0].split(' ')[1]), headers: hdrs, body: rest });
+    });
+    setTimeout(() => reject(new Error(`${method} ${target}: no answer in 20 s`)), 20000).unref();
+  });
+}
+
+// judgeRoutes holds a server to testdata/http/routes.json, sent raw.
+async function judgeRoutes(port, where) {
+  for (const c of routes) {
+    const post = c.method === 'POST';
+    const r = await raw(port, c.method, c.target, post ? { headers: { 'Content-Type': 'application/json' }, body: '{"text": "Hello world"}' } : {});
+    let code = '';
+    try { code = JSON.parse(r.body).error?.code ?? ''; } catch {}
+    assert.deepEqual([r.status, code, r.headers.allow ?? ''], [c.status, c.code, c.allow ?? ''], `${where}: ${c.name} (${c.method} ${c.target}): ${r.body.slice(0, 200)}`);
+  }
+}
+
+test('the handler: the routes of testdata/http/routes.json, as a runtime parses their URL', async () => {
+  const h = createHandler({ maxBodyBytes: MAX });
+  for (const c of routes) {
+    // A fetch handler gets the URL its runtime parsed: new Request does
+    // what they do (dot segments resolved, %2F kept).
+    const url = /^https?:/.test(c.target) ? c.target : `http://x${c.target}`;
+    const post = c.method === 'POST';
+    const r = await h(new Request(url, { method: c.method, ...(post ? { headers: { 'Content-Type': 'application/json' }, body: '{"text": "Hello world"}' } : {}) }));
+    // A server sends no body for HEAD: its code is not judged here.
+    const text = c.method === 'HEAD' ? '' : await r.text();
+    let code = '';
+    try { code = JSON.parse(text).error?.code ?? ''; } catch {}
+    assert.deepEqual([r.status, code, r.headers.get('Allow') ?? ''], [c.status, c.code, c.allow ?? ''], `${c.name} (${c.method} ${c.target}): ${text.slice(0, 200)}`);
+  }
+});
+
+// aborted is a Request whose body fails after some bytes, as a client's
+// that goes away while it sends.
+function aborted(url) {
+  const body = new ReadableStream({
+    pull(c) {
+      c.enqueue(new TextEncoder().encode('{"text": "' + 'a'.repeat(1000)));
+      c.error(new Error('aborted'));
+    },
+  });
+  return new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' });
+}
+
+// counted is createHandler over an init() that counts the instances it
+// starts.
+function counted(options) {
+  const starts = { n: 0 };
+  const h = makeCreateHandler(async (o) => {
+    starts.n++;
+    return init(o);
+  })(options);
+  return { h, starts };
+}
+
+test('the handler: a client that goes away while it sends its body costs no log line and no new instance', async () => {
+  const logged = [];
+  const { h, starts } = counted({ maxBodyBytes: MAX, log: (d) => logged.push(d) });
+  const ok = () => h(new Request('http://x/v1/countTokens', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"text": "Hello world"}' }));
+  assert.equal((await ok()).status, 200);
+  for (let i = 0; i < 20; i++) {
+    const r = await h(aborted('http://x/v1/countTokens'));
+    assert.ok(r.status >= 400 && r.status < 500, `an abort answered ${r.status}`);
+    assert.equal((await ok()).status, 200);
+  }
+  assert.deepEqual(logged, [], 'an abort is not an internal error');
+  assert.equal(starts.n, 1, 'every abort started a new instance');
+});
+
+test('the handler: past the requests or body bytes in flight, 503 with Retry-After; /healthz still answers', async () => {
+  // A body that sends n bytes and then waits until release() is called.
+  const held = (n) => {
+    let release;
+    const wait = new Promise((r) => { release = r; });
+    let sent = false;
+    const body = new ReadableStream({
+      async pull(c) {
+        if (!sent) {
+          sent = true;
+          c.enqueue(new TextEncoder().encode('{"text": "' + 'a'.repeat(n - 10)));
+          return;
+        }
+        await wait;
+        c.enqueue(new TextEncoder().encode('"}'));
+        c.close();
+      },
+    });
+    return { request: new Request('http://x/v1/countTokens', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' }), release };
+  };
+  const small = () => new Request('http://x/v1/countTokens', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"text": "Hello world"}' });
+  const judgeBusy = async (r, what) => {
+    const a = await r.json();
+    assert.equal(r.status, 503, `${what}: ${JSON.stringify(a)}`);
+    assert.equal(a.error.code, 'overloaded', what);
+    assert.equal(r.headers.get('Retry-After'), '1', what);
+  };
+  const h = createHandler({ maxBodyBytes: MAX, maxInFlight: 2 });
+  assert.equal((await h(small())).status, 200);
+  const a = held(100);
+  const b = held(100);
+  const pa = h(a.request);
+  const pb = h(b.request);
+  await new Promise((r) => setTimeout(r, 50));
+  await judgeBusy(await h(small()), 'a third request');
+  assert.equal((await h(new Request('http://x/healthz'))).status, 200);
+  a.release();
+  b.release();
+  assert.equal((await pa).status, 200);
+  assert.equal((await pb).status, 200);
+  assert.equal((await h(small())).status, 200);
+  // Bytes: 900 KB held leave room for 100 KB of a 1 MiB limit.
+  const hb = createHandler({ maxBodyBytes: MAX, maxInFlightBytes: MAX });
+  const c = held(900 << 10);
+  const pc = hb(c.request);
+  await new Promise((r) => setTimeout(r, 50));
+  await judgeBusy(await hb(new Request('http://x/v1/countTokens', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: `{"text": "${'a'.repeat(200 << 10)}"}` })), '200 KB beside 900');
+  assert.equal((await hb(small())).status, 200, 'a small request beside them');
+  c.release();
+  assert.equal((await pc).status, 200);
+  for (const bad of [{ maxInFlight: 0 }, { maxInFlight: 1.5 }, { maxInFlightBytes: -1 }, { maxBodyBytes: 100, maxInFlightBytes: 99 }, { maxInstanceMemory: 0 }]) {
+    assert.throws(() => createHandler(bad), TypeError, JSON.stringify(bad));
+  }
+});
+
+test('the handler: an instance a request grew past maxInstanceMemory is retired', async () => {
+  const { h, starts } = counted({ maxBodyBytes: 64 << 20, maxInstanceMemory: 64 << 20 });
+  const post = (body) => h(new Request('http://x/v1/countTokens', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }));
+  assert.equal((await post('{"text": "Hello world"}')).status, 200);
+  assert.equal((await post('{"text": "Hello world"}')).status, 200);
+  assert.equal(starts.n, 1);
+  const big = await post(`{"text": 1, "pad": "${'a'.repeat(60 << 20)}"}`);
+  assert.equal(big.status, 400);
+  assert.equal((await post('{"text": "Hello world"}')).status, 200);
+  assert.equal(starts.n, 2, 'the grown instance was kept');
+});
+
+test('edge.d.ts names every option createHandler reads, and no other', () => {
+  const dts = readFileSync(join(js, 'src/edge.d.ts'), 'utf8');
+  const body = dts.slice(dts.indexOf('interface HandlerOptions'), dts.indexOf('\n}', dts.indexOf('interface HandlerOptions')));
+  const declared = [...body.matchAll(/^\s+(\w+)\?:/gm)].map((m) => m[1]).sort();
+  const read = [...new Set([...readFileSync(join(js, 'src/serve.js'), 'utf8').matchAll(/options\.(\w+)/g)].map((m) => m[1]))].sort();
+  assert.deepEqual(declared, read);
 });
 
 test('the handler: CORS only for the listed origins', async () => {
@@ -125,6 +295,30 @@ function huge(port, declared) {
   });
 }
 
+test('the Node adapter: clients that abort their upload over loopback cost no log line and no new instance', async () => {
+  const logged = [];
+  const { h, starts } = counted({ maxBodyBytes: MAX, log: (d) => logged.push(d) });
+  const { server, port } = await listen(h);
+  try {
+    assert.equal((await raw(port, 'POST', '/v1/countTokens', { headers: { 'Content-Type': 'application/json' }, body: '{"text": "Hello world"}' })).status, 200);
+    for (let i = 0; i < 20; i++) {
+      await new Promise((resolve) => {
+        const sock = net.connect(port, '127.0.0.1', () => {
+          sock.write('POST /v1/countTokens HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"text": "aaaa');
+          setTimeout(() => { sock.destroy(); resolve(); }, 20);
+        });
+        sock.on('error', () => {});
+      });
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal((await raw(port, 'POST', '/v1/countTokens', { headers: { 'Content-Type': 'application/json' }, body: '{"text": "Hello world"}' })).status, 200);
+    assert.deepEqual(logged, []);
+    assert.equal(starts.n, 1);
+  } finally {
+    server.close();
+  }
+});
+
 test('the Node adapter: the hostile cases over loopback, 100 MB refused unread, a bounded load', async (t) => {
   const { server, port } = await listen(createHandler({ maxBodyBytes: MAX }));
   try {
@@ -134,6 +328,7 @@ test('the Node adapter: the hostile cases over loopback, 100 MB refused unread, 
       assert.match(head, /^HTTP\/1.1 413/, `declared ${declared}`);
       assert.ok(sent < 10 << 20, `declared ${declared}: ${sent} bytes sent before the answer`);
     }
+    await judgeRoutes(port, 'the Node adapter');
     const r = await load({ port, connections: 16, perConnection: 125, request: await loadRequests('') });
     t.diagnostic(`node adapter: ${r.requests} requests, ${r.perSecond}/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
     assert.deepEqual(r.firstErrors, []);
@@ -160,6 +355,7 @@ test('workerd: the example worker, the hostile cases and 20,000 requests from 16
         }
       }
     }
+    await judgeRoutes(port, 'workerd');
     const r = await load({ port, connections: 16, perConnection: 1250, request: await loadRequests('') });
     t.diagnostic(`workerd: ${r.requests} requests over ${r.connections} connections in ${r.seconds.toFixed(1)} s, ` +
       `${r.perSecond} requests/s, latency p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors`);

@@ -11,7 +11,8 @@ import { createHandler, nodeListener, type HandlerOptions } from 'tokenfit/edge'
 import qwen3 from 'tokenfit/tokenizers/qwen3';
 
 async function main(): Promise<void> {
-  const edgeOptions: HandlerOptions = { init: { module: {} as WebAssembly.Module }, corsOrigins: ['https://app.example'], token: 't', maxBodyBytes: 1 << 20 };
+  const edgeOptions: HandlerOptions = { init: { module: {} as WebAssembly.Module }, corsOrigins: ['https://app.example'], token: 't', maxBodyBytes: 1 << 20,
+    maxInFlight: 16, maxInFlightBytes: 8 << 20, maxInstanceMemory: 128 << 20 };
   const worker: { fetch: (r: Request) => Promise<Response> } = { fetch: createHandler(edgeOptions) };
   const listener: (req: unknown, res: unknown) => Promise<void> = nodeListener(worker.fetch);
   // @ts-expect-error CORS takes a list of origins

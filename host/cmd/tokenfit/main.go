@@ -102,7 +102,7 @@ var commands = []command{
 	{"calibrate", "[--tokenizer T] [FILE]", "record a reported usage, print the calibration state (calibrate)", jsonCmd("calibrate")},
 	{"models", "[MODEL]", "list the models, or resolve one", modelsCmd},
 	{"call", "OPERATION [FILE]", "run any operation of the JSON API on a JSON request", callCmd},
-	{"serve", "[--addr HOST:PORT] [--max-body N] [--…-timeout D]", "serve the JSON API over HTTP: POST /v1/{operation}, GET /healthz", serveCmd},
+	{"serve", "[--addr HOST:PORT] [--max-body N] [--max-inflight N] [--max-inflight-bytes N] [--…-timeout D]", "serve the JSON API over HTTP: POST /v1/{operation}, GET /healthz", serveCmd},
 	{"version", "", "print the version", versionCmd},
 }
 

@@ -31,8 +31,14 @@ type server struct {
 
 func startServe(t *testing.T, runtime string, o serveOptions) *server {
 	t.Helper()
+	return startServeLog(t, runtime, o, io.Discard)
+}
+
+// startServeLog is startServe with its log written to w.
+func startServeLog(t *testing.T, runtime string, o serveOptions, w io.Writer) *server {
+	t.Helper()
 	c := &cli{ctx: context.Background(), runtime: runtime}
-	call, closeCall, err := c.caller()
+	call, closeCall, err := c.caller(false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +48,7 @@ func startServe(t *testing.T, runtime string, o serveOptions) *server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- o.serve(ctx, ln, call, slog.New(slog.NewJSONHandler(io.Discard, nil))) }()
+	go func() { done <- o.serve(ctx, ln, call, slog.New(slog.NewJSONHandler(w, nil))) }()
 	var once sync.Once
 	var serr error
 	stop := func() error {
@@ -57,7 +63,7 @@ func startServe(t *testing.T, runtime string, o serveOptions) *server {
 // enough for the hostile cases to reach them quickly.
 func testOptions() serveOptions {
 	return serveOptions{maxBody: 1 << 20, readHeader: 300 * time.Millisecond, read: 500 * time.Millisecond,
-		write: 10 * time.Second, idle: 10 * time.Second, drain: 5 * time.Second}
+		write: 10 * time.Second, idle: 10 * time.Second, drain: 5 * time.Second, maxInFlight: httpapi.DefaultMaxInFlight}
 }
 
 // post sends a JSON body and returns the status and body.
@@ -139,12 +145,15 @@ type hostileCase struct {
 	Code, Allow                           string
 }
 
-func hostileHTTP(t *testing.T) []hostileCase {
-	b, err := os.ReadFile("../../../testdata/http/hostile.json")
+func hostileHTTP(t *testing.T) []hostileCase { return httpVectors[hostileCase](t, "hostile.json") }
+
+// httpVectors reads one of testdata/http's files of cases.
+func httpVectors[C any](t *testing.T, name string) []C {
+	b, err := os.ReadFile("../../../testdata/http/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cases []hostileCase
+	var cases []C
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
