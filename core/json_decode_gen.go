@@ -17,16 +17,16 @@ func (v *CountRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text"}) {
+		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "cachedTokens"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x56, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x56)
+			if x61, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x61)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x57, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x57)
+			if x62, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x62)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -42,8 +42,13 @@ func (v *CountRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.enter("text")
-			if x58, ok := d.str(val, "string"); ok {
-				v.Text = string(x58)
+			if x63, ok := d.str(val, "string"); ok {
+				v.Text = string(x63)
+			}
+		case 4:
+			d.enter("cachedTokens")
+			if x64, ok := d.int(val, "int", 64); ok {
+				v.CachedTokens = int(x64)
 			}
 		}
 		d.path = d.path[:n]
@@ -62,13 +67,13 @@ func (v *DecodeRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x59, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x59)
+			if x65, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x65)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x60, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x60)
+			if x66, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x66)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -87,18 +92,18 @@ func (v *DecodeRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]int") {
-				s61 := []int{}
-				if err := jsonio.Array(val, func(e61 []byte) error {
+				s67 := []int{}
+				if err := jsonio.Array(val, func(e67 []byte) error {
 					var x int
-					if x62, ok := d.int(e61, "int", 64); ok {
-						x = int(x62)
+					if x68, ok := d.int(e67, "int", 64); ok {
+						x = int(x68)
 					}
-					s61 = append(s61, x)
+					s67 = append(s67, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.IDs = s61
+				v.IDs = s67
 			}
 		}
 		d.path = d.path[:n]
@@ -121,13 +126,13 @@ func (v *LimitRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "limit"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x63, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x63)
+			if x69, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x69)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x64, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x64)
+			if x70, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x70)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -143,13 +148,13 @@ func (v *LimitRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.enter("text")
-			if x65, ok := d.str(val, "string"); ok {
-				v.Text = string(x65)
+			if x71, ok := d.str(val, "string"); ok {
+				v.Text = string(x71)
 			}
 		case 4:
 			d.enter("limit")
-			if x66, ok := d.int(val, "int", 64); ok {
-				v.Limit = int(x66)
+			if x72, ok := d.int(val, "int", 64); ok {
+				v.Limit = int(x72)
 			}
 		}
 		d.path = d.path[:n]
@@ -172,13 +177,13 @@ func (v *TruncateRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "keep"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x67, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x67)
+			if x73, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x73)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x68, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x68)
+			if x74, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x74)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -194,18 +199,18 @@ func (v *TruncateRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 			}
 		case 3:
 			d.enter("text")
-			if x69, ok := d.str(val, "string"); ok {
-				v.Text = string(x69)
+			if x75, ok := d.str(val, "string"); ok {
+				v.Text = string(x75)
 			}
 		case 4:
 			d.enter("maxTokens")
-			if x70, ok := d.int(val, "int", 64); ok {
-				v.MaxTokens = int(x70)
+			if x76, ok := d.int(val, "int", 64); ok {
+				v.MaxTokens = int(x76)
 			}
 		case 5:
 			d.enter("keep")
-			if x71, ok := d.str(val, "string"); ok {
-				v.Keep = string(x71)
+			if x77, ok := d.str(val, "string"); ok {
+				v.Keep = string(x77)
 			}
 		}
 		d.path = d.path[:n]
@@ -225,16 +230,16 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"model", "encoding", "contextWindow", "outputReserve", "reserve", "sections", "directive", "history", "tools", "limits", "keepFrom", "lowWater", "alerts", "calibration", "summarizeTarget", "keepRecent"}) {
+		switch fieldIndex(key, []string{"model", "encoding", "contextWindow", "outputReserve", "reserve", "sections", "directive", "history", "tools", "limits", "keepFrom", "lowWater", "alerts", "calibration", "summarizeTarget", "keepRecent", "cachedTokens"}) {
 		case 0:
 			d.enter("model")
-			if x72, ok := d.str(val, "string"); ok {
-				v.Model = string(x72)
+			if x78, ok := d.str(val, "string"); ok {
+				v.Model = string(x78)
 			}
 		case 1:
 			d.enter("encoding")
-			if x73, ok := d.str(val, "string"); ok {
-				v.Encoding = string(x73)
+			if x79, ok := d.str(val, "string"); ok {
+				v.Encoding = string(x79)
 			}
 		case 2:
 			d.enter("contextWindow")
@@ -244,8 +249,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.ContextWindow == nil {
 					v.ContextWindow = new(int)
 				}
-				if x74, ok := d.int(val, "int", 64); ok {
-					(*v.ContextWindow) = int(x74)
+				if x80, ok := d.int(val, "int", 64); ok {
+					(*v.ContextWindow) = int(x80)
 				}
 			}
 		case 3:
@@ -256,8 +261,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.OutputReserve == nil {
 					v.OutputReserve = new(int)
 				}
-				if x75, ok := d.int(val, "int", 64); ok {
-					(*v.OutputReserve) = int(x75)
+				if x81, ok := d.int(val, "int", 64); ok {
+					(*v.OutputReserve) = int(x81)
 				}
 			}
 		case 4:
@@ -279,8 +284,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 6:
 			d.enter("directive")
-			if x76, ok := d.str(val, "string"); ok {
-				v.Directive = string(x76)
+			if x82, ok := d.str(val, "string"); ok {
+				v.Directive = string(x82)
 			}
 		case 7:
 			d.enter("history")
@@ -299,13 +304,13 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 10:
 			d.enter("keepFrom")
-			if x77, ok := d.int(val, "int", 64); ok {
-				v.KeepFrom = int(x77)
+			if x83, ok := d.int(val, "int", 64); ok {
+				v.KeepFrom = int(x83)
 			}
 		case 11:
 			d.enter("lowWater")
-			if x78, ok := d.float(val, "float64"); ok {
-				v.LowWater = float64(x78)
+			if x84, ok := d.float(val, "float64"); ok {
+				v.LowWater = float64(x84)
 			}
 		case 12:
 			d.enter("alerts")
@@ -326,8 +331,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 14:
 			d.enter("summarizeTarget")
-			if x79, ok := d.float(val, "float64"); ok {
-				v.SummarizeTarget = float64(x79)
+			if x85, ok := d.float(val, "float64"); ok {
+				v.SummarizeTarget = float64(x85)
 			}
 		case 15:
 			d.enter("keepRecent")
@@ -337,9 +342,14 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.KeepRecent == nil {
 					v.KeepRecent = new(int)
 				}
-				if x80, ok := d.int(val, "int", 64); ok {
-					(*v.KeepRecent) = int(x80)
+				if x86, ok := d.int(val, "int", 64); ok {
+					(*v.KeepRecent) = int(x86)
 				}
+			}
+		case 16:
+			d.enter("cachedTokens")
+			if x87, ok := d.int(val, "int", 64); ok {
+				v.CachedTokens = int(x87)
 			}
 		}
 		d.path = d.path[:n]
@@ -397,13 +407,13 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "overlap"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x81, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x81)
+			if x88, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x88)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x82, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x82)
+			if x89, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x89)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -419,18 +429,18 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.enter("text")
-			if x83, ok := d.str(val, "string"); ok {
-				v.Text = string(x83)
+			if x90, ok := d.str(val, "string"); ok {
+				v.Text = string(x90)
 			}
 		case 4:
 			d.enter("maxTokens")
-			if x84, ok := d.int(val, "int", 64); ok {
-				v.MaxTokens = int(x84)
+			if x91, ok := d.int(val, "int", 64); ok {
+				v.MaxTokens = int(x91)
 			}
 		case 5:
 			d.enter("overlap")
-			if x85, ok := d.int(val, "int", 64); ok {
-				v.Overlap = int(x85)
+			if x92, ok := d.int(val, "int", 64); ok {
+				v.Overlap = int(x92)
 			}
 		}
 		d.path = d.path[:n]
@@ -458,18 +468,18 @@ func (v *CalibrateRequest) decodeFields(d *decoder, raw []byte, typeName string)
 			}
 		case 1:
 			d.enter("model")
-			if x86, ok := d.str(val, "string"); ok {
-				v.Model = string(x86)
+			if x93, ok := d.str(val, "string"); ok {
+				v.Model = string(x93)
 			}
 		case 2:
 			d.enter("estimate")
-			if x87, ok := d.int(val, "int", 64); ok {
-				v.Estimate = int(x87)
+			if x94, ok := d.int(val, "int", 64); ok {
+				v.Estimate = int(x94)
 			}
 		case 3:
 			d.enter("reported")
-			if x88, ok := d.int(val, "int", 64); ok {
-				v.Reported = int(x88)
+			if x95, ok := d.int(val, "int", 64); ok {
+				v.Reported = int(x95)
 			}
 		}
 		d.path = d.path[:n]
@@ -492,13 +502,13 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "budget", "items", "thresholds", "session"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x89, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x89)
+			if x96, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x96)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x90, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x90)
+			if x97, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x97)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -514,26 +524,26 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 			}
 		case 3:
 			d.enter("PlanRequest", "budget")
-			if x91, ok := d.int(val, "int", 64); ok {
-				v.PlanRequest.Budget = int(x91)
+			if x98, ok := d.int(val, "int", 64); ok {
+				v.PlanRequest.Budget = int(x98)
 			}
 		case 4:
 			d.enter("PlanRequest", "items")
 			if val[0] == 'n' {
 				v.PlanRequest.Items = nil
 			} else if d.is(val, '[', "[]core.PlanItem") {
-				s92 := []PlanItem{}
-				if err := jsonio.Array(val, func(e92 []byte) error {
+				s99 := []PlanItem{}
+				if err := jsonio.Array(val, func(e99 []byte) error {
 					var x PlanItem
-					if err := x.decodeJSON(d, e92); err != nil {
+					if err := x.decodeJSON(d, e99); err != nil {
 						return err
 					}
-					s92 = append(s92, x)
+					s99 = append(s99, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.PlanRequest.Items = s92
+				v.PlanRequest.Items = s99
 			}
 		case 5:
 			d.enter("PlanRequest", "thresholds")
@@ -580,13 +590,13 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "units"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x93, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x93)
+			if x100, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x100)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x94, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x94)
+			if x101, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x101)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -602,13 +612,13 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 			}
 		case 3:
 			d.enter("text")
-			if x95, ok := d.str(val, "string"); ok {
-				v.Text = string(x95)
+			if x102, ok := d.str(val, "string"); ok {
+				v.Text = string(x102)
 			}
 		case 4:
 			d.enter("units")
-			if x96, ok := d.str(val, "string"); ok {
-				v.Units = string(x96)
+			if x103, ok := d.str(val, "string"); ok {
+				v.Units = string(x103)
 			}
 		}
 		d.path = d.path[:n]
@@ -631,23 +641,23 @@ func (v *LiveEditRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"id", "at", "delete", "insert"}) {
 		case 0:
 			d.enter("id")
-			if x97, ok := d.int(val, "int", 64); ok {
-				v.ID = int(x97)
+			if x104, ok := d.int(val, "int", 64); ok {
+				v.ID = int(x104)
 			}
 		case 1:
 			d.enter("at")
-			if x98, ok := d.int(val, "int", 64); ok {
-				v.At = int(x98)
+			if x105, ok := d.int(val, "int", 64); ok {
+				v.At = int(x105)
 			}
 		case 2:
 			d.enter("delete")
-			if x99, ok := d.int(val, "int", 64); ok {
-				v.Delete = int(x99)
+			if x106, ok := d.int(val, "int", 64); ok {
+				v.Delete = int(x106)
 			}
 		case 3:
 			d.enter("insert")
-			if x100, ok := d.str(val, "string"); ok {
-				v.Insert = string(x100)
+			if x107, ok := d.str(val, "string"); ok {
+				v.Insert = string(x107)
 			}
 		}
 		d.path = d.path[:n]
@@ -670,8 +680,8 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 		switch fieldIndex(key, []string{"id", "text"}) {
 		case 0:
 			d.enter("id")
-			if x101, ok := d.int(val, "int", 64); ok {
-				v.ID = int(x101)
+			if x108, ok := d.int(val, "int", 64); ok {
+				v.ID = int(x108)
 			}
 		case 1:
 			d.enter("text")
@@ -681,8 +691,8 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 				if v.Text == nil {
 					v.Text = new(string)
 				}
-				if x102, ok := d.str(val, "string"); ok {
-					(*v.Text) = string(x102)
+				if x109, ok := d.str(val, "string"); ok {
+					(*v.Text) = string(x109)
 				}
 			}
 		}
@@ -703,11 +713,31 @@ func (v *ModelsRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"model"}) {
+		switch fieldIndex(key, []string{"model", "provider", "family", "kind", "minWindow"}) {
 		case 0:
 			d.enter("model")
-			if x103, ok := d.str(val, "string"); ok {
-				v.Model = string(x103)
+			if x110, ok := d.str(val, "string"); ok {
+				v.Model = string(x110)
+			}
+		case 1:
+			d.enter("provider")
+			if x111, ok := d.str(val, "string"); ok {
+				v.Provider = string(x111)
+			}
+		case 2:
+			d.enter("family")
+			if x112, ok := d.str(val, "string"); ok {
+				v.Family = string(x112)
+			}
+		case 3:
+			d.enter("kind")
+			if x113, ok := d.str(val, "string"); ok {
+				v.Kind = string(x113)
+			}
+		case 4:
+			d.enter("minWindow")
+			if x114, ok := d.int(val, "int", 64); ok {
+				v.MinWindow = int(x114)
 			}
 		}
 		d.path = d.path[:n]
@@ -727,7 +757,7 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"estimators", "models"}) {
+		switch fieldIndex(key, []string{"estimators", "models", "catalog"}) {
 		case 0:
 			d.enter("estimators")
 			if val[0] == 'n' {
@@ -737,12 +767,12 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 					v.Estimators = map[string]Estimator{}
 				}
 				m := v.Estimators
-				if err := jsonio.Object(val, func(k104 string, e104 []byte) error {
+				if err := jsonio.Object(val, func(k115 string, e115 []byte) error {
 					var x Estimator
-					if err := x.decodeJSON(d, e104); err != nil {
+					if err := x.decodeJSON(d, e115); err != nil {
 						return err
 					}
-					m[k104] = x
+					m[k115] = x
 					return nil
 				}); err != nil {
 					return err
@@ -753,18 +783,23 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 			if val[0] == 'n' {
 				v.Models = nil
 			} else if d.is(val, '[', "[]core.Model") {
-				s105 := []Model{}
-				if err := jsonio.Array(val, func(e105 []byte) error {
+				s116 := []Model{}
+				if err := jsonio.Array(val, func(e116 []byte) error {
 					var x Model
-					if err := x.decodeJSON(d, e105); err != nil {
+					if err := x.decodeJSON(d, e116); err != nil {
 						return err
 					}
-					s105 = append(s105, x)
+					s116 = append(s116, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Models = s105
+				v.Models = s116
+			}
+		case 2:
+			d.enter("catalog")
+			if err := v.Catalog.decodeJSON(d, val); err != nil {
+				return err
 			}
 		}
 		d.path = d.path[:n]
@@ -787,8 +822,8 @@ func (v *LoadTokenizerRequest) decodeFields(d *decoder, raw []byte, typeName str
 		switch fieldIndex(key, []string{"name", "tokenizer", "data"}) {
 		case 0:
 			d.enter("name")
-			if x106, ok := d.str(val, "string"); ok {
-				v.Name = string(x106)
+			if x117, ok := d.str(val, "string"); ok {
+				v.Name = string(x117)
 			}
 		case 1:
 			d.enter("tokenizer")
@@ -798,6 +833,35 @@ func (v *LoadTokenizerRequest) decodeFields(d *decoder, raw []byte, typeName str
 		case 2:
 			d.enter("data")
 			if err := v.Data.decodeJSON(d, val); err != nil {
+				return err
+			}
+		}
+		d.path = d.path[:n]
+		return nil
+	})
+}
+
+func (v *UsageRequest) decodeJSON(d *decoder, raw []byte) error {
+	return v.decodeFields(d, raw, "core.UsageRequest")
+}
+
+// decodeFields decodes an object's members into v's fields; typeName is
+// the type a value of another JSON type is reported as.
+func (v *UsageRequest) decodeFields(d *decoder, raw []byte, typeName string) error {
+	if !d.is(raw, '{', typeName) {
+		return nil
+	}
+	n := len(d.path)
+	return jsonio.Object(raw, func(key string, val []byte) error {
+		switch fieldIndex(key, []string{"model", "usage"}) {
+		case 0:
+			d.enter("model")
+			if x118, ok := d.str(val, "string"); ok {
+				v.Model = string(x118)
+			}
+		case 1:
+			d.enter("usage")
+			if err := v.Usage.decodeJSON(d, val); err != nil {
 				return err
 			}
 		}
@@ -817,13 +881,13 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
 			d.enter("plain", "Target", "model")
-			if x107, ok := d.str(val, "string"); ok {
-				v.plain.Target.Model = string(x107)
+			if x119, ok := d.str(val, "string"); ok {
+				v.plain.Target.Model = string(x119)
 			}
 		case 1:
 			d.enter("plain", "Target", "encoding")
-			if x108, ok := d.str(val, "string"); ok {
-				v.plain.Target.Encoding = string(x108)
+			if x120, ok := d.str(val, "string"); ok {
+				v.plain.Target.Encoding = string(x120)
 			}
 		case 2:
 			d.enter("plain", "Target", "calibration")
@@ -842,25 +906,25 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]*int") {
-				s109 := []*int{}
-				if err := jsonio.Array(val, func(e109 []byte) error {
+				s121 := []*int{}
+				if err := jsonio.Array(val, func(e121 []byte) error {
 					var x *int
-					if e109[0] == 'n' {
+					if e121[0] == 'n' {
 						x = nil
 					} else {
 						if x == nil {
 							x = new(int)
 						}
-						if x110, ok := d.int(e109, "int", 64); ok {
-							(*x) = int(x110)
+						if x122, ok := d.int(e121, "int", 64); ok {
+							(*x) = int(x122)
 						}
 					}
-					s109 = append(s109, x)
+					s121 = append(s121, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.IDs = s109
+				v.IDs = s121
 			}
 		}
 		d.path = d.path[:n]
@@ -890,12 +954,12 @@ func (v *Calibration) decodeFields(d *decoder, raw []byte, typeName string) erro
 					v.Models = map[string]ModelCalibration{}
 				}
 				m := v.Models
-				if err := jsonio.Object(val, func(k111 string, e111 []byte) error {
+				if err := jsonio.Object(val, func(k123 string, e123 []byte) error {
 					var x ModelCalibration
-					if err := x.decodeJSON(d, e111); err != nil {
+					if err := x.decodeJSON(d, e123); err != nil {
 						return err
 					}
-					m[k111] = x
+					m[k123] = x
 					return nil
 				}); err != nil {
 					return err
@@ -922,23 +986,23 @@ func (v *ReservePolicy) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"ratio", "min", "max", "safetyRatio"}) {
 		case 0:
 			d.enter("ratio")
-			if x112, ok := d.float(val, "float64"); ok {
-				v.Ratio = float64(x112)
+			if x124, ok := d.float(val, "float64"); ok {
+				v.Ratio = float64(x124)
 			}
 		case 1:
 			d.enter("min")
-			if x113, ok := d.int(val, "int", 64); ok {
-				v.Min = int(x113)
+			if x125, ok := d.int(val, "int", 64); ok {
+				v.Min = int(x125)
 			}
 		case 2:
 			d.enter("max")
-			if x114, ok := d.int(val, "int", 64); ok {
-				v.Max = int(x114)
+			if x126, ok := d.int(val, "int", 64); ok {
+				v.Max = int(x126)
 			}
 		case 3:
 			d.enter("safetyRatio")
-			if x115, ok := d.float(val, "float64"); ok {
-				v.SafetyRatio = float64(x115)
+			if x127, ok := d.float(val, "float64"); ok {
+				v.SafetyRatio = float64(x127)
 			}
 		}
 		d.path = d.path[:n]
@@ -979,8 +1043,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MinHistoryTokens == nil {
 					v.MinHistoryTokens = new(int)
 				}
-				if x116, ok := d.int(val, "int", 64); ok {
-					(*v.MinHistoryTokens) = int(x116)
+				if x128, ok := d.int(val, "int", 64); ok {
+					(*v.MinHistoryTokens) = int(x128)
 				}
 			}
 		case 1:
@@ -991,8 +1055,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MaxKnowledgeTokens == nil {
 					v.MaxKnowledgeTokens = new(int)
 				}
-				if x117, ok := d.int(val, "int", 64); ok {
-					(*v.MaxKnowledgeTokens) = int(x117)
+				if x129, ok := d.int(val, "int", 64); ok {
+					(*v.MaxKnowledgeTokens) = int(x129)
 				}
 			}
 		case 2:
@@ -1003,8 +1067,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MaxEpisodeTokens == nil {
 					v.MaxEpisodeTokens = new(int)
 				}
-				if x118, ok := d.int(val, "int", 64); ok {
-					(*v.MaxEpisodeTokens) = int(x118)
+				if x130, ok := d.int(val, "int", 64); ok {
+					(*v.MaxEpisodeTokens) = int(x130)
 				}
 			}
 		}
@@ -1028,13 +1092,13 @@ func (v *Alerts) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"warning", "critical"}) {
 		case 0:
 			d.enter("warning")
-			if x119, ok := d.float(val, "float64"); ok {
-				v.Warning = float64(x119)
+			if x131, ok := d.float(val, "float64"); ok {
+				v.Warning = float64(x131)
 			}
 		case 1:
 			d.enter("critical")
-			if x120, ok := d.float(val, "float64"); ok {
-				v.Critical = float64(x120)
+			if x132, ok := d.float(val, "float64"); ok {
+				v.Critical = float64(x132)
 			}
 		}
 		d.path = d.path[:n]
@@ -1057,51 +1121,51 @@ func (v *PlanItem) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"id", "name", "kind", "tags", "activation", "content", "summary"}) {
 		case 0:
 			d.enter("id")
-			if x121, ok := d.str(val, "string"); ok {
-				v.ID = string(x121)
+			if x133, ok := d.str(val, "string"); ok {
+				v.ID = string(x133)
 			}
 		case 1:
 			d.enter("name")
-			if x122, ok := d.str(val, "string"); ok {
-				v.Name = string(x122)
+			if x134, ok := d.str(val, "string"); ok {
+				v.Name = string(x134)
 			}
 		case 2:
 			d.enter("kind")
-			if x123, ok := d.str(val, "string"); ok {
-				v.Kind = string(x123)
+			if x135, ok := d.str(val, "string"); ok {
+				v.Kind = string(x135)
 			}
 		case 3:
 			d.enter("tags")
 			if val[0] == 'n' {
 				v.Tags = nil
 			} else if d.is(val, '[', "[]string") {
-				s124 := []string{}
-				if err := jsonio.Array(val, func(e124 []byte) error {
+				s136 := []string{}
+				if err := jsonio.Array(val, func(e136 []byte) error {
 					var x string
-					if x125, ok := d.str(e124, "string"); ok {
-						x = string(x125)
+					if x137, ok := d.str(e136, "string"); ok {
+						x = string(x137)
 					}
-					s124 = append(s124, x)
+					s136 = append(s136, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Tags = s124
+				v.Tags = s136
 			}
 		case 4:
 			d.enter("activation")
-			if x126, ok := d.float(val, "float64"); ok {
-				v.Activation = float64(x126)
+			if x138, ok := d.float(val, "float64"); ok {
+				v.Activation = float64(x138)
 			}
 		case 5:
 			d.enter("content")
-			if x127, ok := d.str(val, "string"); ok {
-				v.Content = string(x127)
+			if x139, ok := d.str(val, "string"); ok {
+				v.Content = string(x139)
 			}
 		case 6:
 			d.enter("summary")
-			if x128, ok := d.str(val, "string"); ok {
-				v.Summary = string(x128)
+			if x140, ok := d.str(val, "string"); ok {
+				v.Summary = string(x140)
 			}
 		}
 		d.path = d.path[:n]
@@ -1120,18 +1184,18 @@ func (v *Thresholds) decodeFields(d *decoder, raw []byte, typeName string) error
 		switch fieldIndex(key, []string{"full", "summary", "nameOnly"}) {
 		case 0:
 			d.enter("full")
-			if x129, ok := d.float(val, "float64"); ok {
-				v.Full = float64(x129)
+			if x141, ok := d.float(val, "float64"); ok {
+				v.Full = float64(x141)
 			}
 		case 1:
 			d.enter("summary")
-			if x130, ok := d.float(val, "float64"); ok {
-				v.Summary = float64(x130)
+			if x142, ok := d.float(val, "float64"); ok {
+				v.Summary = float64(x142)
 			}
 		case 2:
 			d.enter("nameOnly")
-			if x131, ok := d.float(val, "float64"); ok {
-				v.NameOnly = float64(x131)
+			if x143, ok := d.float(val, "float64"); ok {
+				v.NameOnly = float64(x143)
 			}
 		}
 		d.path = d.path[:n]
@@ -1179,23 +1243,23 @@ func (v *Estimator) decodeFields(d *decoder, raw []byte, typeName string) error 
 		switch fieldIndex(key, []string{"base", "ratio", "errorBound", "note"}) {
 		case 0:
 			d.enter("base")
-			if x132, ok := d.str(val, "string"); ok {
-				v.Base = string(x132)
+			if x144, ok := d.str(val, "string"); ok {
+				v.Base = string(x144)
 			}
 		case 1:
 			d.enter("ratio")
-			if x133, ok := d.float(val, "float64"); ok {
-				v.Ratio = float64(x133)
+			if x145, ok := d.float(val, "float64"); ok {
+				v.Ratio = float64(x145)
 			}
 		case 2:
 			d.enter("errorBound")
-			if x134, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x134)
+			if x146, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x146)
 			}
 		case 3:
 			d.enter("note")
-			if x135, ok := d.str(val, "string"); ok {
-				v.Note = string(x135)
+			if x147, ok := d.str(val, "string"); ok {
+				v.Note = string(x147)
 			}
 		}
 		d.path = d.path[:n]
@@ -1215,74 +1279,106 @@ func (v *Model) decodeFields(d *decoder, raw []byte, typeName string) error {
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "encoding", "estimator", "tokenizer", "chatTemplate"}) {
+		switch fieldIndex(key, []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "encoding", "estimator", "tokenizer", "chatTemplate", "kind", "modelFamily", "price", "source", "date"}) {
 		case 0:
 			d.enter("id")
-			if x136, ok := d.str(val, "string"); ok {
-				v.ID = string(x136)
+			if x148, ok := d.str(val, "string"); ok {
+				v.ID = string(x148)
 			}
 		case 1:
 			d.enter("provider")
-			if x137, ok := d.str(val, "string"); ok {
-				v.Provider = string(x137)
+			if x149, ok := d.str(val, "string"); ok {
+				v.Provider = string(x149)
 			}
 		case 2:
 			d.enter("aliases")
 			if val[0] == 'n' {
 				v.Aliases = nil
 			} else if d.is(val, '[', "[]string") {
-				s138 := []string{}
-				if err := jsonio.Array(val, func(e138 []byte) error {
+				s150 := []string{}
+				if err := jsonio.Array(val, func(e150 []byte) error {
 					var x string
-					if x139, ok := d.str(e138, "string"); ok {
-						x = string(x139)
+					if x151, ok := d.str(e150, "string"); ok {
+						x = string(x151)
 					}
-					s138 = append(s138, x)
+					s150 = append(s150, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Aliases = s138
+				v.Aliases = s150
 			}
 		case 3:
 			d.enter("contextWindow")
-			if x140, ok := d.int(val, "int", 64); ok {
-				v.ContextWindow = int(x140)
+			if x152, ok := d.int(val, "int", 64); ok {
+				v.ContextWindow = int(x152)
 			}
 		case 4:
 			d.enter("maxOutput")
-			if x141, ok := d.int(val, "int", 64); ok {
-				v.MaxOutput = int(x141)
+			if x153, ok := d.int(val, "int", 64); ok {
+				v.MaxOutput = int(x153)
 			}
 		case 5:
 			d.enter("maxInput")
-			if x142, ok := d.int(val, "int", 64); ok {
-				v.MaxInput = int(x142)
+			if x154, ok := d.int(val, "int", 64); ok {
+				v.MaxInput = int(x154)
 			}
 		case 6:
 			d.enter("reasoning")
-			if x143, ok := d.boolean(val, "bool"); ok {
-				v.Reasoning = bool(x143)
+			if x155, ok := d.boolean(val, "bool"); ok {
+				v.Reasoning = bool(x155)
 			}
 		case 7:
 			d.enter("encoding")
-			if x144, ok := d.str(val, "string"); ok {
-				v.Encoding = string(x144)
+			if x156, ok := d.str(val, "string"); ok {
+				v.Encoding = string(x156)
 			}
 		case 8:
 			d.enter("estimator")
-			if x145, ok := d.str(val, "string"); ok {
-				v.Estimator = string(x145)
+			if x157, ok := d.str(val, "string"); ok {
+				v.Estimator = string(x157)
 			}
 		case 9:
 			d.enter("tokenizer")
-			if x146, ok := d.str(val, "string"); ok {
-				v.Tokenizer = string(x146)
+			if x158, ok := d.str(val, "string"); ok {
+				v.Tokenizer = string(x158)
 			}
 		case 10:
 			d.enter("chatTemplate")
-			if x147, ok := d.str(val, "string"); ok {
-				v.ChatTemplate = string(x147)
+			if x159, ok := d.str(val, "string"); ok {
+				v.ChatTemplate = string(x159)
+			}
+		case 11:
+			d.enter("kind")
+			if x160, ok := d.str(val, "string"); ok {
+				v.Kind = string(x160)
+			}
+		case 12:
+			d.enter("modelFamily")
+			if x161, ok := d.str(val, "string"); ok {
+				v.Family = string(x161)
+			}
+		case 13:
+			d.enter("price")
+			if val[0] == 'n' {
+				v.Price = nil
+			} else {
+				if v.Price == nil {
+					v.Price = new(Price)
+				}
+				if err := (*v.Price).decodeJSON(d, val); err != nil {
+					return err
+				}
+			}
+		case 14:
+			d.enter("source")
+			if x162, ok := d.str(val, "string"); ok {
+				v.Source = string(x162)
+			}
+		case 15:
+			d.enter("date")
+			if x163, ok := d.str(val, "string"); ok {
+				v.Date = string(x163)
 			}
 		}
 		d.path = d.path[:n]
@@ -1309,33 +1405,33 @@ func (v *ModelCalibration) decodeFields(d *decoder, raw []byte, typeName string)
 		switch fieldIndex(key, []string{"pairs", "sumLog", "minLog", "maxLog", "factor", "errorBound"}) {
 		case 0:
 			d.enter("pairs")
-			if x148, ok := d.int(val, "int", 64); ok {
-				v.Pairs = int(x148)
+			if x164, ok := d.int(val, "int", 64); ok {
+				v.Pairs = int(x164)
 			}
 		case 1:
 			d.enter("sumLog")
-			if x149, ok := d.float(val, "float64"); ok {
-				v.SumLog = float64(x149)
+			if x165, ok := d.float(val, "float64"); ok {
+				v.SumLog = float64(x165)
 			}
 		case 2:
 			d.enter("minLog")
-			if x150, ok := d.float(val, "float64"); ok {
-				v.MinLog = float64(x150)
+			if x166, ok := d.float(val, "float64"); ok {
+				v.MinLog = float64(x166)
 			}
 		case 3:
 			d.enter("maxLog")
-			if x151, ok := d.float(val, "float64"); ok {
-				v.MaxLog = float64(x151)
+			if x167, ok := d.float(val, "float64"); ok {
+				v.MaxLog = float64(x167)
 			}
 		case 4:
 			d.enter("factor")
-			if x152, ok := d.float(val, "float64"); ok {
-				v.Factor = float64(x152)
+			if x168, ok := d.float(val, "float64"); ok {
+				v.Factor = float64(x168)
 			}
 		case 5:
 			d.enter("errorBound")
-			if x153, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x153)
+			if x169, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x169)
 			}
 		}
 		d.path = d.path[:n]
@@ -1354,18 +1450,18 @@ func (v *SessionConfig) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"maxTokenBudget", "maxPerInjection", "backoffMultiplier"}) {
 		case 0:
 			d.enter("maxTokenBudget")
-			if x154, ok := d.int(val, "int", 64); ok {
-				v.MaxTokenBudget = int(x154)
+			if x170, ok := d.int(val, "int", 64); ok {
+				v.MaxTokenBudget = int(x170)
 			}
 		case 1:
 			d.enter("maxPerInjection")
-			if x155, ok := d.int(val, "int", 64); ok {
-				v.MaxPerInjection = int(x155)
+			if x171, ok := d.int(val, "int", 64); ok {
+				v.MaxPerInjection = int(x171)
 			}
 		case 2:
 			d.enter("backoffMultiplier")
-			if x156, ok := d.int(val, "int", 64); ok {
-				v.BackoffMultiplier = int(x156)
+			if x172, ok := d.int(val, "int", 64); ok {
+				v.BackoffMultiplier = int(x172)
 			}
 		}
 		d.path = d.path[:n]
@@ -1388,23 +1484,72 @@ func (v *SessionState) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"prompt", "injections", "tokensUsed", "lastInjectionPrompt"}) {
 		case 0:
 			d.enter("prompt")
-			if x157, ok := d.int(val, "int", 64); ok {
-				v.Prompt = int(x157)
+			if x173, ok := d.int(val, "int", 64); ok {
+				v.Prompt = int(x173)
 			}
 		case 1:
 			d.enter("injections")
-			if x158, ok := d.int(val, "int", 64); ok {
-				v.Injections = int(x158)
+			if x174, ok := d.int(val, "int", 64); ok {
+				v.Injections = int(x174)
 			}
 		case 2:
 			d.enter("tokensUsed")
-			if x159, ok := d.int(val, "int", 64); ok {
-				v.TokensUsed = int(x159)
+			if x175, ok := d.int(val, "int", 64); ok {
+				v.TokensUsed = int(x175)
 			}
 		case 3:
 			d.enter("lastInjectionPrompt")
-			if x160, ok := d.int(val, "int", 64); ok {
-				v.LastInjectionPrompt = int(x160)
+			if x176, ok := d.int(val, "int", 64); ok {
+				v.LastInjectionPrompt = int(x176)
+			}
+		}
+		d.path = d.path[:n]
+		return nil
+	})
+}
+
+func (v *Price) decodeJSON(d *decoder, raw []byte) error {
+	return v.decodeFields(d, raw, "core.Price")
+}
+
+// decodeFields decodes an object's members into v's fields; typeName is
+// the type a value of another JSON type is reported as.
+func (v *Price) decodeFields(d *decoder, raw []byte, typeName string) error {
+	if !d.is(raw, '{', typeName) {
+		return nil
+	}
+	n := len(d.path)
+	return jsonio.Object(raw, func(key string, val []byte) error {
+		switch fieldIndex(key, []string{"input", "cachedInput", "cacheWrite", "output", "source", "date"}) {
+		case 0:
+			d.enter("input")
+			if x177, ok := d.float(val, "float64"); ok {
+				v.Input = float64(x177)
+			}
+		case 1:
+			d.enter("cachedInput")
+			if x178, ok := d.float(val, "float64"); ok {
+				v.CachedInput = float64(x178)
+			}
+		case 2:
+			d.enter("cacheWrite")
+			if x179, ok := d.float(val, "float64"); ok {
+				v.CacheWrite = float64(x179)
+			}
+		case 3:
+			d.enter("output")
+			if x180, ok := d.float(val, "float64"); ok {
+				v.Output = float64(x180)
+			}
+		case 4:
+			d.enter("source")
+			if x181, ok := d.str(val, "string"); ok {
+				v.Source = string(x181)
+			}
+		case 5:
+			d.enter("date")
+			if x182, ok := d.str(val, "string"); ok {
+				v.Date = string(x182)
 			}
 		}
 		d.path = d.path[:n]

@@ -134,6 +134,10 @@ func appendAny(w *jsonio.Writer, v any) {
 		}
 	case TokenizerInfo:
 		v.appendJSON(w)
+	case UsageAnswer:
+		v.appendJSON(w)
+	case CatalogInfo:
+		v.appendJSON(w)
 	default:
 		w.Err = errUnsupportedAnswer(v)
 	}
@@ -175,6 +179,14 @@ func (v CountAnswer) appendJSON(w *jsonio.Writer) {
 	if v.Counted.Resolved.ExactWith != "" {
 		w.Raw(",\"exactWith\":")
 		w.String(string(v.Counted.Resolved.ExactWith))
+	}
+	if v.Cost != nil {
+		w.Raw(",\"cost\":")
+		if v.Cost == nil {
+			w.Null()
+		} else {
+			(*v.Cost).appendJSON(w)
+		}
 	}
 	w.ObjectEnd(s9)
 }
@@ -431,6 +443,18 @@ func (v Budget) appendJSON(w *jsonio.Writer) {
 		}
 		w.Byte(']')
 	}
+	if v.Kind != "" {
+		w.Raw(",\"kind\":")
+		w.String(string(v.Kind))
+	}
+	if v.Cost != nil {
+		w.Raw(",\"cost\":")
+		if v.Cost == nil {
+			w.Null()
+		} else {
+			(*v.Cost).appendJSON(w)
+		}
+	}
 	w.ObjectEnd(s15)
 }
 
@@ -509,6 +533,14 @@ func (v ChatAnswer) appendJSON(w *jsonio.Writer) {
 	if v.Resolved.ExactWith != "" {
 		w.Raw(",\"exactWith\":")
 		w.String(string(v.Resolved.ExactWith))
+	}
+	if v.Cost != nil {
+		w.Raw(",\"cost\":")
+		if v.Cost == nil {
+			w.Null()
+		} else {
+			(*v.Cost).appendJSON(w)
+		}
 	}
 	w.ObjectEnd(s19)
 }
@@ -720,6 +752,30 @@ func (v ModelInfo) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"chatTemplate\":")
 		w.String(string(v.Model.ChatTemplate))
 	}
+	if v.Model.Kind != "" {
+		w.Raw(",\"kind\":")
+		w.String(string(v.Model.Kind))
+	}
+	if v.Model.Family != "" {
+		w.Raw(",\"modelFamily\":")
+		w.String(string(v.Model.Family))
+	}
+	if v.Model.Price != nil {
+		w.Raw(",\"price\":")
+		if v.Model.Price == nil {
+			w.Null()
+		} else {
+			(*v.Model.Price).appendJSON(w)
+		}
+	}
+	if v.Model.Source != "" {
+		w.Raw(",\"source\":")
+		w.String(string(v.Model.Source))
+	}
+	if v.Model.Date != "" {
+		w.Raw(",\"date\":")
+		w.String(string(v.Model.Date))
+	}
 	w.Raw(",\"responseReserve\":")
 	w.Int(int64(v.ResponseReserve))
 	w.Raw(",\"effectiveInputBudget\":")
@@ -778,8 +834,50 @@ func (v TokenizerInfo) appendJSON(w *jsonio.Writer) {
 	w.ObjectEnd(s34)
 }
 
-func (v ContentPart) appendJSON(w *jsonio.Writer) {
+func (v UsageAnswer) appendJSON(w *jsonio.Writer) {
 	s35 := w.ObjectStart()
+	w.Raw(",\"model\":")
+	w.String(string(v.Model))
+	if v.Cost != nil {
+		w.Raw(",\"cost\":")
+		if v.Cost == nil {
+			w.Null()
+		} else {
+			(*v.Cost).appendJSON(w)
+		}
+	}
+	if bool(v.Resolved.Fallback) {
+		w.Raw(",\"fallback\":")
+		w.Bool(bool(v.Resolved.Fallback))
+	}
+	if v.Resolved.ResolvedBy != "" {
+		w.Raw(",\"resolvedBy\":")
+		w.String(string(v.Resolved.ResolvedBy))
+	}
+	if v.Resolved.Family != "" {
+		w.Raw(",\"family\":")
+		w.String(string(v.Resolved.Family))
+	}
+	if v.Resolved.ExactWith != "" {
+		w.Raw(",\"exactWith\":")
+		w.String(string(v.Resolved.ExactWith))
+	}
+	w.ObjectEnd(s35)
+}
+
+func (v CatalogInfo) appendJSON(w *jsonio.Writer) {
+	s36 := w.ObjectStart()
+	w.Raw(",\"sources\":")
+	v.Sources.appendJSON(w)
+	w.Raw(",\"loaded\":")
+	w.Bool(bool(v.Loaded))
+	w.Raw(",\"models\":")
+	w.Int(int64(v.Models))
+	w.ObjectEnd(s36)
+}
+
+func (v ContentPart) appendJSON(w *jsonio.Writer) {
+	s37 := w.ObjectStart()
 	w.Raw(",\"type\":")
 	w.String(string(v.Type))
 	if v.Text != "" {
@@ -794,11 +892,11 @@ func (v ContentPart) appendJSON(w *jsonio.Writer) {
 			(*v.ImageURL).appendJSON(w)
 		}
 	}
-	w.ObjectEnd(s35)
+	w.ObjectEnd(s37)
 }
 
 func (v ErrorBody) appendJSON(w *jsonio.Writer) {
-	s36 := w.ObjectStart()
+	s38 := w.ObjectStart()
 	w.Raw(",\"code\":")
 	w.String(string(v.Code))
 	w.Raw(",\"message\":")
@@ -811,11 +909,36 @@ func (v ErrorBody) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"encoding\":")
 		w.String(string(v.Encoding))
 	}
-	w.ObjectEnd(s36)
+	w.ObjectEnd(s38)
+}
+
+func (v Cost) appendJSON(w *jsonio.Writer) {
+	s39 := w.ObjectStart()
+	w.Raw(",\"currency\":")
+	w.String(string(v.Currency))
+	w.Raw(",\"input\":")
+	w.Float(float64(v.Input))
+	if v.CachedInput != 0 {
+		w.Raw(",\"cachedInput\":")
+		w.Float(float64(v.CachedInput))
+	}
+	if v.CacheWrite != 0 {
+		w.Raw(",\"cacheWrite\":")
+		w.Float(float64(v.CacheWrite))
+	}
+	w.Raw(",\"output\":")
+	w.Float(float64(v.Output))
+	w.Raw(",\"total\":")
+	w.Float(float64(v.Total))
+	w.Raw(",\"tokens\":")
+	v.Tokens.appendJSON(w)
+	w.Raw(",\"price\":")
+	v.Price.appendJSON(w)
+	w.ObjectEnd(s39)
 }
 
 func (v SectionBudget) appendJSON(w *jsonio.Writer) {
-	s37 := w.ObjectStart()
+	s40 := w.ObjectStart()
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
 	if bool(v.Truncated) {
@@ -838,11 +961,11 @@ func (v SectionBudget) appendJSON(w *jsonio.Writer) {
 			w.Int(int64((*v.KeptItems)))
 		}
 	}
-	w.ObjectEnd(s37)
+	w.ObjectEnd(s40)
 }
 
 func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
-	s38 := w.ObjectStart()
+	s41 := w.ObjectStart()
 	w.Raw(",\"shape\":")
 	v.Shape.appendJSON(w)
 	w.Raw(",\"tokens\":")
@@ -852,11 +975,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i39, e39 := range v.PerMessage {
-			if i39 > 0 {
+		for i42, e42 := range v.PerMessage {
+			if i42 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e39))
+			w.Int(int64(e42))
 		}
 		w.Byte(']')
 	}
@@ -867,11 +990,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i40, e40 := range v.Kept {
-			if i40 > 0 {
+		for i43, e43 := range v.Kept {
+			if i43 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e40))
+			w.Int(int64(e43))
 		}
 		w.Byte(']')
 	}
@@ -880,11 +1003,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i41, e41 := range v.Dropped {
-			if i41 > 0 {
+		for i44, e44 := range v.Dropped {
+			if i44 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e41))
+			w.Int(int64(e44))
 		}
 		w.Byte(']')
 	}
@@ -895,30 +1018,30 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i42, e42 := range v.Summarize {
-			if i42 > 0 {
+		for i45, e45 := range v.Summarize {
+			if i45 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e42))
+			w.Int(int64(e45))
 		}
 		w.Byte(']')
 	}
 	w.Raw(",\"summarizeTokens\":")
 	w.Int(int64(v.SummarizeTokens))
-	w.ObjectEnd(s38)
+	w.ObjectEnd(s41)
 }
 
 func (v SectionShare) appendJSON(w *jsonio.Writer) {
-	s43 := w.ObjectStart()
+	s46 := w.ObjectStart()
 	w.Raw(",\"section\":")
 	w.String(string(v.Section))
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
-	w.ObjectEnd(s43)
+	w.ObjectEnd(s46)
 }
 
 func (v Remedy) appendJSON(w *jsonio.Writer) {
-	s44 := w.ObjectStart()
+	s47 := w.ObjectStart()
 	w.Raw(",\"action\":")
 	w.String(string(v.Action))
 	if v.Section != "" {
@@ -931,11 +1054,11 @@ func (v Remedy) appendJSON(w *jsonio.Writer) {
 			w.Null()
 		} else {
 			w.Byte('[')
-			for i45, e45 := range v.Messages {
-				if i45 > 0 {
+			for i48, e48 := range v.Messages {
+				if i48 > 0 {
 					w.Byte(',')
 				}
-				w.Int(int64(e45))
+				w.Int(int64(e48))
 			}
 			w.Byte(']')
 		}
@@ -960,7 +1083,7 @@ func (v Remedy) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.Tokens))
 	w.Raw(",\"fits\":")
 	w.Bool(bool(v.Fits))
-	w.ObjectEnd(s44)
+	w.ObjectEnd(s47)
 }
 
 func (v Shape) appendJSON(w *jsonio.Writer) {
@@ -968,7 +1091,7 @@ func (v Shape) appendJSON(w *jsonio.Writer) {
 }
 
 func (v Chunk) appendJSON(w *jsonio.Writer) {
-	s46 := w.ObjectStart()
+	s49 := w.ObjectStart()
 	w.Raw(",\"text\":")
 	w.String(string(v.Text))
 	w.Raw(",\"start\":")
@@ -979,29 +1102,29 @@ func (v Chunk) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.Tokens))
 	w.Raw(",\"cut\":")
 	w.String(string(v.Cut))
-	w.ObjectEnd(s46)
+	w.ObjectEnd(s49)
 }
 
 func (v Calibration) appendJSON(w *jsonio.Writer) {
-	s47 := w.ObjectStart()
+	s50 := w.ObjectStart()
 	w.Raw(",\"models\":")
 	if v.Models == nil {
 		w.Null()
 	} else {
-		s48 := w.ObjectStart()
-		for _, k48 := range slices.Sorted(maps.Keys(v.Models)) {
+		s51 := w.ObjectStart()
+		for _, k51 := range slices.Sorted(maps.Keys(v.Models)) {
 			w.Byte(',')
-			w.String(string(k48))
+			w.String(string(k51))
 			w.Byte(':')
-			v.Models[k48].appendJSON(w)
+			v.Models[k51].appendJSON(w)
 		}
-		w.ObjectEnd(s48)
+		w.ObjectEnd(s51)
 	}
-	w.ObjectEnd(s47)
+	w.ObjectEnd(s50)
 }
 
 func (v ModelCalibration) appendJSON(w *jsonio.Writer) {
-	s49 := w.ObjectStart()
+	s52 := w.ObjectStart()
 	w.Raw(",\"pairs\":")
 	w.Int(int64(v.Pairs))
 	w.Raw(",\"sumLog\":")
@@ -1014,11 +1137,11 @@ func (v ModelCalibration) appendJSON(w *jsonio.Writer) {
 	w.Float(float64(v.Factor))
 	w.Raw(",\"errorBound\":")
 	w.Float(float64(v.ErrorBound))
-	w.ObjectEnd(s49)
+	w.ObjectEnd(s52)
 }
 
 func (v PlannedItem) appendJSON(w *jsonio.Writer) {
-	s50 := w.ObjectStart()
+	s53 := w.ObjectStart()
 	w.Raw(",\"id\":")
 	w.String(string(v.ID))
 	w.Raw(",\"tier\":")
@@ -1027,22 +1150,22 @@ func (v PlannedItem) appendJSON(w *jsonio.Writer) {
 	w.String(string(v.Reason))
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
-	w.ObjectEnd(s50)
+	w.ObjectEnd(s53)
 }
 
 func (v Demotion) appendJSON(w *jsonio.Writer) {
-	s51 := w.ObjectStart()
+	s54 := w.ObjectStart()
 	w.Raw(",\"id\":")
 	w.String(string(v.ID))
 	w.Raw(",\"from\":")
 	v.From.appendJSON(w)
 	w.Raw(",\"to\":")
 	v.To.appendJSON(w)
-	w.ObjectEnd(s51)
+	w.ObjectEnd(s54)
 }
 
 func (v SessionReport) appendJSON(w *jsonio.Writer) {
-	s52 := w.ObjectStart()
+	s55 := w.ObjectStart()
 	w.Raw(",\"config\":")
 	v.Config.appendJSON(w)
 	w.Raw(",\"state\":")
@@ -1063,11 +1186,36 @@ func (v SessionReport) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.WaitPrompts))
 	w.Raw(",\"nextInjectionPrompt\":")
 	w.Int(int64(v.NextInjectionPrompt))
-	w.ObjectEnd(s52)
+	w.ObjectEnd(s55)
+}
+
+func (v Price) appendJSON(w *jsonio.Writer) {
+	s56 := w.ObjectStart()
+	w.Raw(",\"input\":")
+	w.Float(float64(v.Input))
+	if v.CachedInput != 0 {
+		w.Raw(",\"cachedInput\":")
+		w.Float(float64(v.CachedInput))
+	}
+	if v.CacheWrite != 0 {
+		w.Raw(",\"cacheWrite\":")
+		w.Float(float64(v.CacheWrite))
+	}
+	w.Raw(",\"output\":")
+	w.Float(float64(v.Output))
+	if v.Source != "" {
+		w.Raw(",\"source\":")
+		w.String(string(v.Source))
+	}
+	if v.Date != "" {
+		w.Raw(",\"date\":")
+		w.String(string(v.Date))
+	}
+	w.ObjectEnd(s56)
 }
 
 func (v ImageURL) appendJSON(w *jsonio.Writer) {
-	s53 := w.ObjectStart()
+	s57 := w.ObjectStart()
 	w.Raw(",\"url\":")
 	w.String(string(v.URL))
 	if v.Detail != "" {
@@ -1082,22 +1230,43 @@ func (v ImageURL) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"height\":")
 		w.Int(int64(v.Height))
 	}
-	w.ObjectEnd(s53)
+	w.ObjectEnd(s57)
+}
+
+func (v CostTokens) appendJSON(w *jsonio.Writer) {
+	s58 := w.ObjectStart()
+	w.Raw(",\"input\":")
+	w.Int(int64(v.Input))
+	if v.CachedInput != 0 {
+		w.Raw(",\"cachedInput\":")
+		w.Int(int64(v.CachedInput))
+	}
+	if v.CacheWrite != 0 {
+		w.Raw(",\"cacheWrite\":")
+		w.Int(int64(v.CacheWrite))
+	}
+	w.Raw(",\"output\":")
+	w.Int(int64(v.Output))
+	if v.Reasoning != 0 {
+		w.Raw(",\"reasoning\":")
+		w.Int(int64(v.Reasoning))
+	}
+	w.ObjectEnd(s58)
 }
 
 func (v SessionConfig) appendJSON(w *jsonio.Writer) {
-	s54 := w.ObjectStart()
+	s59 := w.ObjectStart()
 	w.Raw(",\"maxTokenBudget\":")
 	w.Int(int64(v.MaxTokenBudget))
 	w.Raw(",\"maxPerInjection\":")
 	w.Int(int64(v.MaxPerInjection))
 	w.Raw(",\"backoffMultiplier\":")
 	w.Int(int64(v.BackoffMultiplier))
-	w.ObjectEnd(s54)
+	w.ObjectEnd(s59)
 }
 
 func (v SessionState) appendJSON(w *jsonio.Writer) {
-	s55 := w.ObjectStart()
+	s60 := w.ObjectStart()
 	w.Raw(",\"prompt\":")
 	w.Int(int64(v.Prompt))
 	w.Raw(",\"injections\":")
@@ -1106,5 +1275,5 @@ func (v SessionState) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.TokensUsed))
 	w.Raw(",\"lastInjectionPrompt\":")
 	w.Int(int64(v.LastInjectionPrompt))
-	w.ObjectEnd(s55)
+	w.ObjectEnd(s60)
 }
