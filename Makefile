@@ -239,8 +239,15 @@ check: check-wasm
 	$(GO) mod tidy -diff
 
 # Regenerate the committed tables: vocabularies from tiktoken-go/tokenizer,
-# character classes from unicode.txt.
-generate:
+# character classes from unicode.txt, and the model registry
+# (core/models_data.go, core/registry/catalog.json and drift.txt) from the
+# pinned sources in core/registry/: OpenAI's model data from the npm
+# gpt-tokenizer js/package.json pins (openai.json, refreshed here), the
+# models.dev snapshot (models.dev.json: refreshed by hand with
+# js/scripts/models-dev.mjs from a models.dev checkout) and tokenfit's own
+# overrides.json. Needs the npm registry and the Go proxy, nothing else.
+generate: js-deps
+	cd js && $(NODE) scripts/openai-models.mjs
 	$(GO) generate ./core/...
 
 # Regenerate testdata/vectors/tokens.json from the official tiktoken.

@@ -321,7 +321,8 @@ func exactIn(models []Model, index map[string]int, key string) (Model, string, b
 var providerPrefixes = []string{"openai/", "azure/", "models/", "anthropic/", "google/", "gemini/",
 	"vertex_ai/", "mistral/", "mistralai/", "deepseek/", "deepseek-ai/", "cohere/", "meta/", "meta-llama/",
 	"openrouter/", "bedrock/", "xai/", "x-ai/", "qwen/", "alibaba/", "moonshotai/", "z-ai/", "zai/",
-	"google-vertex/", "amazon-bedrock/", "vercel/", "groq/", "together/", "togetherai/", "fireworks/", "minimax/"}
+	"google-vertex/", "amazon-bedrock/", "vercel/", "groq/", "together/", "togetherai/", "fireworks/", "minimax/",
+	"llama/", "inception/", "perplexity/", "xiaomi/"}
 
 // bedrockRegions are the cross-region inference prefixes of Amazon Bedrock's
 // model ids (us.anthropic.claude-3-7-sonnet-20250219-v1:0), and

@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -246,7 +247,7 @@ func TestModelsGenerated(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gen_models.go: %v\n%s", err, out)
 	}
-	for _, f := range []string{"models_data.go", "registry/catalog.json"} {
+	for _, f := range []string{"models_data.go", "registry/catalog.json", "registry/drift.txt"} {
 		fresh, err := os.ReadFile(filepath.Join(dir, filepath.Base(f)))
 		if err != nil {
 			t.Fatal(err)
@@ -268,6 +269,105 @@ func TestModelsGenerated(t *testing.T) {
 		damaged[i] ^= 0x04
 		if checkModelsSum(damaged) == nil {
 			t.Errorf("a flipped bit at byte %d of the built-in table passed the check", i)
+		}
+	}
+}
+
+// TestRegistry_GPTTokenizerIDs: every OpenAI model id gpt-tokenizer carries
+// (core/registry/openai.json: its 100 models' ids, aliases and snapshots)
+// resolves to a row of its own, none to a fallback; an alias to the model
+// it names (daybreak-blue-latest is gpt-5.6-sol).
+func TestRegistry_GPTTokenizerIDs(t *testing.T) {
+	b, err := os.ReadFile("registry/openai.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Models []struct {
+			Names []string `json:"names"`
+			Name  string   `json:"name"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range f.Models {
+		var first string
+		for _, name := range m.Names {
+			res, err := DefaultRegistry().Resolve(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if res.Fallback {
+				t.Errorf("%s resolves by %s (fallback)", name, res.How)
+			}
+			if first == "" {
+				first = res.Model.ID
+			} else if res.Model.ID != first {
+				t.Errorf("%s resolves to %s, %s to %s: one model in gpt-tokenizer", name, res.Model.ID, m.Names[0], first)
+			}
+		}
+	}
+	if n < 200 {
+		t.Errorf("only %d ids", n)
+	}
+}
+
+// TestRegistry_CatalogIDs: every model of the catalog answers to its id as
+// models.dev spells it (openrouter/x-ai/grok-4, amazon-bedrock/…), and to
+// OpenRouter's and Vercel's own spellings (x-ai/grok-4), with a row of its
+// own or the built-in row of the same model; never a fallback.
+func TestRegistry_CatalogIDs(t *testing.T) {
+	cat, err := readRegistry(CatalogJSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := DefaultRegistry()
+	for _, m := range cat.Models {
+		for _, name := range append([]string{m.ID}, m.Aliases...) {
+			res, err := reg.Resolve(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Fallback {
+				t.Errorf("%s (%s) resolves by %s", name, m.ID, res.How)
+			}
+		}
+	}
+	// Every id of the models.dev snapshot, as models.dev spells it.
+	b, err := os.ReadFile("registry/models.dev.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md struct {
+		Models [][]any `json:"models"`
+	}
+	if err := json.Unmarshal(b, &md); err != nil {
+		t.Fatal(err)
+	}
+	fallbacks := 0
+	for _, m := range md.Models {
+		if res, _ := reg.Resolve(m[0].(string) + "/" + m[1].(string)); res.Fallback {
+			fallbacks++
+			if fallbacks < 10 {
+				t.Logf("%s/%s resolves by %s", m[0], m[1], res.How)
+			}
+		}
+	}
+	if fallbacks > 0 {
+		t.Errorf("%d of models.dev's %d ids resolve to a fallback", fallbacks, len(md.Models))
+	}
+	for name, id := range map[string]string{
+		"openrouter/x-ai/grok-4.3": "grok-4.3", "x-ai/grok-4.3": "grok-4.3",
+		"xai/grok-4.3": "grok-4.3", "grok-4.3": "grok-4.3",
+		"anthropic/claude-sonnet-4.5": "openrouter/anthropic/claude-sonnet-4.5",
+		"google-vertex/gemini-2.5-pro": "gemini-2.5-pro", "openai/gpt-4o": "gpt-4o",
+		"amazon-bedrock/amazon.nova-pro-v1:0": "amazon-bedrock/amazon.nova-pro-v1:0",
+	} {
+		if m, ok := reg.Lookup(name); !ok || m.ID != id {
+			t.Errorf("%s: %s (found %v), want %s", name, m.ID, ok, id)
 		}
 	}
 }
