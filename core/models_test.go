@@ -362,7 +362,7 @@ func TestRegistry_CatalogIDs(t *testing.T) {
 	for name, id := range map[string]string{
 		"openrouter/x-ai/grok-4.3": "grok-4.3", "x-ai/grok-4.3": "grok-4.3",
 		"xai/grok-4.3": "grok-4.3", "grok-4.3": "grok-4.3",
-		"anthropic/claude-sonnet-4.5": "openrouter/anthropic/claude-sonnet-4.5",
+		"anthropic/claude-sonnet-4.5":  "openrouter/anthropic/claude-sonnet-4.5",
 		"google-vertex/gemini-2.5-pro": "gemini-2.5-pro", "openai/gpt-4o": "gpt-4o",
 		"amazon-bedrock/amazon.nova-pro-v1:0": "amazon-bedrock/amazon.nova-pro-v1:0",
 	} {
