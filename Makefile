@@ -210,6 +210,7 @@ js-core: wasm js-deps
 	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-nohf.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
 	$(NODE) js/scripts/memory-image.mjs $(JS_DIST)/tokenfit.wasm $(JS_DIST)/tokenfit-nohf.wasm $(JS_DIST)/tokenfit-lite.wasm
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
+	cp core/registry/catalog.json $(JS_DIST)/tables/catalog.json
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
 	$(NODE) js/scripts/loaded-image.mjs $(JS_DIST)/tokenfit-nohf.wasm
 	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
