@@ -280,7 +280,7 @@ func (r *Registry) ModelsAnswer(req ModelsRequest) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"model": info(res.Model, res.resolved()), "catalog": r.Catalog()}, nil
+		return map[string]any{"model": info(res.Model, res.resolved())}, nil
 	}
 	all := []ModelInfo{}
 	for _, m := range r.Models() {

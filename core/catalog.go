@@ -57,6 +57,9 @@ func (r *Registry) WithCatalog(data []byte) (*Registry, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(rows.models) == 0 {
+		return nil, fieldErr("models", "required: a catalog holds models (core/registry/catalog.json's shape)")
+	}
 	for i, m := range rows.models {
 		if err := r.check(m, format.Sprintf("models[%d]", i)); err != nil {
 			return nil, err
