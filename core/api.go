@@ -190,14 +190,24 @@ type chatExtra struct {
 	Calibration *Calibration `json:"calibration"`
 }
 
-func (a *API) registerModels(b []byte) (any, error) {
+// update replaces the registry with what with makes of it; on an error the
+// registry stays as it was.
+func (a *API) update(with func(*Registry) (*Registry, error)) (*Registry, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	reg, err := a.reg.With(b)
+	reg, err := with(a.reg)
 	if err != nil {
 		return nil, err
 	}
 	a.reg = reg
+	return reg, nil
+}
+
+func (a *API) registerModels(b []byte) (any, error) {
+	reg, err := a.update(func(r *Registry) (*Registry, error) { return r.With(b) })
+	if err != nil {
+		return nil, err
+	}
 	return map[string]int{"models": len(reg.models)}, nil
 }
 
@@ -206,13 +216,10 @@ func (a *API) registerModels(b []byte) (any, error) {
 // catalog.json, the npm package's tables/catalog.json, CatalogJSON in a
 // native build), and answers what Catalog says of it.
 func (a *API) loadCatalog(b []byte) (any, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	reg, err := a.reg.WithCatalog(b)
+	reg, err := a.update(func(r *Registry) (*Registry, error) { return r.WithCatalog(b) })
 	if err != nil {
 		return nil, err
 	}
-	a.reg = reg
 	return reg.Catalog(), nil
 }
 
