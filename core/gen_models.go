@@ -366,12 +366,14 @@ const (
 )
 
 // modelsDev merges models.dev: a first-party provider's model that a row
-// already answers to gives it its price (when it has none) and its family;
-// any other first-party model is a row under its own id; every other
-// provider's model is a row named as models.dev names it
-// (openrouter/x-ai/grok-4), counting as the row its own id resolves to,
-// and OpenRouter's spelling of it (x-ai/grok-4) is an alias unless a row
-// already answers to that name.
+// already answers to gives it its price (over gpt-tokenizer's) and its
+// family; any other first-party model is a row under its own id. Another
+// provider's model whose name (openrouter/openai/gpt-4o) already resolves
+// to a row is left to that row; any other is a row named as models.dev
+// names it (openrouter/z-ai/glm-4.6), counting as the row its own id
+// resolves to (with OpenRouter's dots for dashes: claude-sonnet-4.5), and
+// OpenRouter's and Vercel's spelling of it (z-ai/glm-4.6) is an alias
+// unless a row already answers to that name.
 func (g *gen) modelsDev(f modelsDevFile, ov overrides) {
 	first := map[string]string{}
 	rank := map[string]int{}
