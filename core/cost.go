@@ -194,16 +194,20 @@ func (r *Registry) chatCost(b []byte, a ChatAnswer) (*Cost, error) {
 				if val[0] != '{' {
 					return nil
 				}
-				key, val = "generationConfig.maxOutputTokens", nil
+				var n []byte
 				jsonio.Object(val, func(k string, v []byte) error {
 					if k == "maxOutputTokens" {
-						val = v
+						n = v
 					}
 					return nil
 				})
-				if val == nil {
+				if n == nil {
 					return nil
 				}
+				key, val = "generationConfig.maxOutputTokens", n
+			}
+			if val[0] == 'n' { // null: as if absent
+				return nil
 			}
 			x, err := strconv.ParseInt(string(val), 10, 64)
 			if err != nil || x < 0 || x > 1<<40 {

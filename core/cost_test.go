@@ -106,6 +106,18 @@ func TestCost_Answers(t *testing.T) {
 	if n := v["total"].(float64); !near(c["input"].(float64), n*2.5e-6) || c["output"] != 100*10e-6 {
 		t.Errorf("countChat: %v", v)
 	}
+	// Gemini's output limit, and a null one (as if absent).
+	v = call("countChat", `{"model": "gemini-2.5-pro", "generationConfig": {"maxOutputTokens": 50}, "contents": [{"role": "user", "parts": [{"text": "Hi"}]}]}`)
+	if c := cost(v); c["tokens"].(map[string]any)["output"] != 50.0 {
+		t.Errorf("generationConfig.maxOutputTokens: %v", c)
+	}
+	v = call("countChat", `{"model": "gpt-4o", "max_tokens": null, "messages": []}`)
+	if c := cost(v); c["tokens"].(map[string]any)["output"] != 4096.0 {
+		t.Errorf("max_tokens null: %v", c)
+	}
+	if out := string(api.Call("countChat", []byte(`{"model": "gpt-4o", "max_tokens": -1, "messages": []}`))); !strings.Contains(out, `"field":"max_tokens"`) {
+		t.Errorf("max_tokens -1: %s", out)
+	}
 	// Anthropic's cache breakpoint: system and the first message are cached.
 	v = call("countChat", `{"model": "claude-sonnet-4-5", "max_tokens": 10, "system": [{"type": "text", "text": "You are terse.", "cache_control": {"type": "ephemeral"}}],
 		"messages": [{"role": "user", "content": [{"type": "text", "text": "A long document", "cache_control": {"type": "ephemeral"}}]}, {"role": "assistant", "content": "ok"}, {"role": "user", "content": "and?"}]}`)
