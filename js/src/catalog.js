@@ -4,9 +4,11 @@
 // Where the platform reads files synchronously (Node, Deno, Bun) it is read
 // the first time a call needs it: an answer that fell back (a model the
 // built-in rows do not know), or every model listed; elsewhere
-// loadCatalog() or init({ catalog: true }) loads it (API.md, "Models").
+// loadCatalog(source) or init({ catalog: source }) loads it, the source
+// imported by the app (tokenfit/assets/catalog) so that bundlers ship it
+// only to apps that load it (API.md, "Models, the catalog and costs").
 
-import { fromAnswer } from './errors.js';
+import { TokenfitError, fromAnswer } from './errors.js';
 import { checkSource, fetchBytes } from './load.js';
 
 const text = (bytes) => new TextDecoder().decode(bytes);
@@ -48,7 +50,13 @@ export function catalogLoader(platform, guard) {
     async load(source) {
       checkSource('loadCatalog', source);
       let src = source;
-      if (src === undefined) src = platform.catalogURL ? platform.catalogURL() : (await import('./assets/catalog.js')).default();
+      if (src === undefined && platform.catalogURL) src = platform.catalogURL();
+      if (src === undefined) {
+        // An import the app writes, so that bundlers ship the catalog only
+        // in apps that load it.
+        throw new TokenfitError('invalid_argument', "tokenfit: loadCatalog: give the catalog's source here: " +
+          "`import catalog from 'tokenfit/assets/catalog'` and `await tf.loadCatalog(catalog())` (a bundler then ships it), or its URL");
+      }
       const json = text(await fetchBytes(platform, src, 'the catalog'));
       return guard(() => {
         const a = put(into, json);

@@ -100,9 +100,10 @@ export interface InitOptions {
   /** Where the tables (`<name>.tkt`) are, as a base URL. Defaults to the package's `dist/tables/`. */
   tables?: string | URL;
   /**
-   * Load the model catalog now (`true`: the package's `dist/tables/catalog.json`,
-   * or a source): see {@link Tokenfit.loadCatalog}. In Node, Deno and Bun it
-   * loads by itself when first needed.
+   * Load the model catalog now: a source (in a bundled app
+   * `catalog()` of `import catalog from 'tokenfit/assets/catalog'`), or `true`
+   * in Node, Deno and Bun (the package's `dist/tables/catalog.json`, which
+   * they also load by themselves when first needed). See {@link Tokenfit.loadCatalog}.
    */
   catalog?: boolean | Source | Promise<Source>;
 }
@@ -897,9 +898,11 @@ export interface Tokenfit {
   /**
    * Loads the model catalog (models.dev's models beyond the built-in rows,
    * with their windows and prices; about 90 KB of gzip) under the built-in
-   * rows. Default source: the package's `dist/tables/catalog.json` (in a
-   * bundled app, `import('tokenfit/assets/catalog')` is what ships it). In
-   * Node, Deno and Bun it loads by itself the first time an answer would
+   * rows. In browsers and at the edge give its source: `catalog()` of
+   * `import catalog from 'tokenfit/assets/catalog'` (a bundler then ships
+   * `dist/tables/catalog.json` with the app), or its URL; without one there,
+   * `invalid_argument`. In Node, Deno and Bun the default is the package's
+   * file, which they also load by themselves the first time an answer would
    * fall back or every model is listed. Full module.
    */
   loadCatalog(source?: Source | Promise<Source>): Promise<CatalogInfo>;
