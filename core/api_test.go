@@ -10,7 +10,7 @@ import (
 func TestAPI_Operations(t *testing.T) {
 	a := NewAPI()
 	for _, tc := range []struct{ op, req, want string }{
-		{"countTokens", `{"text": "Hello world", "model": "gpt-4o"}`, `{"tokens":2,"upperBound":2,"encoding":"o200k_base","model":"gpt-4o","exact":true}`},
+		{"countTokens", `{"text": "Hello world", "model": "gpt-4o"}`, `{"tokens":2,"upperBound":2,"encoding":"o200k_base","model":"gpt-4o","exact":true,"cost":{"currency":"USD","input":0.000005,"output":0,"total":0.000005,"tokens":{"input":2,"output":0},"price":{"input":2.5,"cachedInput":1.25,"output":10,"source":"models.dev","date":"2026-07-02"}}}`},
 		{"countTokens", `{"text": "Hello world"}`, `{"tokens":2,"upperBound":2,"encoding":"o200k_base","exact":true}`},
 		{"countTokens", `{"text": "Hello world", "model": "acme-9"}`, `{"tokens":2,"upperBound":2,"encoding":"cl100k_base","model":"acme-9","exact":true,"fallback":true,"resolvedBy":"unknown"}`},
 		{"countTokens", `{"text": "<|endoftext|>", "encoding": "cl100k_base"}`, `{"tokens":7,"upperBound":7,"encoding":"cl100k_base","exact":true}`},

@@ -232,6 +232,9 @@ type BudgetRequest struct {
 	// SummarizeTarget and KeepRecent shape the summarization proposal.
 	SummarizeTarget float64 `json:"summarizeTarget,omitempty"`
 	KeepRecent      *int    `json:"keepRecent,omitempty"`
+	// CachedTokens is how many of the request's tokens the provider will
+	// read from its prompt cache, priced at the cached input price (Cost).
+	CachedTokens int `json:"cachedTokens,omitempty"`
 }
 
 // SectionBudget is one section's share.
@@ -316,6 +319,12 @@ type Budget struct {
 	// Remedies say what would make a request that overflows fit, in the
 	// order an app should try them; empty when it fits.
 	Remedies []Remedy `json:"remedies"`
+	// Kind is the model's kind when it takes no chat (Model.Kind).
+	Kind string `json:"kind,omitempty"`
+	// Cost is the request's price when its model has one: the request after
+	// pruning as input (CachedTokens of it at the cached price), and the
+	// response reserve at the output price.
+	Cost *Cost `json:"cost,omitempty"`
 }
 
 // CalculateBudget divides a context window between the reserves, the fixed
@@ -335,7 +344,10 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 
 	// The window and the reserves.
 	m := res.Model
+	b.Kind = m.Kind
 	switch {
+	case m.ContextWindow == 0 && req.ContextWindow == nil:
+		return b, fieldErr("model", "%s is %s model: it takes no chat, and has no context window to budget (give contextWindow to budget it anyway)", m.ID, kindPhrase(m.Kind))
 	case req.ContextWindow != nil:
 		if *req.ContextWindow <= 0 || *req.ContextWindow > 1<<34 {
 			return b, fieldErr("contextWindow", "must be a positive number of tokens")
@@ -460,6 +472,12 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 		}
 	}
 	h.Summarize = nonNil(h.Summarize)
+	if req.CachedTokens < 0 {
+		return b, fieldErr("cachedTokens", "must be 0 or more")
+	}
+	if req.Encoding == "" {
+		b.Cost = requestCost(m, b.UsedAfterPruning, req.CachedTokens, b.ResponseReserve)
+	}
 	explain(reg, &b, req, budgetState{items: items, pruned: pr, room: room, lowWater: lowWater, keepRecent: keepRecent, policy: policy, model: m, res: res})
 	return b, nil
 }

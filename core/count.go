@@ -82,6 +82,9 @@ func (r *Registry) exactTarget(t Target) (idTokenizer, Counted, error) {
 type CountRequest struct {
 	Target
 	Text string `json:"text"`
+	// CachedTokens is how many of the text's tokens the provider will read
+	// from its prompt cache, priced at the cached input price (Cost).
+	CachedTokens int `json:"cachedTokens,omitempty"`
 }
 
 // CountAnswer is the count. For an estimate, UpperBound is what the
@@ -90,6 +93,9 @@ type CountAnswer struct {
 	Tokens     int `json:"tokens"`
 	UpperBound int `json:"upperBound"`
 	Counted
+	// Cost is the text's price as input to the model (no output), when the
+	// model has a price.
+	Cost *Cost `json:"cost,omitempty"`
 }
 
 // CountTokens counts text. Cost: O(len(text)).
@@ -99,7 +105,16 @@ func (r *Registry) CountTokens(req CountRequest) (CountAnswer, error) {
 		return CountAnswer{}, err
 	}
 	n := tok.Count(req.Text)
-	return CountAnswer{Tokens: n, UpperBound: tok.Upper(n), Counted: c}, nil
+	a := CountAnswer{Tokens: n, UpperBound: tok.Upper(n), Counted: c}
+	if req.Model != "" && req.Encoding == "" {
+		if req.CachedTokens < 0 {
+			return CountAnswer{}, fieldErr("cachedTokens", "must be 0 or more")
+		}
+		if m, ok := r.Lookup(req.Model); ok {
+			a.Cost = requestCost(m, n, req.CachedTokens, 0)
+		}
+	}
+	return a, nil
 }
 
 // EncodeAnswer holds token ids.
@@ -244,6 +259,11 @@ type ChatAnswer struct {
 	System int    `json:"system,omitempty"`
 	Model  string `json:"model,omitempty"`
 	Resolved
+	// Cost is the request's price when its model has one: its tokens as
+	// input (the cached part at the cached price) and its output limit
+	// (max_tokens and the like, else the model's response reserve) at the
+	// output price.
+	Cost *Cost `json:"cost,omitempty"`
 }
 
 // CountChat counts a chat request with its model's tokenizer and chat rules
@@ -280,6 +300,9 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 	if note != "" {
 		cc.Exact = false
 		cc.Notes = append(cc.Notes, note)
+	}
+	if m, ok := r.Lookup(req.Model); ok && m.Kind != "" {
+		cc.Notes = append(cc.Notes, format.Sprintf("%s is %s model: it takes no chat", m.ID, kindPhrase(m.Kind)))
 	}
 	return ChatAnswer{ChatCount: cc, Shape: ShapeOpenAI, Model: c.Model, Resolved: c.Resolved}, nil
 }

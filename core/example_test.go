@@ -49,12 +49,12 @@ func ExampleAPI_Call() {
 	fmt.Println(string(api.Call("countTokens", []byte(`{"text": "Hello world", "model": "gpt-4o"}`))))
 	fmt.Println(string(api.Call("countTokens", []byte(`{"text": "Hello world", "model": "gpt-5-chat-preview"}`))))
 	// Output:
-	// {"tokens":2,"upperBound":2,"encoding":"o200k_base","model":"gpt-4o","exact":true}
+	// {"tokens":2,"upperBound":2,"encoding":"o200k_base","model":"gpt-4o","exact":true,"cost":{"currency":"USD","input":0.000005,"output":0,"total":0.000005,"tokens":{"input":2,"output":0},"price":{"input":2.5,"cachedInput":1.25,"output":10,"source":"models.dev","date":"2026-07-02"}}}
 	// {"tokens":2,"upperBound":2,"encoding":"o200k_base","model":"gpt-5-chat-preview","exact":true,"fallback":true,"resolvedBy":"family","family":"gpt-5"}
 }
 
 func ExampleRegistry_Resolve() {
-	for _, name := range []string{"gpt-35-turbo", "gpt-4o-2025-01-31", "gpt-5-chat", "gpt-5.6-cyber", "acme-9"} {
+	for _, name := range []string{"gpt-35-turbo", "gpt-4o-2025-01-31", "gpt-5-chat", "daybreak-red-latest", "gpt-5.9-nova", "acme-9"} {
 		res, _ := core.DefaultRegistry().Resolve(name)
 		fmt.Println(name, res.Model.ID, res.How, res.Tokenizer.Name(), res.Model.ContextWindow)
 	}
@@ -62,7 +62,8 @@ func ExampleRegistry_Resolve() {
 	// gpt-35-turbo gpt-3.5-turbo alias cl100k_base 16385
 	// gpt-4o-2025-01-31 gpt-4o snapshot o200k_base 128000
 	// gpt-5-chat gpt-5-chat-latest alias o200k_base 128000
-	// gpt-5.6-cyber gpt-5.6-cyber family o200k_base 8192
+	// daybreak-red-latest gpt-5.6-cyber alias o200k_base 400000
+	// gpt-5.9-nova gpt-5.9-nova family o200k_base 8192
 	// acme-9 acme-9 unknown cl100k_base 8192
 }
 

@@ -1,41 +1,641 @@
 //go:build ignore
 
-// Command gen_models writes models_data.go: models.json as a string constant,
-// which every build carries as its model registry, and its CRC-32, checked
-// before the registry is read (a flipped byte must not change a model's
-// window silently). A constant rather than //go:embed: package embed links
-// io/fs and time into the WebAssembly modules, 47 KB of the full module's
-// gzip (RATIONALE.md, "Why does core format its own messages?").
+// Command gen_models generates tokenfit's model registry from three pinned
+// sources in core/registry/ and writes it as core reads it
+// (models_table.go reads it):
 //
-// Run it with `go generate ./core` whenever models.json changes; core's
-// TestModelsGenerated fails until then.
+//   - overrides.json: tokenfit's own facts, which win: how to count each
+//     model (encoding, estimator, tokenizer, chat template), windows checked
+//     against the provider's page, aliases and snapshots, the estimators and
+//     the family prefixes;
+//   - openai.json: OpenAI's model data as gpt-tokenizer (npm) carries it
+//     (js/scripts/openai-models.mjs writes it from the pinned package);
+//   - models.dev.json: the models.dev catalog at a pinned commit
+//     (js/scripts/models-dev.mjs writes it from a checkout).
+//
+// It writes models_data.go (the built-in rows: every row of overrides.json
+// and of openai.json, with their prices, as a string constant with its
+// CRC-32) and registry/catalog.json (every other model of models.dev: the
+// catalog a host loads when a call first names a model outside the
+// built-in rows, or lists them all), both in the shape of registerModels
+// requests, one model a line. Each row records its source and date, and
+// its price its own.
+//
+// Run it with `make generate` (which refreshes openai.json from npm first)
+// or `go generate ./core`; TestModelsGenerated fails until then.
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"log"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tokenfit/tokenfit/core"
 )
 
+type row = map[string]any
+
+type overrides struct {
+	Comment    string                     `json:"_comment"`
+	Verified   string                     `json:"verified"`
+	Estimators map[string]json.RawMessage `json:"estimators"`
+	// FirstParty maps a models.dev provider whose ids are the model's own
+	// (gpt-4o, not openai/gpt-4o) to tokenfit's provider name, in order of
+	// precedence when two serve the same id.
+	FirstParty [][2]string `json:"firstParty"`
+	// CatalogFamilies maps a models.dev family to the estimator its models
+	// count with when no row or prefix says more.
+	CatalogFamilies map[string]string `json:"catalogFamilies"`
+	Models          []json.RawMessage `json:"models"`
+}
+
+type openaiFile struct {
+	Version string `json:"version"`
+	Date    string `json:"date"`
+	Newest  any    `json:"newest"`
+	Models  []struct {
+		Names         []string           `json:"names"`
+		Name          string             `json:"name"`
+		ContextWindow int                `json:"contextWindow"`
+		MaxOutput     int                `json:"maxOutput"`
+		MaxInput      int                `json:"maxInput"`
+		Reasoning     bool               `json:"reasoning"`
+		Input         []string           `json:"input"`
+		Output        []string           `json:"output"`
+		Endpoints     []string           `json:"endpoints"`
+		Price         map[string]float64 `json:"price"`
+	} `json:"models"`
+}
+
+type modelsDevFile struct {
+	Commit    string                       `json:"commit"`
+	Date      string                       `json:"date"`
+	Newest    any                          `json:"newest"`
+	Providers map[string]map[string]string `json:"providers"`
+	Models    [][]any                      `json:"models"`
+}
+
 func main() {
-	data, err := os.ReadFile("models.json")
+	out := "." // where the outputs go: TestModelsGenerated writes them apart
+	if len(os.Args) > 2 && os.Args[1] == "-o" {
+		out = os.Args[2]
+	}
+	var ov overrides
+	read("registry/overrides.json", &ov)
+	var oa openaiFile
+	read("registry/openai.json", &oa)
+	var md modelsDevFile
+	read("registry/models.dev.json", &md)
+
+	g := &gen{names: map[string]int{}}
+	for _, raw := range ov.Models {
+		var r row
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&r); err != nil {
+			log.Fatal(err)
+		}
+		if r["source"] == nil {
+			r["source"], r["date"] = "tokenfit", ov.Verified
+		}
+		g.add(r)
+	}
+	g.own = len(g.rows)
+	g.refresh()
+	builtin := g.openai(oa)
+	g.modelsDev(md, ov)
+	g.validate(ov.Estimators)
+
+	estimators, _ := json.Marshal(ov.Estimators)
+	sources := []map[string]any{
+		{"name": "tokenfit", "file": "core/registry/overrides.json", "date": ov.Verified},
+		{"name": "gpt-tokenizer", "version": oa.Version, "date": oa.Date, "newest": oa.Newest},
+		{"name": "models.dev", "version": md.Commit[:12], "date": md.Date, "newest": md.Newest},
+	}
+	head := map[string]any{"catalog": sources, "estimators": json.RawMessage(estimators)}
+	builtinText := registryJSON(head, g.rows[:builtin])
+	catalogText := registryJSON(map[string]any{"catalog": sources}, g.rows[builtin:])
+
+	src := fmt.Sprintf("// Code generated by gen_models.go (make generate, or go generate ./core); DO NOT EDIT.\n\n"+
+		"package core\n\n"+
+		"// modelsSum is the CRC-32 (IEEE) of modelsTable.\n"+
+		"const modelsSum = %#08x\n\n"+
+		"// modelsTable is the built-in registry, in the shape of registerModels\n"+
+		"// requests: core/registry/overrides.json merged over gpt-tokenizer's OpenAI models.\n"+
+		"const modelsTable = %s\n", crc32.ChecksumIEEE([]byte(builtinText)), strconv.Quote(builtinText))
+	slices.Sort(g.drift)
+	g.drift = slices.Compact(g.drift)
+	write(filepath.Join(out, "models_data.go"), src)
+	write(filepath.Join(out, driftPath(out)), "# Code generated by core/gen_models.go (make generate); DO NOT EDIT.\n"+
+		"# Where a catalog's limit for a model differs from core/registry/overrides.json's, which wins:\n"+
+		"# id, field, tokenfit's value, the catalog's. A change here after a new snapshot is a limit\n"+
+		"# to check against the provider's page before committing it.\n"+strings.Join(g.drift, "\n")+"\n")
+	write(filepath.Join(out, catalogPath(out)), catalogText)
+	log.Printf("%d built-in rows (%d bytes), %d catalog rows (%d bytes)", builtin, len(builtinText), len(g.rows)-builtin, len(catalogText))
+}
+
+// driftPath is where the drift report goes.
+func driftPath(out string) string {
+	if out == "." {
+		return "registry/drift.txt"
+	}
+	return "drift.txt"
+}
+
+// catalogPath is where the catalog goes: registry/catalog.json, or beside
+// models_data.go in another directory.
+func catalogPath(out string) string {
+	if out == "." {
+		return "registry/catalog.json"
+	}
+	return "catalog.json"
+}
+
+type gen struct {
+	own   int // the rows of overrides.json: rows[:own]
+	drift []string
+	rows  []row
+	names map[string]int // lower-case id or alias → rows index
+	reg   *core.Registry // the rows as of the last refresh, for Lookup
+	ests  map[string]json.RawMessage
+}
+
+func (g *gen) add(r row) int {
+	i := len(g.rows)
+	g.rows = append(g.rows, r)
+	for _, n := range names(r) {
+		key := strings.ToLower(n)
+		if j, ok := g.names[key]; ok && j != i {
+			log.Fatalf("%q names %v and %v", n, g.rows[j]["id"], r["id"])
+		}
+		g.names[key] = i
+	}
+	return i
+}
+
+func names(r row) []string {
+	out := []string{r["id"].(string)}
+	if a, ok := r["aliases"].([]any); ok {
+		for _, n := range a {
+			out = append(out, n.(string))
+		}
+	}
+	return out
+}
+
+// alias adds name to row i unless a row already answers to it.
+func (g *gen) alias(i int, name string) {
+	if _, ok := g.lookup(name); ok {
+		return
+	}
+	a, _ := g.rows[i]["aliases"].([]any)
+	g.rows[i]["aliases"] = append(a, name)
+	g.names[strings.ToLower(name)] = i
+}
+
+// lookup resolves name as core's Lookup does (ids, aliases, snapshots,
+// provider prefixes) over the rows as of the last refresh, and by exact
+// name over the rows added since.
+func (g *gen) lookup(name string) (int, bool) {
+	if i, ok := g.names[strings.ToLower(name)]; ok {
+		return i, true
+	}
+	m, ok := g.reg.Lookup(name)
+	if !ok {
+		return 0, false
+	}
+	return g.names[strings.ToLower(m.ID)], true
+}
+
+// refresh makes lookup see every row so far (O(rows): done between passes).
+func (g *gen) refresh() {
+	{
+		var models []json.RawMessage
+		for _, r := range g.rows {
+			m := row{"id": r["id"], "contextWindow": 1, "encoding": "o200k_base"}
+			if r["aliases"] != nil {
+				m["aliases"] = r["aliases"]
+			}
+			b, _ := json.Marshal(m)
+			models = append(models, b)
+		}
+		b, _ := json.Marshal(map[string]any{"models": models})
+		reg, err := (&core.Registry{}).With(b)
+		if err != nil {
+			log.Fatal(err)
+		}
+		g.reg = reg
+	}
+}
+
+// kind says what a model is for when it takes no chat, from its modalities
+// and endpoints ("" for a chat model).
+func kind(id string, in, out, endpoints []string) string {
+	has := func(list []string, s string) bool { return slices.Contains(list, s) }
+	id = strings.ToLower(id)
+	switch {
+	case has(endpoints, "embeddings") || strings.Contains(id, "embed"):
+		return "embedding"
+	case has(endpoints, "moderation") || strings.Contains(id, "moderation"):
+		return "moderation"
+	case has(out, "video"):
+		return "video"
+	case has(out, "image") && !has(out, "text"), has(endpoints, "image_generation") && !has(endpoints, "chat_completions") && !has(endpoints, "responses"):
+		return "image"
+	case has(endpoints, "speech_generation") || has(out, "audio") && !has(out, "text") && len(out) == 1:
+		return "speech"
+	case has(endpoints, "transcription") || has(endpoints, "realtime_transcription") || strings.Contains(id, "transcribe") || strings.Contains(id, "whisper"):
+		return "transcription"
+	case len(out) > 0 && !has(out, "text") && !has(out, "audio"):
+		return "other"
+	}
+	return ""
+}
+
+// openai merges gpt-tokenizer's models into the rows: a model whose id or
+// alias a row has gives that row its other names, and its limits and price
+// where the row has none; any other is a row of its own, named by its
+// shortest undated name. Returns how many rows there are after it.
+func (g *gen) openai(f openaiFile) int {
+	for _, m := range f.Models {
+		ns := slices.Clone(m.Names)
+		slices.SortStableFunc(ns, func(a, b string) int { return len(a) - len(b) })
+		i, found := -1, false
+		for _, n := range ns {
+			if j, ok := g.names[strings.ToLower(n)]; ok {
+				i, found = j, true
+				break
+			}
+		}
+		if !found {
+			id := ns[0]
+			for _, n := range ns {
+				if !dated(n) {
+					id = n
+					break
+				}
+			}
+			r := row{"id": id, "provider": "openai", "source": "gpt-tokenizer", "date": f.Date}
+			set(r, "contextWindow", m.ContextWindow)
+			set(r, "maxOutput", m.MaxOutput)
+			set(r, "maxInput", m.MaxInput)
+			if m.Reasoning {
+				r["reasoning"] = true
+			}
+			i = g.add(r)
+		}
+		r := g.rows[i]
+		g.compare(i, "gpt-tokenizer "+f.Version, ns[0], m.ContextWindow, m.MaxOutput)
+		for _, n := range ns {
+			if !strings.EqualFold(n, r["id"].(string)) {
+				g.alias(i, n)
+			}
+		}
+		if k := kind(r["id"].(string), m.Input, m.Output, m.Endpoints); k != "" && r["kind"] == nil {
+			r["kind"] = k
+		}
+		if r["price"] == nil && m.Price["input"] > 0 && (m.Price["output"] > 0 || r["kind"] != nil) {
+			p := row{"input": m.Price["input"], "source": "gpt-tokenizer", "date": f.Date}
+			set(p, "output", m.Price["output"])
+			set(p, "cachedInput", m.Price["cachedInput"])
+			r["price"] = p
+		}
+	}
+	return len(g.rows)
+}
+
+func dated(name string) bool {
+	for _, shape := range []string{"-dddd-dd-dd", "-dddd"} {
+		if len(name) > len(shape) {
+			tail := name[len(name)-len(shape):]
+			ok := true
+			for i := range shape {
+				if shape[i] == 'd' && (tail[i] < '0' || tail[i] > '9') || shape[i] != 'd' && tail[i] != shape[i] {
+					ok = false
+				}
+			}
+			if ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func set(r row, key string, v any) {
+	switch x := v.(type) {
+	case int:
+		if x > 0 {
+			r[key] = x
+		}
+	case float64:
+		if x > 0 {
+			r[key] = x
+		}
+	}
+}
+
+// models.dev's columns (js/scripts/models-dev.mjs).
+const (
+	cProvider = iota
+	cID
+	cName
+	cFamily
+	cBase
+	cReleased
+	cUpdated
+	cStatus
+	cContext
+	cInput
+	cOutput
+	cInMods
+	cOutMods
+	cReasoning
+	cPriceIn
+	cPriceOut
+	cCacheRead
+	cCacheWrite
+	cTier
+)
+
+// modelsDev merges models.dev: a first-party provider's model that a row
+// already answers to gives it its price (over gpt-tokenizer's) and its
+// family; any other first-party model is a row under its own id. Another
+// provider's model whose name (openrouter/openai/gpt-4o) already resolves
+// to a row is left to that row; any other is a row named as models.dev
+// names it (openrouter/z-ai/glm-4.6), counting as the row its own id
+// resolves to (with OpenRouter's dots for dashes: claude-sonnet-4.5), and
+// OpenRouter's and Vercel's spelling of it (z-ai/glm-4.6) is an alias
+// unless a row already answers to that name.
+func (g *gen) modelsDev(f modelsDevFile, ov overrides) {
+	first := map[string]string{}
+	rank := map[string]int{}
+	for i, p := range ov.FirstParty {
+		first[p[0]], rank[p[0]] = p[1], i
+	}
+	models := slices.Clone(f.Models)
+	// First-party providers first, in their order; then the rest as they are.
+	slices.SortStableFunc(models, func(a, b []any) int {
+		ra, oka := rank[a[cProvider].(string)]
+		rb, okb := rank[b[cProvider].(string)]
+		switch {
+		case oka && okb:
+			return ra - rb
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
+	g.refresh()
+	refreshed := false
+	for _, m := range models {
+		prov, id := m[cProvider].(string), m[cID].(string)
+		if _, fp := first[prov]; !fp && !refreshed {
+			g.refresh() // the first-party rows are all in: gateways' names resolve to them
+			refreshed = true
+		}
+		num := func(c int) float64 { v, _ := m[c].(float64); return v }
+		str := func(c int) string { s, _ := m[c].(string); return s }
+		date := str(cUpdated)
+		if date == "" {
+			date = f.Date
+		}
+		price := func() row {
+			if num(cPriceIn) < 0 || num(cPriceOut) < 0 || num(cPriceIn)+num(cPriceOut) == 0 {
+				return nil
+			}
+			p := row{"input": num(cPriceIn), "output": num(cPriceOut), "source": "models.dev", "date": f.Date}
+			set(p, "cachedInput", num(cCacheRead))
+			set(p, "cacheWrite", num(cCacheWrite))
+			return p
+		}
+		split := func(c int) []string {
+			if s := str(c); s != "" {
+				return strings.Split(s, "+")
+			}
+			return nil
+		}
+		name := id
+		tp, firstParty := first[prov]
+		if !firstParty {
+			name = prov + "/" + id
+		}
+		if i, ok := g.lookup(name); ok && firstParty {
+			r := g.rows[i]
+			g.compare(i, "models.dev "+prov, id, int(num(cContext)), int(num(cOutput)))
+			// models.dev's price over gpt-tokenizer's: gpt-tokenizer 4.0.0
+			// has gpt-4o at $10/$30 (OpenAI's page: $2.50/$10) and no
+			// cached input prices.
+			if p, _ := r["price"].(row); p == nil || p["source"] == "gpt-tokenizer" {
+				if p := price(); p != nil {
+					r["price"] = p
+				}
+			}
+			if r["modelFamily"] == nil && str(cFamily) != "" {
+				r["modelFamily"] = str(cFamily)
+			}
+			continue
+		} else if ok {
+			// Two files name one model, or a gateway's name is that of a
+			// row already (openrouter/openai/gpt-4o is gpt-4o): the row
+			// answers for it, with its provider's price.
+			continue
+		}
+		r := row{"id": name, "provider": prov, "source": "models.dev", "date": date}
+		if firstParty {
+			r["provider"] = tp
+		}
+		set(r, "contextWindow", int(num(cContext)))
+		set(r, "maxOutput", int(num(cOutput)))
+		set(r, "maxInput", int(num(cInput)))
+		for _, k := range []string{"maxOutput", "maxInput"} {
+			if x, _ := r[k].(int); x > int(num(cContext)) && num(cContext) > 0 {
+				delete(r, k) // a limit over the window is models.dev's "unknown"
+			}
+		}
+		if num(cReasoning) == 1 {
+			r["reasoning"] = true
+		}
+		if fam := str(cFamily); fam != "" {
+			r["modelFamily"] = fam
+		}
+		if k := kind(id, split(cInMods), split(cOutMods), nil); k != "" {
+			r["kind"] = k
+		} else if num(cContext) == 0 {
+			r["kind"] = "other" // no window: no chat to budget
+		}
+		if p := price(); p != nil {
+			r["price"] = p
+		}
+		// Counting: the row the model's own id resolves to, else the
+		// family's estimator (models_table.go gives a row without either
+		// its name's family prefix at load, else the "unknown" estimator).
+		if !firstParty {
+			j, ok := g.lookup(id)
+			if !ok { // OpenRouter's spelling of Anthropic's ids: claude-sonnet-4.5
+				j, ok = g.lookup(strings.ReplaceAll(id, ".", "-"))
+			}
+			if ok {
+				copyCounting(r, g.rows[j])
+			}
+		}
+		if r["encoding"] == nil && r["estimator"] == nil {
+			if e := ov.CatalogFamilies[str(cFamily)]; e != "" {
+				r["estimator"] = e
+			}
+		}
+		i := g.add(r)
+		if prov == "openrouter" || prov == "vercel" {
+			g.alias(i, id)
+		}
+	}
+}
+
+// compare records where a catalog's window or output limit for a model
+// differs from the overrides' row for it (registry/drift.txt).
+func (g *gen) compare(i int, source, name string, window, output int) {
+	if i >= g.own {
+		return
+	}
+	r := g.rows[i]
+	for _, f := range []struct {
+		key string
+		v   int
+	}{{"contextWindow", window}, {"maxOutput", output}} {
+		own := 0
+		if n, ok := r[f.key].(json.Number); ok {
+			x, _ := n.Int64()
+			own = int(x)
+		}
+		if f.v > 0 && own != f.v && (own > 0 || f.key == "contextWindow") {
+			g.drift = append(g.drift, fmt.Sprintf("%s\t%s\t%d\t%s %s: %d", r["id"], f.key, own, source, name, f.v))
+		}
+	}
+}
+
+// validate holds every row to core's rules for a registered model (a row
+// that names no tokenizer is given one, as core does at load).
+func (g *gen) validate(estimators map[string]json.RawMessage) {
+	models := make([]row, len(g.rows))
+	for i, r := range g.rows {
+		m := row{}
+		for k, v := range r {
+			m[k] = v
+		}
+		if m["encoding"] == nil && m["estimator"] == nil {
+			m["estimator"] = "unknown"
+		}
+		models[i] = m
+	}
+	b, err := json.Marshal(map[string]any{"estimators": estimators, "models": models})
 	if err != nil {
 		log.Fatal(err)
 	}
-	text := "`" + string(data) + "`"
-	if strings.ContainsAny(string(data), "`\r") {
-		text = strconv.Quote(string(data))
+	if _, err := (&core.Registry{}).With(b); err != nil {
+		log.Fatal(err)
 	}
-	src := fmt.Sprintf("// Code generated by gen_models.go (go generate ./core); DO NOT EDIT.\n\n"+
-		"package core\n\n"+
-		"// modelsSum is the CRC-32 (IEEE) of models.json.\n"+
-		"const modelsSum = %#08x\n\n"+
-		"// modelsJSON is models.json, the built-in registry.\n"+
-		"const modelsJSON = %s\n", crc32.ChecksumIEEE(data), text)
-	if err := os.WriteFile("models_data.go", []byte(src), 0o644); err != nil {
+}
+
+func copyCounting(dst, src row) {
+	for _, k := range []string{"encoding", "estimator", "tokenizer", "chatTemplate"} {
+		if v, ok := src[k]; ok {
+			dst[k] = v
+		}
+	}
+}
+
+// registryJSON writes rows in the shape of registerModels requests, one
+// model a line: head's fields first, then "models".
+func registryJSON(head map[string]any, rows []row) string {
+	h, err := json.Marshal(head)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var b strings.Builder
+	b.Write(h[:len(h)-1])
+	if len(head) > 0 {
+		b.WriteByte(',')
+	}
+	b.WriteString("\n\"models\": [\n")
+	for i, r := range rows {
+		b.WriteString(marshalRow(r))
+		if i < len(rows)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("]}\n")
+	return b.String()
+}
+
+// columns is the order of a row's keys; keys beyond these follow, sorted.
+var columns = []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "kind",
+	"encoding", "estimator", "tokenizer", "chatTemplate", "modelFamily", "price", "source", "date"}
+
+// priceKeys is the order of a price's keys.
+var priceKeys = []string{"input", "cachedInput", "cacheWrite", "output", "source", "date"}
+
+func marshalRow(r row) string {
+	keys := slices.Clone(columns)
+	var more []string
+	for k := range r {
+		if !slices.Contains(keys, k) && !slices.Contains(priceKeys, k) {
+			more = append(more, k)
+		}
+	}
+	slices.Sort(more)
+	if _, ok := r["input"]; ok { // a price
+		keys = priceKeys
+	}
+	keys = append(keys, more...)
+	var b strings.Builder
+	b.WriteByte('{')
+	for _, k := range keys {
+		v, ok := r[k]
+		if !ok {
+			continue
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		if p, ok := v.(row); ok {
+			b.WriteString(marshalRow(p))
+			continue
+		}
+		vb, err := json.Marshal(v)
+		if err != nil {
+			log.Fatal(err)
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+func read(path string, v any) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		log.Fatalf("%s: %v", path, err)
+	}
+}
+
+func write(path, text string) {
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -86,12 +86,8 @@ func (a *API) loadTokenizer(req LoadTokenizerRequest) (any, error) {
 	if t.Name() != req.Name {
 		t = t.Named(req.Name) // a table's own name
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	reg, err := a.reg.WithTokenizer(t)
-	if err != nil {
+	if _, err := a.update(func(r *Registry) (*Registry, error) { return r.WithTokenizer(t) }); err != nil {
 		return nil, err
 	}
-	a.reg = reg
 	return TokenizerInfo{Name: t.Name(), VocabSize: t.VocabSize()}, nil
 }

@@ -122,3 +122,12 @@ func (m *RawJSON) UnmarshalJSON(b []byte) error {
 	*m = append((*m)[:0], b...)
 	return nil
 }
+
+// appendJSON writes the text as it is, or null for none.
+func (m RawJSON) appendJSON(w *jsonio.Writer) {
+	if m == nil {
+		w.Null()
+		return
+	}
+	w.RawJSON(m)
+}

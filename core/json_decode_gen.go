@@ -17,16 +17,16 @@ func (v *CountRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text"}) {
+		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "cachedTokens"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x57, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x57)
+			if x62, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x62)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x58, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x58)
+			if x63, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x63)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -42,8 +42,13 @@ func (v *CountRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.enter("text")
-			if x59, ok := d.str(val, "string"); ok {
-				v.Text = string(x59)
+			if x64, ok := d.str(val, "string"); ok {
+				v.Text = string(x64)
+			}
+		case 4:
+			d.enter("cachedTokens")
+			if x65, ok := d.int(val, "int", 64); ok {
+				v.CachedTokens = int(x65)
 			}
 		}
 		d.path = d.path[:n]
@@ -62,13 +67,13 @@ func (v *DecodeRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x60, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x60)
+			if x66, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x66)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x61, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x61)
+			if x67, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x67)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -87,18 +92,18 @@ func (v *DecodeRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]int") {
-				s62 := []int{}
-				if err := jsonio.Array(val, func(e62 []byte) error {
+				s68 := []int{}
+				if err := jsonio.Array(val, func(e68 []byte) error {
 					var x int
-					if x63, ok := d.int(e62, "int", 64); ok {
-						x = int(x63)
+					if x69, ok := d.int(e68, "int", 64); ok {
+						x = int(x69)
 					}
-					s62 = append(s62, x)
+					s68 = append(s68, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.IDs = s62
+				v.IDs = s68
 			}
 		}
 		d.path = d.path[:n]
@@ -121,13 +126,13 @@ func (v *LimitRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "limit"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x64, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x64)
+			if x70, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x70)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x65, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x65)
+			if x71, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x71)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -143,13 +148,13 @@ func (v *LimitRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.enter("text")
-			if x66, ok := d.str(val, "string"); ok {
-				v.Text = string(x66)
+			if x72, ok := d.str(val, "string"); ok {
+				v.Text = string(x72)
 			}
 		case 4:
 			d.enter("limit")
-			if x67, ok := d.int(val, "int", 64); ok {
-				v.Limit = int(x67)
+			if x73, ok := d.int(val, "int", 64); ok {
+				v.Limit = int(x73)
 			}
 		}
 		d.path = d.path[:n]
@@ -172,13 +177,13 @@ func (v *TruncateRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "keep"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x68, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x68)
+			if x74, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x74)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x69, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x69)
+			if x75, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x75)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -194,18 +199,18 @@ func (v *TruncateRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 			}
 		case 3:
 			d.enter("text")
-			if x70, ok := d.str(val, "string"); ok {
-				v.Text = string(x70)
+			if x76, ok := d.str(val, "string"); ok {
+				v.Text = string(x76)
 			}
 		case 4:
 			d.enter("maxTokens")
-			if x71, ok := d.int(val, "int", 64); ok {
-				v.MaxTokens = int(x71)
+			if x77, ok := d.int(val, "int", 64); ok {
+				v.MaxTokens = int(x77)
 			}
 		case 5:
 			d.enter("keep")
-			if x72, ok := d.str(val, "string"); ok {
-				v.Keep = string(x72)
+			if x78, ok := d.str(val, "string"); ok {
+				v.Keep = string(x78)
 			}
 		}
 		d.path = d.path[:n]
@@ -225,16 +230,16 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"model", "encoding", "contextWindow", "outputReserve", "reserve", "sections", "directive", "history", "tools", "limits", "keepFrom", "lowWater", "alerts", "calibration", "summarizeTarget", "keepRecent"}) {
+		switch fieldIndex(key, []string{"model", "encoding", "contextWindow", "outputReserve", "reserve", "sections", "directive", "history", "tools", "limits", "keepFrom", "lowWater", "alerts", "calibration", "summarizeTarget", "keepRecent", "cachedTokens"}) {
 		case 0:
 			d.enter("model")
-			if x73, ok := d.str(val, "string"); ok {
-				v.Model = string(x73)
+			if x79, ok := d.str(val, "string"); ok {
+				v.Model = string(x79)
 			}
 		case 1:
 			d.enter("encoding")
-			if x74, ok := d.str(val, "string"); ok {
-				v.Encoding = string(x74)
+			if x80, ok := d.str(val, "string"); ok {
+				v.Encoding = string(x80)
 			}
 		case 2:
 			d.enter("contextWindow")
@@ -244,8 +249,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.ContextWindow == nil {
 					v.ContextWindow = new(int)
 				}
-				if x75, ok := d.int(val, "int", 64); ok {
-					(*v.ContextWindow) = int(x75)
+				if x81, ok := d.int(val, "int", 64); ok {
+					(*v.ContextWindow) = int(x81)
 				}
 			}
 		case 3:
@@ -256,8 +261,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.OutputReserve == nil {
 					v.OutputReserve = new(int)
 				}
-				if x76, ok := d.int(val, "int", 64); ok {
-					(*v.OutputReserve) = int(x76)
+				if x82, ok := d.int(val, "int", 64); ok {
+					(*v.OutputReserve) = int(x82)
 				}
 			}
 		case 4:
@@ -279,8 +284,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 6:
 			d.enter("directive")
-			if x77, ok := d.str(val, "string"); ok {
-				v.Directive = string(x77)
+			if x83, ok := d.str(val, "string"); ok {
+				v.Directive = string(x83)
 			}
 		case 7:
 			d.enter("history")
@@ -299,13 +304,13 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 10:
 			d.enter("keepFrom")
-			if x78, ok := d.int(val, "int", 64); ok {
-				v.KeepFrom = int(x78)
+			if x84, ok := d.int(val, "int", 64); ok {
+				v.KeepFrom = int(x84)
 			}
 		case 11:
 			d.enter("lowWater")
-			if x79, ok := d.float(val, "float64"); ok {
-				v.LowWater = float64(x79)
+			if x85, ok := d.float(val, "float64"); ok {
+				v.LowWater = float64(x85)
 			}
 		case 12:
 			d.enter("alerts")
@@ -326,8 +331,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 14:
 			d.enter("summarizeTarget")
-			if x80, ok := d.float(val, "float64"); ok {
-				v.SummarizeTarget = float64(x80)
+			if x86, ok := d.float(val, "float64"); ok {
+				v.SummarizeTarget = float64(x86)
 			}
 		case 15:
 			d.enter("keepRecent")
@@ -337,9 +342,14 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.KeepRecent == nil {
 					v.KeepRecent = new(int)
 				}
-				if x81, ok := d.int(val, "int", 64); ok {
-					(*v.KeepRecent) = int(x81)
+				if x87, ok := d.int(val, "int", 64); ok {
+					(*v.KeepRecent) = int(x87)
 				}
+			}
+		case 16:
+			d.enter("cachedTokens")
+			if x88, ok := d.int(val, "int", 64); ok {
+				v.CachedTokens = int(x88)
 			}
 		}
 		d.path = d.path[:n]
@@ -397,13 +407,13 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "overlap"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x82, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x82)
+			if x89, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x89)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x83, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x83)
+			if x90, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x90)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -419,18 +429,18 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.enter("text")
-			if x84, ok := d.str(val, "string"); ok {
-				v.Text = string(x84)
+			if x91, ok := d.str(val, "string"); ok {
+				v.Text = string(x91)
 			}
 		case 4:
 			d.enter("maxTokens")
-			if x85, ok := d.int(val, "int", 64); ok {
-				v.MaxTokens = int(x85)
+			if x92, ok := d.int(val, "int", 64); ok {
+				v.MaxTokens = int(x92)
 			}
 		case 5:
 			d.enter("overlap")
-			if x86, ok := d.int(val, "int", 64); ok {
-				v.Overlap = int(x86)
+			if x93, ok := d.int(val, "int", 64); ok {
+				v.Overlap = int(x93)
 			}
 		}
 		d.path = d.path[:n]
@@ -458,18 +468,18 @@ func (v *CalibrateRequest) decodeFields(d *decoder, raw []byte, typeName string)
 			}
 		case 1:
 			d.enter("model")
-			if x87, ok := d.str(val, "string"); ok {
-				v.Model = string(x87)
+			if x94, ok := d.str(val, "string"); ok {
+				v.Model = string(x94)
 			}
 		case 2:
 			d.enter("estimate")
-			if x88, ok := d.int(val, "int", 64); ok {
-				v.Estimate = int(x88)
+			if x95, ok := d.int(val, "int", 64); ok {
+				v.Estimate = int(x95)
 			}
 		case 3:
 			d.enter("reported")
-			if x89, ok := d.int(val, "int", 64); ok {
-				v.Reported = int(x89)
+			if x96, ok := d.int(val, "int", 64); ok {
+				v.Reported = int(x96)
 			}
 		}
 		d.path = d.path[:n]
@@ -492,13 +502,13 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "budget", "items", "thresholds", "session"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x90, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x90)
+			if x97, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x97)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x91, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x91)
+			if x98, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x98)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -514,26 +524,26 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 			}
 		case 3:
 			d.enter("PlanRequest", "budget")
-			if x92, ok := d.int(val, "int", 64); ok {
-				v.PlanRequest.Budget = int(x92)
+			if x99, ok := d.int(val, "int", 64); ok {
+				v.PlanRequest.Budget = int(x99)
 			}
 		case 4:
 			d.enter("PlanRequest", "items")
 			if val[0] == 'n' {
 				v.PlanRequest.Items = nil
 			} else if d.is(val, '[', "[]core.PlanItem") {
-				s93 := []PlanItem{}
-				if err := jsonio.Array(val, func(e93 []byte) error {
+				s100 := []PlanItem{}
+				if err := jsonio.Array(val, func(e100 []byte) error {
 					var x PlanItem
-					if err := x.decodeJSON(d, e93); err != nil {
+					if err := x.decodeJSON(d, e100); err != nil {
 						return err
 					}
-					s93 = append(s93, x)
+					s100 = append(s100, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.PlanRequest.Items = s93
+				v.PlanRequest.Items = s100
 			}
 		case 5:
 			d.enter("PlanRequest", "thresholds")
@@ -580,13 +590,13 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "units"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x94, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x94)
+			if x101, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x101)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x95, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x95)
+			if x102, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x102)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -602,13 +612,13 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 			}
 		case 3:
 			d.enter("text")
-			if x96, ok := d.str(val, "string"); ok {
-				v.Text = string(x96)
+			if x103, ok := d.str(val, "string"); ok {
+				v.Text = string(x103)
 			}
 		case 4:
 			d.enter("units")
-			if x97, ok := d.str(val, "string"); ok {
-				v.Units = string(x97)
+			if x104, ok := d.str(val, "string"); ok {
+				v.Units = string(x104)
 			}
 		}
 		d.path = d.path[:n]
@@ -631,23 +641,23 @@ func (v *LiveEditRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"id", "at", "delete", "insert"}) {
 		case 0:
 			d.enter("id")
-			if x98, ok := d.int(val, "int", 64); ok {
-				v.ID = int(x98)
+			if x105, ok := d.int(val, "int", 64); ok {
+				v.ID = int(x105)
 			}
 		case 1:
 			d.enter("at")
-			if x99, ok := d.int(val, "int", 64); ok {
-				v.At = int(x99)
+			if x106, ok := d.int(val, "int", 64); ok {
+				v.At = int(x106)
 			}
 		case 2:
 			d.enter("delete")
-			if x100, ok := d.int(val, "int", 64); ok {
-				v.Delete = int(x100)
+			if x107, ok := d.int(val, "int", 64); ok {
+				v.Delete = int(x107)
 			}
 		case 3:
 			d.enter("insert")
-			if x101, ok := d.str(val, "string"); ok {
-				v.Insert = string(x101)
+			if x108, ok := d.str(val, "string"); ok {
+				v.Insert = string(x108)
 			}
 		}
 		d.path = d.path[:n]
@@ -670,8 +680,8 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 		switch fieldIndex(key, []string{"id", "text"}) {
 		case 0:
 			d.enter("id")
-			if x102, ok := d.int(val, "int", 64); ok {
-				v.ID = int(x102)
+			if x109, ok := d.int(val, "int", 64); ok {
+				v.ID = int(x109)
 			}
 		case 1:
 			d.enter("text")
@@ -681,8 +691,8 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 				if v.Text == nil {
 					v.Text = new(string)
 				}
-				if x103, ok := d.str(val, "string"); ok {
-					(*v.Text) = string(x103)
+				if x110, ok := d.str(val, "string"); ok {
+					(*v.Text) = string(x110)
 				}
 			}
 		}
@@ -703,11 +713,31 @@ func (v *ModelsRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"model"}) {
+		switch fieldIndex(key, []string{"model", "provider", "family", "kind", "minWindow"}) {
 		case 0:
 			d.enter("model")
-			if x104, ok := d.str(val, "string"); ok {
-				v.Model = string(x104)
+			if x111, ok := d.str(val, "string"); ok {
+				v.Model = string(x111)
+			}
+		case 1:
+			d.enter("provider")
+			if x112, ok := d.str(val, "string"); ok {
+				v.Provider = string(x112)
+			}
+		case 2:
+			d.enter("family")
+			if x113, ok := d.str(val, "string"); ok {
+				v.Family = string(x113)
+			}
+		case 3:
+			d.enter("kind")
+			if x114, ok := d.str(val, "string"); ok {
+				v.Kind = string(x114)
+			}
+		case 4:
+			d.enter("minWindow")
+			if x115, ok := d.int(val, "int", 64); ok {
+				v.MinWindow = int(x115)
 			}
 		}
 		d.path = d.path[:n]
@@ -727,7 +757,7 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"estimators", "models"}) {
+		switch fieldIndex(key, []string{"estimators", "models", "catalog"}) {
 		case 0:
 			d.enter("estimators")
 			if val[0] == 'n' {
@@ -737,12 +767,12 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 					v.Estimators = map[string]Estimator{}
 				}
 				m := v.Estimators
-				if err := jsonio.Object(val, func(k105 string, e105 []byte) error {
+				if err := jsonio.Object(val, func(k116 string, e116 []byte) error {
 					var x Estimator
-					if err := x.decodeJSON(d, e105); err != nil {
+					if err := x.decodeJSON(d, e116); err != nil {
 						return err
 					}
-					m[k105] = x
+					m[k116] = x
 					return nil
 				}); err != nil {
 					return err
@@ -753,18 +783,23 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 			if val[0] == 'n' {
 				v.Models = nil
 			} else if d.is(val, '[', "[]core.Model") {
-				s106 := []Model{}
-				if err := jsonio.Array(val, func(e106 []byte) error {
+				s117 := []Model{}
+				if err := jsonio.Array(val, func(e117 []byte) error {
 					var x Model
-					if err := x.decodeJSON(d, e106); err != nil {
+					if err := x.decodeJSON(d, e117); err != nil {
 						return err
 					}
-					s106 = append(s106, x)
+					s117 = append(s117, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Models = s106
+				v.Models = s117
+			}
+		case 2:
+			d.enter("catalog")
+			if err := v.Catalog.decodeJSON(d, val); err != nil {
+				return err
 			}
 		}
 		d.path = d.path[:n]
@@ -787,8 +822,8 @@ func (v *LoadTokenizerRequest) decodeFields(d *decoder, raw []byte, typeName str
 		switch fieldIndex(key, []string{"name", "tokenizer", "data"}) {
 		case 0:
 			d.enter("name")
-			if x107, ok := d.str(val, "string"); ok {
-				v.Name = string(x107)
+			if x118, ok := d.str(val, "string"); ok {
+				v.Name = string(x118)
 			}
 		case 1:
 			d.enter("tokenizer")
@@ -798,6 +833,35 @@ func (v *LoadTokenizerRequest) decodeFields(d *decoder, raw []byte, typeName str
 		case 2:
 			d.enter("data")
 			if err := v.Data.decodeJSON(d, val); err != nil {
+				return err
+			}
+		}
+		d.path = d.path[:n]
+		return nil
+	})
+}
+
+func (v *UsageRequest) decodeJSON(d *decoder, raw []byte) error {
+	return v.decodeFields(d, raw, "core.UsageRequest")
+}
+
+// decodeFields decodes an object's members into v's fields; typeName is
+// the type a value of another JSON type is reported as.
+func (v *UsageRequest) decodeFields(d *decoder, raw []byte, typeName string) error {
+	if !d.is(raw, '{', typeName) {
+		return nil
+	}
+	n := len(d.path)
+	return jsonio.Object(raw, func(key string, val []byte) error {
+		switch fieldIndex(key, []string{"model", "usage"}) {
+		case 0:
+			d.enter("model")
+			if x119, ok := d.str(val, "string"); ok {
+				v.Model = string(x119)
+			}
+		case 1:
+			d.enter("usage")
+			if err := v.Usage.decodeJSON(d, val); err != nil {
 				return err
 			}
 		}
@@ -817,13 +881,13 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
 			d.enter("plain", "Target", "model")
-			if x108, ok := d.str(val, "string"); ok {
-				v.plain.Target.Model = string(x108)
+			if x120, ok := d.str(val, "string"); ok {
+				v.plain.Target.Model = string(x120)
 			}
 		case 1:
 			d.enter("plain", "Target", "encoding")
-			if x109, ok := d.str(val, "string"); ok {
-				v.plain.Target.Encoding = string(x109)
+			if x121, ok := d.str(val, "string"); ok {
+				v.plain.Target.Encoding = string(x121)
 			}
 		case 2:
 			d.enter("plain", "Target", "calibration")
@@ -842,25 +906,25 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]*int") {
-				s110 := []*int{}
-				if err := jsonio.Array(val, func(e110 []byte) error {
+				s122 := []*int{}
+				if err := jsonio.Array(val, func(e122 []byte) error {
 					var x *int
-					if e110[0] == 'n' {
+					if e122[0] == 'n' {
 						x = nil
 					} else {
 						if x == nil {
 							x = new(int)
 						}
-						if x111, ok := d.int(e110, "int", 64); ok {
-							(*x) = int(x111)
+						if x123, ok := d.int(e122, "int", 64); ok {
+							(*x) = int(x123)
 						}
 					}
-					s110 = append(s110, x)
+					s122 = append(s122, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.IDs = s110
+				v.IDs = s122
 			}
 		}
 		d.path = d.path[:n]
@@ -890,12 +954,12 @@ func (v *Calibration) decodeFields(d *decoder, raw []byte, typeName string) erro
 					v.Models = map[string]ModelCalibration{}
 				}
 				m := v.Models
-				if err := jsonio.Object(val, func(k112 string, e112 []byte) error {
+				if err := jsonio.Object(val, func(k124 string, e124 []byte) error {
 					var x ModelCalibration
-					if err := x.decodeJSON(d, e112); err != nil {
+					if err := x.decodeJSON(d, e124); err != nil {
 						return err
 					}
-					m[k112] = x
+					m[k124] = x
 					return nil
 				}); err != nil {
 					return err
@@ -922,23 +986,23 @@ func (v *ReservePolicy) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"ratio", "min", "max", "safetyRatio"}) {
 		case 0:
 			d.enter("ratio")
-			if x113, ok := d.float(val, "float64"); ok {
-				v.Ratio = float64(x113)
+			if x125, ok := d.float(val, "float64"); ok {
+				v.Ratio = float64(x125)
 			}
 		case 1:
 			d.enter("min")
-			if x114, ok := d.int(val, "int", 64); ok {
-				v.Min = int(x114)
+			if x126, ok := d.int(val, "int", 64); ok {
+				v.Min = int(x126)
 			}
 		case 2:
 			d.enter("max")
-			if x115, ok := d.int(val, "int", 64); ok {
-				v.Max = int(x115)
+			if x127, ok := d.int(val, "int", 64); ok {
+				v.Max = int(x127)
 			}
 		case 3:
 			d.enter("safetyRatio")
-			if x116, ok := d.float(val, "float64"); ok {
-				v.SafetyRatio = float64(x116)
+			if x128, ok := d.float(val, "float64"); ok {
+				v.SafetyRatio = float64(x128)
 			}
 		}
 		d.path = d.path[:n]
@@ -979,8 +1043,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MinHistoryTokens == nil {
 					v.MinHistoryTokens = new(int)
 				}
-				if x117, ok := d.int(val, "int", 64); ok {
-					(*v.MinHistoryTokens) = int(x117)
+				if x129, ok := d.int(val, "int", 64); ok {
+					(*v.MinHistoryTokens) = int(x129)
 				}
 			}
 		case 1:
@@ -991,8 +1055,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MaxKnowledgeTokens == nil {
 					v.MaxKnowledgeTokens = new(int)
 				}
-				if x118, ok := d.int(val, "int", 64); ok {
-					(*v.MaxKnowledgeTokens) = int(x118)
+				if x130, ok := d.int(val, "int", 64); ok {
+					(*v.MaxKnowledgeTokens) = int(x130)
 				}
 			}
 		case 2:
@@ -1003,8 +1067,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MaxEpisodeTokens == nil {
 					v.MaxEpisodeTokens = new(int)
 				}
-				if x119, ok := d.int(val, "int", 64); ok {
-					(*v.MaxEpisodeTokens) = int(x119)
+				if x131, ok := d.int(val, "int", 64); ok {
+					(*v.MaxEpisodeTokens) = int(x131)
 				}
 			}
 		}
@@ -1028,13 +1092,13 @@ func (v *Alerts) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"warning", "critical"}) {
 		case 0:
 			d.enter("warning")
-			if x120, ok := d.float(val, "float64"); ok {
-				v.Warning = float64(x120)
+			if x132, ok := d.float(val, "float64"); ok {
+				v.Warning = float64(x132)
 			}
 		case 1:
 			d.enter("critical")
-			if x121, ok := d.float(val, "float64"); ok {
-				v.Critical = float64(x121)
+			if x133, ok := d.float(val, "float64"); ok {
+				v.Critical = float64(x133)
 			}
 		}
 		d.path = d.path[:n]
@@ -1057,51 +1121,51 @@ func (v *PlanItem) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"id", "name", "kind", "tags", "activation", "content", "summary"}) {
 		case 0:
 			d.enter("id")
-			if x122, ok := d.str(val, "string"); ok {
-				v.ID = string(x122)
+			if x134, ok := d.str(val, "string"); ok {
+				v.ID = string(x134)
 			}
 		case 1:
 			d.enter("name")
-			if x123, ok := d.str(val, "string"); ok {
-				v.Name = string(x123)
+			if x135, ok := d.str(val, "string"); ok {
+				v.Name = string(x135)
 			}
 		case 2:
 			d.enter("kind")
-			if x124, ok := d.str(val, "string"); ok {
-				v.Kind = string(x124)
+			if x136, ok := d.str(val, "string"); ok {
+				v.Kind = string(x136)
 			}
 		case 3:
 			d.enter("tags")
 			if val[0] == 'n' {
 				v.Tags = nil
 			} else if d.is(val, '[', "[]string") {
-				s125 := []string{}
-				if err := jsonio.Array(val, func(e125 []byte) error {
+				s137 := []string{}
+				if err := jsonio.Array(val, func(e137 []byte) error {
 					var x string
-					if x126, ok := d.str(e125, "string"); ok {
-						x = string(x126)
+					if x138, ok := d.str(e137, "string"); ok {
+						x = string(x138)
 					}
-					s125 = append(s125, x)
+					s137 = append(s137, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Tags = s125
+				v.Tags = s137
 			}
 		case 4:
 			d.enter("activation")
-			if x127, ok := d.float(val, "float64"); ok {
-				v.Activation = float64(x127)
+			if x139, ok := d.float(val, "float64"); ok {
+				v.Activation = float64(x139)
 			}
 		case 5:
 			d.enter("content")
-			if x128, ok := d.str(val, "string"); ok {
-				v.Content = string(x128)
+			if x140, ok := d.str(val, "string"); ok {
+				v.Content = string(x140)
 			}
 		case 6:
 			d.enter("summary")
-			if x129, ok := d.str(val, "string"); ok {
-				v.Summary = string(x129)
+			if x141, ok := d.str(val, "string"); ok {
+				v.Summary = string(x141)
 			}
 		}
 		d.path = d.path[:n]
@@ -1120,18 +1184,18 @@ func (v *Thresholds) decodeFields(d *decoder, raw []byte, typeName string) error
 		switch fieldIndex(key, []string{"full", "summary", "nameOnly"}) {
 		case 0:
 			d.enter("full")
-			if x130, ok := d.float(val, "float64"); ok {
-				v.Full = float64(x130)
+			if x142, ok := d.float(val, "float64"); ok {
+				v.Full = float64(x142)
 			}
 		case 1:
 			d.enter("summary")
-			if x131, ok := d.float(val, "float64"); ok {
-				v.Summary = float64(x131)
+			if x143, ok := d.float(val, "float64"); ok {
+				v.Summary = float64(x143)
 			}
 		case 2:
 			d.enter("nameOnly")
-			if x132, ok := d.float(val, "float64"); ok {
-				v.NameOnly = float64(x132)
+			if x144, ok := d.float(val, "float64"); ok {
+				v.NameOnly = float64(x144)
 			}
 		}
 		d.path = d.path[:n]
@@ -1179,18 +1243,18 @@ func (v *Estimator) decodeFields(d *decoder, raw []byte, typeName string) error 
 		switch fieldIndex(key, []string{"base", "ratio", "errorBound", "scripts", "note"}) {
 		case 0:
 			d.enter("base")
-			if x133, ok := d.str(val, "string"); ok {
-				v.Base = string(x133)
+			if x145, ok := d.str(val, "string"); ok {
+				v.Base = string(x145)
 			}
 		case 1:
 			d.enter("ratio")
-			if x134, ok := d.float(val, "float64"); ok {
-				v.Ratio = float64(x134)
+			if x146, ok := d.float(val, "float64"); ok {
+				v.Ratio = float64(x146)
 			}
 		case 2:
 			d.enter("errorBound")
-			if x135, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x135)
+			if x147, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x147)
 			}
 		case 3:
 			d.enter("scripts")
@@ -1201,12 +1265,12 @@ func (v *Estimator) decodeFields(d *decoder, raw []byte, typeName string) error 
 					v.Scripts = map[string]float64{}
 				}
 				m := v.Scripts
-				if err := jsonio.Object(val, func(k136 string, e136 []byte) error {
+				if err := jsonio.Object(val, func(k148 string, e148 []byte) error {
 					var x float64
-					if x137, ok := d.float(e136, "float64"); ok {
-						x = float64(x137)
+					if x149, ok := d.float(e148, "float64"); ok {
+						x = float64(x149)
 					}
-					m[k136] = x
+					m[k148] = x
 					return nil
 				}); err != nil {
 					return err
@@ -1214,8 +1278,8 @@ func (v *Estimator) decodeFields(d *decoder, raw []byte, typeName string) error 
 			}
 		case 4:
 			d.enter("note")
-			if x138, ok := d.str(val, "string"); ok {
-				v.Note = string(x138)
+			if x150, ok := d.str(val, "string"); ok {
+				v.Note = string(x150)
 			}
 		}
 		d.path = d.path[:n]
@@ -1235,74 +1299,106 @@ func (v *Model) decodeFields(d *decoder, raw []byte, typeName string) error {
 	}
 	n := len(d.path)
 	return jsonio.Object(raw, func(key string, val []byte) error {
-		switch fieldIndex(key, []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "encoding", "estimator", "tokenizer", "chatTemplate"}) {
+		switch fieldIndex(key, []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "encoding", "estimator", "tokenizer", "chatTemplate", "kind", "modelFamily", "price", "source", "date"}) {
 		case 0:
 			d.enter("id")
-			if x139, ok := d.str(val, "string"); ok {
-				v.ID = string(x139)
+			if x151, ok := d.str(val, "string"); ok {
+				v.ID = string(x151)
 			}
 		case 1:
 			d.enter("provider")
-			if x140, ok := d.str(val, "string"); ok {
-				v.Provider = string(x140)
+			if x152, ok := d.str(val, "string"); ok {
+				v.Provider = string(x152)
 			}
 		case 2:
 			d.enter("aliases")
 			if val[0] == 'n' {
 				v.Aliases = nil
 			} else if d.is(val, '[', "[]string") {
-				s141 := []string{}
-				if err := jsonio.Array(val, func(e141 []byte) error {
+				s153 := []string{}
+				if err := jsonio.Array(val, func(e153 []byte) error {
 					var x string
-					if x142, ok := d.str(e141, "string"); ok {
-						x = string(x142)
+					if x154, ok := d.str(e153, "string"); ok {
+						x = string(x154)
 					}
-					s141 = append(s141, x)
+					s153 = append(s153, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Aliases = s141
+				v.Aliases = s153
 			}
 		case 3:
 			d.enter("contextWindow")
-			if x143, ok := d.int(val, "int", 64); ok {
-				v.ContextWindow = int(x143)
+			if x155, ok := d.int(val, "int", 64); ok {
+				v.ContextWindow = int(x155)
 			}
 		case 4:
 			d.enter("maxOutput")
-			if x144, ok := d.int(val, "int", 64); ok {
-				v.MaxOutput = int(x144)
+			if x156, ok := d.int(val, "int", 64); ok {
+				v.MaxOutput = int(x156)
 			}
 		case 5:
 			d.enter("maxInput")
-			if x145, ok := d.int(val, "int", 64); ok {
-				v.MaxInput = int(x145)
+			if x157, ok := d.int(val, "int", 64); ok {
+				v.MaxInput = int(x157)
 			}
 		case 6:
 			d.enter("reasoning")
-			if x146, ok := d.boolean(val, "bool"); ok {
-				v.Reasoning = bool(x146)
+			if x158, ok := d.boolean(val, "bool"); ok {
+				v.Reasoning = bool(x158)
 			}
 		case 7:
 			d.enter("encoding")
-			if x147, ok := d.str(val, "string"); ok {
-				v.Encoding = string(x147)
+			if x159, ok := d.str(val, "string"); ok {
+				v.Encoding = string(x159)
 			}
 		case 8:
 			d.enter("estimator")
-			if x148, ok := d.str(val, "string"); ok {
-				v.Estimator = string(x148)
+			if x160, ok := d.str(val, "string"); ok {
+				v.Estimator = string(x160)
 			}
 		case 9:
 			d.enter("tokenizer")
-			if x149, ok := d.str(val, "string"); ok {
-				v.Tokenizer = string(x149)
+			if x161, ok := d.str(val, "string"); ok {
+				v.Tokenizer = string(x161)
 			}
 		case 10:
 			d.enter("chatTemplate")
-			if x150, ok := d.str(val, "string"); ok {
-				v.ChatTemplate = string(x150)
+			if x162, ok := d.str(val, "string"); ok {
+				v.ChatTemplate = string(x162)
+			}
+		case 11:
+			d.enter("kind")
+			if x163, ok := d.str(val, "string"); ok {
+				v.Kind = string(x163)
+			}
+		case 12:
+			d.enter("modelFamily")
+			if x164, ok := d.str(val, "string"); ok {
+				v.Family = string(x164)
+			}
+		case 13:
+			d.enter("price")
+			if val[0] == 'n' {
+				v.Price = nil
+			} else {
+				if v.Price == nil {
+					v.Price = new(Price)
+				}
+				if err := (*v.Price).decodeJSON(d, val); err != nil {
+					return err
+				}
+			}
+		case 14:
+			d.enter("source")
+			if x165, ok := d.str(val, "string"); ok {
+				v.Source = string(x165)
+			}
+		case 15:
+			d.enter("date")
+			if x166, ok := d.str(val, "string"); ok {
+				v.Date = string(x166)
 			}
 		}
 		d.path = d.path[:n]
@@ -1329,33 +1425,33 @@ func (v *ModelCalibration) decodeFields(d *decoder, raw []byte, typeName string)
 		switch fieldIndex(key, []string{"pairs", "sumLog", "minLog", "maxLog", "factor", "errorBound"}) {
 		case 0:
 			d.enter("pairs")
-			if x151, ok := d.int(val, "int", 64); ok {
-				v.Pairs = int(x151)
+			if x167, ok := d.int(val, "int", 64); ok {
+				v.Pairs = int(x167)
 			}
 		case 1:
 			d.enter("sumLog")
-			if x152, ok := d.float(val, "float64"); ok {
-				v.SumLog = float64(x152)
+			if x168, ok := d.float(val, "float64"); ok {
+				v.SumLog = float64(x168)
 			}
 		case 2:
 			d.enter("minLog")
-			if x153, ok := d.float(val, "float64"); ok {
-				v.MinLog = float64(x153)
+			if x169, ok := d.float(val, "float64"); ok {
+				v.MinLog = float64(x169)
 			}
 		case 3:
 			d.enter("maxLog")
-			if x154, ok := d.float(val, "float64"); ok {
-				v.MaxLog = float64(x154)
+			if x170, ok := d.float(val, "float64"); ok {
+				v.MaxLog = float64(x170)
 			}
 		case 4:
 			d.enter("factor")
-			if x155, ok := d.float(val, "float64"); ok {
-				v.Factor = float64(x155)
+			if x171, ok := d.float(val, "float64"); ok {
+				v.Factor = float64(x171)
 			}
 		case 5:
 			d.enter("errorBound")
-			if x156, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x156)
+			if x172, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x172)
 			}
 		}
 		d.path = d.path[:n]
@@ -1374,18 +1470,18 @@ func (v *SessionConfig) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"maxTokenBudget", "maxPerInjection", "backoffMultiplier"}) {
 		case 0:
 			d.enter("maxTokenBudget")
-			if x157, ok := d.int(val, "int", 64); ok {
-				v.MaxTokenBudget = int(x157)
+			if x173, ok := d.int(val, "int", 64); ok {
+				v.MaxTokenBudget = int(x173)
 			}
 		case 1:
 			d.enter("maxPerInjection")
-			if x158, ok := d.int(val, "int", 64); ok {
-				v.MaxPerInjection = int(x158)
+			if x174, ok := d.int(val, "int", 64); ok {
+				v.MaxPerInjection = int(x174)
 			}
 		case 2:
 			d.enter("backoffMultiplier")
-			if x159, ok := d.int(val, "int", 64); ok {
-				v.BackoffMultiplier = int(x159)
+			if x175, ok := d.int(val, "int", 64); ok {
+				v.BackoffMultiplier = int(x175)
 			}
 		}
 		d.path = d.path[:n]
@@ -1408,23 +1504,72 @@ func (v *SessionState) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"prompt", "injections", "tokensUsed", "lastInjectionPrompt"}) {
 		case 0:
 			d.enter("prompt")
-			if x160, ok := d.int(val, "int", 64); ok {
-				v.Prompt = int(x160)
+			if x176, ok := d.int(val, "int", 64); ok {
+				v.Prompt = int(x176)
 			}
 		case 1:
 			d.enter("injections")
-			if x161, ok := d.int(val, "int", 64); ok {
-				v.Injections = int(x161)
+			if x177, ok := d.int(val, "int", 64); ok {
+				v.Injections = int(x177)
 			}
 		case 2:
 			d.enter("tokensUsed")
-			if x162, ok := d.int(val, "int", 64); ok {
-				v.TokensUsed = int(x162)
+			if x178, ok := d.int(val, "int", 64); ok {
+				v.TokensUsed = int(x178)
 			}
 		case 3:
 			d.enter("lastInjectionPrompt")
-			if x163, ok := d.int(val, "int", 64); ok {
-				v.LastInjectionPrompt = int(x163)
+			if x179, ok := d.int(val, "int", 64); ok {
+				v.LastInjectionPrompt = int(x179)
+			}
+		}
+		d.path = d.path[:n]
+		return nil
+	})
+}
+
+func (v *Price) decodeJSON(d *decoder, raw []byte) error {
+	return v.decodeFields(d, raw, "core.Price")
+}
+
+// decodeFields decodes an object's members into v's fields; typeName is
+// the type a value of another JSON type is reported as.
+func (v *Price) decodeFields(d *decoder, raw []byte, typeName string) error {
+	if !d.is(raw, '{', typeName) {
+		return nil
+	}
+	n := len(d.path)
+	return jsonio.Object(raw, func(key string, val []byte) error {
+		switch fieldIndex(key, []string{"input", "cachedInput", "cacheWrite", "output", "source", "date"}) {
+		case 0:
+			d.enter("input")
+			if x180, ok := d.float(val, "float64"); ok {
+				v.Input = float64(x180)
+			}
+		case 1:
+			d.enter("cachedInput")
+			if x181, ok := d.float(val, "float64"); ok {
+				v.CachedInput = float64(x181)
+			}
+		case 2:
+			d.enter("cacheWrite")
+			if x182, ok := d.float(val, "float64"); ok {
+				v.CacheWrite = float64(x182)
+			}
+		case 3:
+			d.enter("output")
+			if x183, ok := d.float(val, "float64"); ok {
+				v.Output = float64(x183)
+			}
+		case 4:
+			d.enter("source")
+			if x184, ok := d.str(val, "string"); ok {
+				v.Source = string(x184)
+			}
+		case 5:
+			d.enter("date")
+			if x185, ok := d.str(val, "string"); ok {
+				v.Date = string(x185)
 			}
 		}
 		d.path = d.path[:n]

@@ -134,6 +134,10 @@ func appendAny(w *jsonio.Writer, v any) {
 		}
 	case TokenizerInfo:
 		v.appendJSON(w)
+	case UsageAnswer:
+		v.appendJSON(w)
+	case CatalogInfo:
+		v.appendJSON(w)
 	default:
 		w.Err = errUnsupportedAnswer(v)
 	}
@@ -175,6 +179,14 @@ func (v CountAnswer) appendJSON(w *jsonio.Writer) {
 	if v.Counted.Resolved.ExactWith != "" {
 		w.Raw(",\"exactWith\":")
 		w.String(string(v.Counted.Resolved.ExactWith))
+	}
+	if v.Cost != nil {
+		w.Raw(",\"cost\":")
+		if v.Cost == nil {
+			w.Null()
+		} else {
+			(*v.Cost).appendJSON(w)
+		}
 	}
 	w.ObjectEnd(s9)
 }
@@ -431,6 +443,18 @@ func (v Budget) appendJSON(w *jsonio.Writer) {
 		}
 		w.Byte(']')
 	}
+	if v.Kind != "" {
+		w.Raw(",\"kind\":")
+		w.String(string(v.Kind))
+	}
+	if v.Cost != nil {
+		w.Raw(",\"cost\":")
+		if v.Cost == nil {
+			w.Null()
+		} else {
+			(*v.Cost).appendJSON(w)
+		}
+	}
 	w.ObjectEnd(s15)
 }
 
@@ -511,6 +535,14 @@ func (v ChatAnswer) appendJSON(w *jsonio.Writer) {
 	if v.Resolved.ExactWith != "" {
 		w.Raw(",\"exactWith\":")
 		w.String(string(v.Resolved.ExactWith))
+	}
+	if v.Cost != nil {
+		w.Raw(",\"cost\":")
+		if v.Cost == nil {
+			w.Null()
+		} else {
+			(*v.Cost).appendJSON(w)
+		}
 	}
 	w.ObjectEnd(s19)
 }
@@ -722,6 +754,30 @@ func (v ModelInfo) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"chatTemplate\":")
 		w.String(string(v.Model.ChatTemplate))
 	}
+	if v.Model.Kind != "" {
+		w.Raw(",\"kind\":")
+		w.String(string(v.Model.Kind))
+	}
+	if v.Model.Family != "" {
+		w.Raw(",\"modelFamily\":")
+		w.String(string(v.Model.Family))
+	}
+	if v.Model.Price != nil {
+		w.Raw(",\"price\":")
+		if v.Model.Price == nil {
+			w.Null()
+		} else {
+			(*v.Model.Price).appendJSON(w)
+		}
+	}
+	if v.Model.Source != "" {
+		w.Raw(",\"source\":")
+		w.String(string(v.Model.Source))
+	}
+	if v.Model.Date != "" {
+		w.Raw(",\"date\":")
+		w.String(string(v.Model.Date))
+	}
 	w.Raw(",\"responseReserve\":")
 	w.Int(int64(v.ResponseReserve))
 	w.Raw(",\"effectiveInputBudget\":")
@@ -795,8 +851,50 @@ func (v TokenizerInfo) appendJSON(w *jsonio.Writer) {
 	w.ObjectEnd(s35)
 }
 
-func (v ContentPart) appendJSON(w *jsonio.Writer) {
+func (v UsageAnswer) appendJSON(w *jsonio.Writer) {
 	s36 := w.ObjectStart()
+	w.Raw(",\"model\":")
+	w.String(string(v.Model))
+	if v.Cost != nil {
+		w.Raw(",\"cost\":")
+		if v.Cost == nil {
+			w.Null()
+		} else {
+			(*v.Cost).appendJSON(w)
+		}
+	}
+	if bool(v.Resolved.Fallback) {
+		w.Raw(",\"fallback\":")
+		w.Bool(bool(v.Resolved.Fallback))
+	}
+	if v.Resolved.ResolvedBy != "" {
+		w.Raw(",\"resolvedBy\":")
+		w.String(string(v.Resolved.ResolvedBy))
+	}
+	if v.Resolved.Family != "" {
+		w.Raw(",\"family\":")
+		w.String(string(v.Resolved.Family))
+	}
+	if v.Resolved.ExactWith != "" {
+		w.Raw(",\"exactWith\":")
+		w.String(string(v.Resolved.ExactWith))
+	}
+	w.ObjectEnd(s36)
+}
+
+func (v CatalogInfo) appendJSON(w *jsonio.Writer) {
+	s37 := w.ObjectStart()
+	w.Raw(",\"sources\":")
+	v.Sources.appendJSON(w)
+	w.Raw(",\"loaded\":")
+	w.Bool(bool(v.Loaded))
+	w.Raw(",\"models\":")
+	w.Int(int64(v.Models))
+	w.ObjectEnd(s37)
+}
+
+func (v ContentPart) appendJSON(w *jsonio.Writer) {
+	s38 := w.ObjectStart()
 	w.Raw(",\"type\":")
 	w.String(string(v.Type))
 	if v.Text != "" {
@@ -811,11 +909,11 @@ func (v ContentPart) appendJSON(w *jsonio.Writer) {
 			(*v.ImageURL).appendJSON(w)
 		}
 	}
-	w.ObjectEnd(s36)
+	w.ObjectEnd(s38)
 }
 
 func (v ErrorBody) appendJSON(w *jsonio.Writer) {
-	s37 := w.ObjectStart()
+	s39 := w.ObjectStart()
 	w.Raw(",\"code\":")
 	w.String(string(v.Code))
 	w.Raw(",\"message\":")
@@ -828,11 +926,36 @@ func (v ErrorBody) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"encoding\":")
 		w.String(string(v.Encoding))
 	}
-	w.ObjectEnd(s37)
+	w.ObjectEnd(s39)
+}
+
+func (v Cost) appendJSON(w *jsonio.Writer) {
+	s40 := w.ObjectStart()
+	w.Raw(",\"currency\":")
+	w.String(string(v.Currency))
+	w.Raw(",\"input\":")
+	w.Float(float64(v.Input))
+	if v.CachedInput != 0 {
+		w.Raw(",\"cachedInput\":")
+		w.Float(float64(v.CachedInput))
+	}
+	if v.CacheWrite != 0 {
+		w.Raw(",\"cacheWrite\":")
+		w.Float(float64(v.CacheWrite))
+	}
+	w.Raw(",\"output\":")
+	w.Float(float64(v.Output))
+	w.Raw(",\"total\":")
+	w.Float(float64(v.Total))
+	w.Raw(",\"tokens\":")
+	v.Tokens.appendJSON(w)
+	w.Raw(",\"price\":")
+	v.Price.appendJSON(w)
+	w.ObjectEnd(s40)
 }
 
 func (v SectionBudget) appendJSON(w *jsonio.Writer) {
-	s38 := w.ObjectStart()
+	s41 := w.ObjectStart()
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
 	if bool(v.Truncated) {
@@ -855,11 +978,11 @@ func (v SectionBudget) appendJSON(w *jsonio.Writer) {
 			w.Int(int64((*v.KeptItems)))
 		}
 	}
-	w.ObjectEnd(s38)
+	w.ObjectEnd(s41)
 }
 
 func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
-	s39 := w.ObjectStart()
+	s42 := w.ObjectStart()
 	w.Raw(",\"shape\":")
 	v.Shape.appendJSON(w)
 	w.Raw(",\"tokens\":")
@@ -869,11 +992,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i40, e40 := range v.PerMessage {
-			if i40 > 0 {
+		for i43, e43 := range v.PerMessage {
+			if i43 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e40))
+			w.Int(int64(e43))
 		}
 		w.Byte(']')
 	}
@@ -884,11 +1007,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i41, e41 := range v.Kept {
-			if i41 > 0 {
+		for i44, e44 := range v.Kept {
+			if i44 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e41))
+			w.Int(int64(e44))
 		}
 		w.Byte(']')
 	}
@@ -897,11 +1020,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i42, e42 := range v.Dropped {
-			if i42 > 0 {
+		for i45, e45 := range v.Dropped {
+			if i45 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e42))
+			w.Int(int64(e45))
 		}
 		w.Byte(']')
 	}
@@ -912,30 +1035,30 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i43, e43 := range v.Summarize {
-			if i43 > 0 {
+		for i46, e46 := range v.Summarize {
+			if i46 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e43))
+			w.Int(int64(e46))
 		}
 		w.Byte(']')
 	}
 	w.Raw(",\"summarizeTokens\":")
 	w.Int(int64(v.SummarizeTokens))
-	w.ObjectEnd(s39)
+	w.ObjectEnd(s42)
 }
 
 func (v SectionShare) appendJSON(w *jsonio.Writer) {
-	s44 := w.ObjectStart()
+	s47 := w.ObjectStart()
 	w.Raw(",\"section\":")
 	w.String(string(v.Section))
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
-	w.ObjectEnd(s44)
+	w.ObjectEnd(s47)
 }
 
 func (v Remedy) appendJSON(w *jsonio.Writer) {
-	s45 := w.ObjectStart()
+	s48 := w.ObjectStart()
 	w.Raw(",\"action\":")
 	w.String(string(v.Action))
 	if v.Section != "" {
@@ -948,11 +1071,11 @@ func (v Remedy) appendJSON(w *jsonio.Writer) {
 			w.Null()
 		} else {
 			w.Byte('[')
-			for i46, e46 := range v.Messages {
-				if i46 > 0 {
+			for i49, e49 := range v.Messages {
+				if i49 > 0 {
 					w.Byte(',')
 				}
-				w.Int(int64(e46))
+				w.Int(int64(e49))
 			}
 			w.Byte(']')
 		}
@@ -977,7 +1100,7 @@ func (v Remedy) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.Tokens))
 	w.Raw(",\"fits\":")
 	w.Bool(bool(v.Fits))
-	w.ObjectEnd(s45)
+	w.ObjectEnd(s48)
 }
 
 func (v Shape) appendJSON(w *jsonio.Writer) {
@@ -985,7 +1108,7 @@ func (v Shape) appendJSON(w *jsonio.Writer) {
 }
 
 func (v Chunk) appendJSON(w *jsonio.Writer) {
-	s47 := w.ObjectStart()
+	s50 := w.ObjectStart()
 	w.Raw(",\"text\":")
 	w.String(string(v.Text))
 	w.Raw(",\"start\":")
@@ -996,29 +1119,29 @@ func (v Chunk) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.Tokens))
 	w.Raw(",\"cut\":")
 	w.String(string(v.Cut))
-	w.ObjectEnd(s47)
+	w.ObjectEnd(s50)
 }
 
 func (v Calibration) appendJSON(w *jsonio.Writer) {
-	s48 := w.ObjectStart()
+	s51 := w.ObjectStart()
 	w.Raw(",\"models\":")
 	if v.Models == nil {
 		w.Null()
 	} else {
-		s49 := w.ObjectStart()
-		for _, k49 := range slices.Sorted(maps.Keys(v.Models)) {
+		s52 := w.ObjectStart()
+		for _, k52 := range slices.Sorted(maps.Keys(v.Models)) {
 			w.Byte(',')
-			w.String(string(k49))
+			w.String(string(k52))
 			w.Byte(':')
-			v.Models[k49].appendJSON(w)
+			v.Models[k52].appendJSON(w)
 		}
-		w.ObjectEnd(s49)
+		w.ObjectEnd(s52)
 	}
-	w.ObjectEnd(s48)
+	w.ObjectEnd(s51)
 }
 
 func (v ModelCalibration) appendJSON(w *jsonio.Writer) {
-	s50 := w.ObjectStart()
+	s53 := w.ObjectStart()
 	w.Raw(",\"pairs\":")
 	w.Int(int64(v.Pairs))
 	w.Raw(",\"sumLog\":")
@@ -1031,11 +1154,11 @@ func (v ModelCalibration) appendJSON(w *jsonio.Writer) {
 	w.Float(float64(v.Factor))
 	w.Raw(",\"errorBound\":")
 	w.Float(float64(v.ErrorBound))
-	w.ObjectEnd(s50)
+	w.ObjectEnd(s53)
 }
 
 func (v PlannedItem) appendJSON(w *jsonio.Writer) {
-	s51 := w.ObjectStart()
+	s54 := w.ObjectStart()
 	w.Raw(",\"id\":")
 	w.String(string(v.ID))
 	w.Raw(",\"tier\":")
@@ -1044,22 +1167,22 @@ func (v PlannedItem) appendJSON(w *jsonio.Writer) {
 	w.String(string(v.Reason))
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
-	w.ObjectEnd(s51)
+	w.ObjectEnd(s54)
 }
 
 func (v Demotion) appendJSON(w *jsonio.Writer) {
-	s52 := w.ObjectStart()
+	s55 := w.ObjectStart()
 	w.Raw(",\"id\":")
 	w.String(string(v.ID))
 	w.Raw(",\"from\":")
 	v.From.appendJSON(w)
 	w.Raw(",\"to\":")
 	v.To.appendJSON(w)
-	w.ObjectEnd(s52)
+	w.ObjectEnd(s55)
 }
 
 func (v SessionReport) appendJSON(w *jsonio.Writer) {
-	s53 := w.ObjectStart()
+	s56 := w.ObjectStart()
 	w.Raw(",\"config\":")
 	v.Config.appendJSON(w)
 	w.Raw(",\"state\":")
@@ -1080,11 +1203,36 @@ func (v SessionReport) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.WaitPrompts))
 	w.Raw(",\"nextInjectionPrompt\":")
 	w.Int(int64(v.NextInjectionPrompt))
-	w.ObjectEnd(s53)
+	w.ObjectEnd(s56)
+}
+
+func (v Price) appendJSON(w *jsonio.Writer) {
+	s57 := w.ObjectStart()
+	w.Raw(",\"input\":")
+	w.Float(float64(v.Input))
+	if v.CachedInput != 0 {
+		w.Raw(",\"cachedInput\":")
+		w.Float(float64(v.CachedInput))
+	}
+	if v.CacheWrite != 0 {
+		w.Raw(",\"cacheWrite\":")
+		w.Float(float64(v.CacheWrite))
+	}
+	w.Raw(",\"output\":")
+	w.Float(float64(v.Output))
+	if v.Source != "" {
+		w.Raw(",\"source\":")
+		w.String(string(v.Source))
+	}
+	if v.Date != "" {
+		w.Raw(",\"date\":")
+		w.String(string(v.Date))
+	}
+	w.ObjectEnd(s57)
 }
 
 func (v ImageURL) appendJSON(w *jsonio.Writer) {
-	s54 := w.ObjectStart()
+	s58 := w.ObjectStart()
 	w.Raw(",\"url\":")
 	w.String(string(v.URL))
 	if v.Detail != "" {
@@ -1099,22 +1247,43 @@ func (v ImageURL) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"height\":")
 		w.Int(int64(v.Height))
 	}
-	w.ObjectEnd(s54)
+	w.ObjectEnd(s58)
+}
+
+func (v CostTokens) appendJSON(w *jsonio.Writer) {
+	s59 := w.ObjectStart()
+	w.Raw(",\"input\":")
+	w.Int(int64(v.Input))
+	if v.CachedInput != 0 {
+		w.Raw(",\"cachedInput\":")
+		w.Int(int64(v.CachedInput))
+	}
+	if v.CacheWrite != 0 {
+		w.Raw(",\"cacheWrite\":")
+		w.Int(int64(v.CacheWrite))
+	}
+	w.Raw(",\"output\":")
+	w.Int(int64(v.Output))
+	if v.Reasoning != 0 {
+		w.Raw(",\"reasoning\":")
+		w.Int(int64(v.Reasoning))
+	}
+	w.ObjectEnd(s59)
 }
 
 func (v SessionConfig) appendJSON(w *jsonio.Writer) {
-	s55 := w.ObjectStart()
+	s60 := w.ObjectStart()
 	w.Raw(",\"maxTokenBudget\":")
 	w.Int(int64(v.MaxTokenBudget))
 	w.Raw(",\"maxPerInjection\":")
 	w.Int(int64(v.MaxPerInjection))
 	w.Raw(",\"backoffMultiplier\":")
 	w.Int(int64(v.BackoffMultiplier))
-	w.ObjectEnd(s55)
+	w.ObjectEnd(s60)
 }
 
 func (v SessionState) appendJSON(w *jsonio.Writer) {
-	s56 := w.ObjectStart()
+	s61 := w.ObjectStart()
 	w.Raw(",\"prompt\":")
 	w.Int(int64(v.Prompt))
 	w.Raw(",\"injections\":")
@@ -1123,5 +1292,5 @@ func (v SessionState) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.TokensUsed))
 	w.Raw(",\"lastInjectionPrompt\":")
 	w.Int(int64(v.LastInjectionPrompt))
-	w.ObjectEnd(s56)
+	w.ObjectEnd(s61)
 }

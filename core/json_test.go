@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -94,7 +95,8 @@ func TestDecode_AsEncodingJSON(t *testing.T) {
 		"calibrate": func() any { return new(CalibrateRequest) }, "planInjection": func() any { return new(PlanCall) },
 		"liveNew": func() any { return new(LiveNewRequest) }, "liveEdit": func() any { return new(LiveEditRequest) },
 		"liveGet": func() any { return new(LiveRequest) }, "models": func() any { return new(ModelsRequest) },
-		"registerModels": func() any { return new(registryFile) },
+		"registerModels": func() any { return new(registryFile) }, "priceUsage": func() any { return new(UsageRequest) },
+		"loadCatalog": func() any { return new(registryFile) },
 	}
 	type call struct {
 		op   string
@@ -114,7 +116,11 @@ func TestDecode_AsEncodingJSON(t *testing.T) {
 		}
 		calls = append(calls, call{b.Op, strings.ToUpper(body)}, call{b.Op, body + " x"})
 	}
-	calls = append(calls, call{"registerModels", modelsJSON})
+	overrides, err := os.ReadFile("registry/overrides.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls = append(calls, call{"registerModels", string(overrides)})
 	for _, body := range []string{`[]`, `3`, `"x"`, `null`, `{"ids": [1.5, null]}`, `{"limit": 1e3}`, `{"id": 9223372036854775808}`,
 		`{"thresholds": {"full": "x"}}`, `{"thresholds": null}`, `{"session": {"config": {"minGap": "x"}}}`, `{"sections": {"system": {"TOKENS": "5"}}}`,
 		`{"sections": {"system": {"tokens": "5x"}}}`, `{"sections": []}`, `{"items": [{"tier": 5}]}`, `{"items": [{"tier": null}]}`} {

@@ -41,6 +41,19 @@ type Model struct {
 	// model's server renders chat requests with: chat counts are then the
 	// template's prompt, exact once Tokenizer is loaded.
 	ChatTemplate string `json:"chatTemplate,omitempty"`
+	// Kind says what a model that takes no chat is for: "embedding",
+	// "moderation", "image", "video", "speech", "transcription" or "other"
+	// (empty: a chat model). A budget for one without a window says so.
+	Kind string `json:"kind,omitempty"`
+	// Family is the catalog's family of the model (models.dev's: "claude-sonnet", "qwen").
+	Family string `json:"modelFamily,omitempty"`
+	// Price is what the model costs (nil: no price known).
+	Price *Price `json:"price,omitempty"`
+	// Source names where the row's limits come from ("tokenfit": the
+	// overrides file, checked against the provider's page; "gpt-tokenizer";
+	// "models.dev"), and Date that source's date for it.
+	Source string `json:"source,omitempty"`
+	Date   string `json:"date,omitempty"`
 }
 
 // ChatRules returns the rules to count the model's chat requests with: its
@@ -78,6 +91,11 @@ type Registry struct {
 	estimators map[string]Estimator
 	tokenizers map[string]Tokenizer // loaded by name (WithTokenizer); never written after it is shared
 	stop       stopper              // the call's (API.DoUntil), in the copy a call answers with
+	// catalog holds the rows of the catalog table, under the registry's
+	// own: nil until one is loaded (WithCatalog; natively, the embedded
+	// one, read at its first use).
+	catalog *catalog
+	sources RawJSON // the sources the built-in rows come from (CatalogInfo.Sources)
 }
 
 // Fallbacks for a model the registry does not know (seed: budget calculator).
@@ -93,13 +111,21 @@ const ReasoningReserve = 25000
 //go:generate go run gen_models.go
 
 var defaultRegistry = sync.OnceValue(func() *Registry {
-	data := []byte(modelsJSON)
+	data := []byte(modelsTable)
 	if err := checkModelsSum(data); err != nil {
 		panic(err.Error())
 	}
-	r, err := (&Registry{}).With(data)
+	f, err := readRegistry(data)
 	if err != nil {
-		panic("core: embedded models.json: " + err.Error())
+		panic("core: the built-in model table: " + err.Error())
+	}
+	r, err := (&Registry{}).with(f)
+	if err != nil {
+		panic("core: the built-in model table: " + err.Error())
+	}
+	r.sources = f.Catalog
+	if t := embeddedCatalog(); t != nil {
+		r.catalog = &catalog{text: t}
 	}
 	return r
 })
@@ -109,22 +135,49 @@ var defaultRegistry = sync.OnceValue(func() *Registry {
 // would otherwise answer with a wrong window and no error. Cost: O(len).
 func checkModelsSum(data []byte) error {
 	if crc32.ChecksumIEEE(data) != modelsSum {
-		return errors.New("core: the embedded models.json does not match its checksum: this module or binary is damaged")
+		return errors.New("core: the built-in model table does not match its checksum: this module or binary is damaged")
 	}
 	return nil
 }
 
-// DefaultRegistry returns the registry built into tokenfit (core/models.json).
+// DefaultRegistry returns the registry built into tokenfit: the built-in
+// rows (core/registry/overrides.json merged over gpt-tokenizer's OpenAI
+// models), and in native builds the catalog table (registry/catalog.tsv),
+// read the first time a name is not a built-in row's.
 func DefaultRegistry() *Registry { return defaultRegistry() }
 
-// registryFile is the JSON shape of models.json and of user overrides.
+// registryFile is the JSON shape of registerModels requests (and of
+// core/registry/overrides.json's models and estimators).
 type registryFile struct {
 	Estimators map[string]Estimator `json:"estimators"`
 	Models     []Model              `json:"models"`
+	// Catalog is the generated registry's own (core/gen_models.go): the
+	// sources its rows come from. registerModels ignores it.
+	Catalog RawJSON `json:"catalog,omitempty"`
+}
+
+// readRegistry reads a generated registry (the built-in one, or a catalog)
+// and gives a row that names neither an encoding nor an estimator its
+// name's family's, else the "unknown" estimator. Cost: O(len(data)).
+func readRegistry(data []byte) (registryFile, error) {
+	var f registryFile
+	if err := decodeJSON(data, &f); err != nil {
+		return f, err
+	}
+	for i := range f.Models {
+		if m := &f.Models[i]; m.Encoding == "" && m.Estimator == "" {
+			if fam, ok := familyOf(normalizeName(m.ID)); ok {
+				m.Encoding, m.Estimator = fam.encoding, fam.estimator
+			} else {
+				m.Estimator = "unknown"
+			}
+		}
+	}
+	return f, nil
 }
 
 // With returns a registry with the models and estimators of data (the shape
-// of core/models.json) added; a model whose id is already known replaces the
+// of registerModels) added; a model whose id is already known replaces the
 // old one, aliases included. Cost: O(models).
 func (r *Registry) With(data []byte) (*Registry, error) {
 	var f registryFile
@@ -135,7 +188,7 @@ func (r *Registry) With(data []byte) (*Registry, error) {
 }
 
 func (r *Registry) with(f registryFile) (*Registry, error) {
-	n := &Registry{estimators: map[string]Estimator{}, tokenizers: r.tokenizers}
+	n := &Registry{estimators: map[string]Estimator{}, tokenizers: r.tokenizers, catalog: r.catalog, sources: r.sources}
 	for k, v := range r.estimators {
 		n.estimators[k] = v
 	}
@@ -190,11 +243,11 @@ func (r *Registry) check(m Model, field string) error {
 	switch {
 	case m.ID == "":
 		return fieldErr(field+".id", "required")
-	case m.ContextWindow <= 0 || m.ContextWindow > 1<<34:
-		return fieldErr(field+".contextWindow", "must be a positive number of tokens")
-	case m.MaxOutput < 0 || m.MaxOutput > m.ContextWindow:
+	case m.ContextWindow < 0 || m.ContextWindow > 1<<34 || m.ContextWindow == 0 && m.Kind == "":
+		return fieldErr(field+".contextWindow", "must be a positive number of tokens (0 only for a model of a kind that takes no chat)")
+	case m.MaxOutput < 0 || m.MaxOutput > m.ContextWindow && m.ContextWindow > 0 || m.MaxOutput > 1<<34:
 		return fieldErr(field+".maxOutput", "must be between 0 and the context window")
-	case m.MaxInput < 0 || m.MaxInput > m.ContextWindow:
+	case m.MaxInput < 0 || m.MaxInput > m.ContextWindow && m.ContextWindow > 0 || m.MaxInput > 1<<34:
 		return fieldErr(field+".maxInput", "must be between 0 and the context window")
 	case (m.Encoding == "") == (m.Estimator == ""):
 		return fieldErr(field, "needs exactly one of encoding and estimator")
@@ -205,6 +258,9 @@ func (r *Registry) check(m Model, field string) error {
 	case m.ChatTemplate != "" && chatTemplates[m.ChatTemplate] == nil:
 		return fieldErr(field+".chatTemplate", "unknown chat template %q (want one of %s)", engine.Clip(m.ChatTemplate), strings.Join(ChatTemplates(), ", "))
 	}
+	if err := m.Price.check(field + ".price"); err != nil {
+		return err
+	}
 	if m.Estimator != "" {
 		if _, ok := r.estimator(m.Estimator); !ok {
 			return fieldErr(field+".estimator", "unknown estimator %q", engine.Clip(m.Estimator))
@@ -213,8 +269,20 @@ func (r *Registry) check(m Model, field string) error {
 	return nil
 }
 
-// Models returns every model, in registry order.
-func (r *Registry) Models() []Model { return slices.Clone(r.models) }
+// Models returns every model: the registry's own rows in their order, then
+// the catalog's that no own row shadows. Natively this reads the embedded
+// catalog on first use. Cost: O(models).
+func (r *Registry) Models() []Model {
+	out := slices.Clone(r.models)
+	if c := r.catalog.rows(); c != nil {
+		for _, m := range c.models {
+			if _, own := r.index[strings.ToLower(m.ID)]; !own {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
 
 // Lookup finds a model by exactly what names it: its id or an alias, a dated
 // snapshot of one, or either behind a provider prefix or as the base of a
@@ -227,10 +295,22 @@ func (r *Registry) Lookup(name string) (Model, bool) {
 
 func normalizeName(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
 
-// lookup is Lookup on a normalized name, saying how it matched.
+// lookup is Lookup on a normalized name, saying how it matched: among
+// the registry's own rows, then the catalog's (so openrouter/openai/gpt-4o
+// is gpt-4o, and a name only a catalog row has is that row).
 func (r *Registry) lookup(key string) (Model, string, bool) {
+	if m, how, ok := lookupIn(r.models, r.index, key); ok {
+		return m, how, true
+	}
+	if c := r.catalog.rows(); c != nil {
+		return lookupIn(c.models, c.index, key)
+	}
+	return Model{}, "", false
+}
+
+func lookupIn(models []Model, index map[string]int, key string) (Model, string, bool) {
 	for {
-		if m, how, ok := r.exact(key); ok {
+		if m, how, ok := exactIn(models, index, key); ok {
 			return m, how, true
 		}
 		rest, ok := stripPrefix(key)
@@ -241,17 +321,16 @@ func (r *Registry) lookup(key string) (Model, string, bool) {
 	}
 }
 
-// exact matches an id or alias, or a dated snapshot suffix of one.
-func (r *Registry) exact(key string) (Model, string, bool) {
-	if i, ok := r.index[key]; ok {
-		if key == strings.ToLower(r.models[i].ID) {
-			return r.models[i], ResolvedID, true
+func exactIn(models []Model, index map[string]int, key string) (Model, string, bool) {
+	if i, ok := index[key]; ok {
+		if key == strings.ToLower(models[i].ID) {
+			return models[i], ResolvedID, true
 		}
-		return r.models[i], ResolvedAlias, true
+		return models[i], ResolvedAlias, true
 	}
 	if base, ok := snapshotBase(key); ok {
-		if i, ok := r.index[base]; ok {
-			return r.models[i], ResolvedSnapshot, true
+		if i, ok := index[base]; ok {
+			return models[i], ResolvedSnapshot, true
 		}
 	}
 	return Model{}, "", false
@@ -261,8 +340,10 @@ func (r *Registry) exact(key string) (Model, string, bool) {
 // model's own id ("openai/gpt-4o", "models/gemini-2.5-pro"); they name no
 // other model.
 var providerPrefixes = []string{"openai/", "azure/", "models/", "anthropic/", "google/", "gemini/",
-	"vertex_ai/", "mistral/", "mistralai/", "deepseek/", "cohere/", "meta/", "meta-llama/",
-	"openrouter/", "bedrock/"}
+	"vertex_ai/", "mistral/", "mistralai/", "deepseek/", "deepseek-ai/", "cohere/", "meta/", "meta-llama/",
+	"openrouter/", "bedrock/", "xai/", "x-ai/", "qwen/", "alibaba/", "moonshotai/", "z-ai/", "zai/",
+	"google-vertex/", "amazon-bedrock/", "vercel/", "groq/", "together/", "togetherai/", "fireworks/", "minimax/",
+	"llama/", "inception/", "perplexity/", "xiaomi/"}
 
 // bedrockRegions are the cross-region inference prefixes of Amazon Bedrock's
 // model ids (us.anthropic.claude-3-7-sonnet-20250219-v1:0), and

@@ -2,7 +2,10 @@ package core
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,25 +42,44 @@ func TestRegistry_EveryNameResolves(t *testing.T) {
 	}
 }
 
-// TestRegistry_NoNameClaimedTwice: no id or alias names two rows of
-// models.json (the later would silently win).
+// TestRegistry_NoNameClaimedTwice: no id or alias names two built-in rows
+// (the later would silently win), nor two of the catalog's.
 func TestRegistry_NoNameClaimedTwice(t *testing.T) {
-	var f registryFile
-	if err := decodeJSON([]byte(modelsJSON), &f); err != nil {
+	builtin, err := readRegistry([]byte(modelsTable))
+	if err != nil {
 		t.Fatal(err)
 	}
-	owner := map[string]string{}
-	for _, m := range f.Models {
-		for _, name := range append([]string{m.ID}, m.Aliases...) {
-			key := normalizeName(name)
-			if prev, ok := owner[key]; ok {
-				t.Errorf("%q is claimed by %s and %s", name, prev, m.ID)
+	cat, err := readRegistry(CatalogJSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, models := range [][]Model{builtin.Models, cat.Models} {
+		owner := map[string]string{}
+		for _, m := range models {
+			for _, name := range append([]string{m.ID}, m.Aliases...) {
+				key := normalizeName(name)
+				if prev, ok := owner[key]; ok {
+					t.Errorf("%q is claimed by %s and %s", name, prev, m.ID)
+				}
+				owner[key] = m.ID
 			}
-			owner[key] = m.ID
 		}
 	}
-	if len(owner) < 250 {
-		t.Errorf("only %d names: models.json not read?", len(owner))
+	if len(builtin.Models) < 230 || len(cat.Models) < 4000 {
+		t.Errorf("only %d built-in and %d catalog rows: the tables not read?", len(builtin.Models), len(cat.Models))
+	}
+}
+
+// TestRegistry_OwnRowsShadowTheCatalog: a name a built-in row answers to
+// resolves to it, whatever catalog row claims it too.
+func TestRegistry_OwnRowsShadowTheCatalog(t *testing.T) {
+	reg := DefaultRegistry()
+	for _, m := range reg.models {
+		for _, name := range append([]string{m.ID}, m.Aliases...) {
+			if got, _ := reg.Lookup(name); got.ID != m.ID {
+				t.Errorf("%q resolves to %s, not its built-in row %s", name, got.ID, m.ID)
+			}
+		}
 	}
 }
 
@@ -104,17 +126,27 @@ func TestResolve_Order(t *testing.T) {
 		{"gpt-5-chat", "gpt-5-chat-latest", ResolvedAlias, "", "o200k_base", 128000},
 		{"gpt-5.1-chat", "gpt-5.1-chat-latest", ResolvedAlias, "", "o200k_base", 128000},
 		{"gpt-5.2-chat", "gpt-5.2-chat-latest", ResolvedAlias, "", "o200k_base", 128000},
-		{"gpt-4o-realtime-preview-2024-12-17", "gpt-4o-realtime-preview", ResolvedSnapshot, "", "o200k_base", 32000},
+		{"gpt-4o-realtime-preview-2024-12-17", "gpt-4o-realtime-preview-2024-12-17", ResolvedID, "", "o200k_base", 16000},
+		{"gpt-4o-realtime-preview-2025-01-31", "gpt-4o-realtime-preview", ResolvedSnapshot, "", "o200k_base", 32000},
 		{"gpt-4o-transcribe", "gpt-4o-transcribe", ResolvedID, "", "o200k_base", 16000},
-		{"gpt-5.6-cyber", "gpt-5.6-cyber", ResolvedFamily, "gpt-5", "o200k_base", 8192},
-		{"davinci-codex", "davinci-codex", ResolvedFamily, "davinci-codex", "p50k_base", 8192},
+		{"gpt-5.6-cyber", "gpt-5.6-cyber", ResolvedID, "", "o200k_base", 400000},
+		{"daybreak-red-latest", "gpt-5.6-cyber", ResolvedAlias, "", "o200k_base", 400000},
+		{"daybreak-blue-latest", "gpt-5.6-sol", ResolvedAlias, "", "o200k_base", 1050000},
+		{"davinci-codex", "davinci-codex", ResolvedID, "", "p50k_base", 8000},
+		{"davinci-codex-zz", "davinci-codex-zz", ResolvedFamily, "davinci-codex", "p50k_base", 8192},
 		{"gpt-5-chat-preview", "gpt-5-chat-preview", ResolvedFamily, "gpt-5", "o200k_base", 8192},
 		// Were unknown (cl100k_base).
 		{"chat-latest", "chat-latest", ResolvedID, "", "o200k_base", 400000},
 		{"codex-mini-latest", "codex-mini-latest", ResolvedID, "", "o200k_base", 200000},
 		{"computer-use-preview-2025-03-11", "computer-use-preview", ResolvedSnapshot, "", "o200k_base", 8192},
-		{"gpt-audio-mini-2025-10-06", "gpt-audio-mini", ResolvedSnapshot, "", "o200k_base", 128000},
-		{"gpt-image-1", "gpt-image-1", ResolvedFamily, "gpt-image", "o200k_base", 8192},
+		{"gpt-audio-mini-2025-10-06", "gpt-audio-mini-2025-10-06", ResolvedID, "", "o200k_base", 128000},
+		{"gpt-audio-mini-2026-01-01", "gpt-audio-mini", ResolvedSnapshot, "", "o200k_base", 128000},
+		{"gpt-image-1", "gpt-image-1", ResolvedID, "", "o200k_base", 0},
+		{"gpt-image-7", "gpt-image-7", ResolvedFamily, "gpt-image", "o200k_base", 8192},
+		// Known to the catalog only, under a gateway's or a lab's prefix.
+		{"xai/grok-4", "grok-4", ResolvedID, "", "estimate:unknown", 256000},
+		{"x-ai/grok-4", "grok-4", ResolvedID, "", "estimate:unknown", 256000},
+		{"qwen/qwen3-235b-a22b", "qwen3-235b-a22b", ResolvedAlias, "", "estimate:qwen", 131072},
 		{"openai/gpt-6-nova", "openai/gpt-6-nova", ResolvedFamily, "gpt-6", "o200k_base", 8192},
 		{"claude-opus-9", "claude-opus-9", ResolvedFamily, "claude-", "estimate:claude-2026", 8192},
 		{"gpt-4o\x00", "gpt-4o\x00", ResolvedFamily, "gpt-4o", "o200k_base", 8192},
@@ -198,24 +230,144 @@ func TestGetEncoding_TiktokenAliases(t *testing.T) {
 	}
 }
 
-// TestModelsGenerated holds models_data.go to models.json, and shows that
-// one changed byte of the built-in registry is refused rather than read.
+// TestModelsGenerated holds models_data.go and registry/catalog.json to
+// what core/gen_models.go makes of the pinned sources in core/registry/ (the
+// drift test: an edited overrides.json, or a new snapshot of a catalog,
+// fails it until `make generate`), and shows that one changed byte of the
+// built-in table is refused rather than read.
 func TestModelsGenerated(t *testing.T) {
-	file, err := os.ReadFile("models.json")
+	if testing.Short() {
+		t.Skip("runs the generator")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command("go", "run", "gen_models.go", "-o", dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gen_models.go: %v\n%s", err, out)
+	}
+	for _, f := range []string{"models_data.go", "registry/catalog.json", "registry/drift.txt"} {
+		fresh, err := os.ReadFile(filepath.Join(dir, filepath.Base(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		committed, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(fresh, committed) {
+			t.Errorf("core/%s is not what core/gen_models.go makes of core/registry/: run `make generate`", f)
+		}
+	}
+	data := []byte(modelsTable)
+	if err := checkModelsSum(data); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, len(data) / 2, len(data) - 1} {
+		damaged := bytes.Clone(data)
+		damaged[i] ^= 0x04
+		if checkModelsSum(damaged) == nil {
+			t.Errorf("a flipped bit at byte %d of the built-in table passed the check", i)
+		}
+	}
+}
+
+// TestRegistry_GPTTokenizerIDs: every OpenAI model id gpt-tokenizer carries
+// (core/registry/openai.json: its 100 models' ids, aliases and snapshots)
+// resolves to a row of its own, none to a fallback; an alias to the model
+// it names (daybreak-blue-latest is gpt-5.6-sol).
+func TestRegistry_GPTTokenizerIDs(t *testing.T) {
+	b, err := os.ReadFile("registry/openai.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(file) != modelsJSON {
-		t.Fatal("models_data.go is not models.json: run `go generate ./core` after editing models.json")
+	var f struct {
+		Models []struct {
+			Names []string `json:"names"`
+			Name  string   `json:"name"`
+		} `json:"models"`
 	}
-	if err := checkModelsSum(file); err != nil {
-		t.Fatalf("%v: run `go generate ./core` after editing models.json", err)
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
 	}
-	for _, i := range []int{0, len(file) / 2, len(file) - 1} {
-		damaged := bytes.Clone(file)
-		damaged[i] ^= 0x04
-		if checkModelsSum(damaged) == nil {
-			t.Errorf("a flipped bit at byte %d of models.json passed the check", i)
+	n := 0
+	for _, m := range f.Models {
+		var first string
+		for _, name := range m.Names {
+			res, err := DefaultRegistry().Resolve(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if res.Fallback {
+				t.Errorf("%s resolves by %s (fallback)", name, res.How)
+			}
+			if first == "" {
+				first = res.Model.ID
+			} else if res.Model.ID != first {
+				t.Errorf("%s resolves to %s, %s to %s: one model in gpt-tokenizer", name, res.Model.ID, m.Names[0], first)
+			}
+		}
+	}
+	if n < 200 {
+		t.Errorf("only %d ids", n)
+	}
+}
+
+// TestRegistry_CatalogIDs: every model of the catalog answers to its id as
+// models.dev spells it (openrouter/x-ai/grok-4, amazon-bedrock/…), and to
+// OpenRouter's and Vercel's own spellings (x-ai/grok-4), with a row of its
+// own or the built-in row of the same model; never a fallback.
+func TestRegistry_CatalogIDs(t *testing.T) {
+	cat, err := readRegistry(CatalogJSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := DefaultRegistry()
+	for _, m := range cat.Models {
+		for _, name := range append([]string{m.ID}, m.Aliases...) {
+			res, err := reg.Resolve(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Fallback {
+				t.Errorf("%s (%s) resolves by %s", name, m.ID, res.How)
+			}
+		}
+	}
+	// Every id of the models.dev snapshot, as models.dev spells it.
+	b, err := os.ReadFile("registry/models.dev.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md struct {
+		Models [][]any `json:"models"`
+	}
+	if err := json.Unmarshal(b, &md); err != nil {
+		t.Fatal(err)
+	}
+	fallbacks := 0
+	for _, m := range md.Models {
+		if res, _ := reg.Resolve(m[0].(string) + "/" + m[1].(string)); res.Fallback {
+			fallbacks++
+			if fallbacks < 10 {
+				t.Logf("%s/%s resolves by %s", m[0], m[1], res.How)
+			}
+		}
+	}
+	if fallbacks > 0 {
+		t.Errorf("%d of models.dev's %d ids resolve to a fallback", fallbacks, len(md.Models))
+	}
+	for name, id := range map[string]string{
+		"openrouter/x-ai/grok-4.3": "grok-4.3", "x-ai/grok-4.3": "grok-4.3",
+		"xai/grok-4.3": "grok-4.3", "grok-4.3": "grok-4.3",
+		"anthropic/claude-sonnet-4.5":  "openrouter/anthropic/claude-sonnet-4.5",
+		"google-vertex/gemini-2.5-pro": "gemini-2.5-pro", "openai/gpt-4o": "gpt-4o",
+		"amazon-bedrock/amazon.nova-pro-v1:0": "amazon-bedrock/amazon.nova-pro-v1:0",
+	} {
+		if m, ok := reg.Lookup(name); !ok || m.ID != id {
+			t.Errorf("%s: %s (found %v), want %s", name, m.ID, ok, id)
 		}
 	}
 }

@@ -154,6 +154,9 @@ func largerModel(reg *Registry, st budgetState, need int, req BudgetRequest) (Mo
 	var best Model
 	bestFits := false
 	for _, m := range reg.models {
+		if m.Provider != st.res.Model.Provider || m.Kind != "" {
+			continue
+		}
 		f, ok := familyOf(normalizeName(m.ID))
 		if !ok || f.prefix != fam.prefix || m.Encoding != st.res.Model.Encoding || m.Estimator != st.res.Model.Estimator ||
 			m.ContextWindow <= st.model.ContextWindow {

@@ -17,7 +17,7 @@ import (
 
 // stateful operations are left out of FuzzHost: their answers depend on
 // which pooled instance served the calls before.
-var stateful = []string{"liveNew", "liveEdit", "liveGet", "liveFree", "registerModels"}
+var stateful = []string{"liveNew", "liveEdit", "liveGet", "liveFree", "registerModels", "loadCatalog"}
 
 var (
 	fuzzAPIOnce sync.Once

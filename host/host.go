@@ -215,7 +215,7 @@ func (h *Host) Call(ctx context.Context, op string, request []byte) ([]byte, err
 		return nil, fmt.Errorf("%w: %.40q", ErrNeedsInstance, op)
 	}
 	return with(ctx, h, func(in *instance) ([]byte, error) {
-		out, err := in.call(ctx, op, request)
+		out, err := in.callCatalog(ctx, op, request)
 		if err == nil {
 			h.record(in, op, request, out)
 		}
@@ -286,7 +286,7 @@ func (i *Instance) Call(ctx context.Context, op string, request []byte) ([]byte,
 	if err := i.ready(ctx); err != nil {
 		return nil, err
 	}
-	out, err := i.in.call(ctx, op, request)
+	out, err := i.in.callCatalog(ctx, op, request)
 	if err == nil {
 		i.h.record(i.in, op, request, out)
 	}

@@ -96,6 +96,7 @@ type instance struct {
 	text, op                                 buffer           // reusable input buffers
 	regs                                     uint64           // registrations' generation applied
 	toks                                     uint64           // tokenizers' generation applied
+	catalog                                  bool             // the model catalog is loaded (catalog.go)
 	broken                                   bool             // trapped: drop it
 	memory                                   uint32           // its linear memory when it last went back to the pool
 	stderr                                   *tail

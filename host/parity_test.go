@@ -38,6 +38,9 @@ func TestParity(t *testing.T) {
 	}
 	cases = append(cases, call{"noSuchOperation", `{}`}, call{"", ``})
 	for _, c := range cases {
+		if c.op == "loadCatalog" {
+			continue // the host's own (TestHost_LoadCatalogRefused)
+		}
 		want := api.Call(c.op, []byte(c.req))
 		got, err := h.Call(ctx, c.op, []byte(c.req))
 		if errors.Is(err, host.ErrNeedsInstance) {
@@ -78,6 +81,13 @@ func representative() []call {
 		{"models", `{"model": "gpt-4o-2024-08-06"}`},
 		{"models", `{"model": "claude-sonnet-4-5"}`},
 		{"models", `{"model": "acme-9000"}`},
+		{"models", `{"model": "openrouter/qwen/qwen3-coder"}`},
+		{"models", `{"provider": "xai", "minWindow": 1000000}`},
+		{"priceUsage", `{"model": "claude-sonnet-4-5", "usage": {"input_tokens": 50, "cache_read_input_tokens": 8000, "output_tokens": 500}}`},
+		{"priceUsage", `{"model": "gemini-2.5-pro", "usage": {"promptTokenCount": 1200, "cachedContentTokenCount": 1000, "thoughtsTokenCount": 30}}`},
+		{"priceUsage", `{"model": "gpt-4o", "usage": {"prompt_tokens": -1}}`},
+		{"countChat", `{"model": "gpt-4o", "max_tokens": 100, "cachedTokens": 2, "messages": [{"role": "user", "content": "Hi"}]}`},
+		{"calculateBudget", `{"model": "tts-1"}`},
 		{"countTokens", `{"text": "Hello world"}`},
 		{"countTokens", `{"text": "Hello world", "model": "gpt-4o"}`},
 		{"countTokens", `{"text": ` + text(long) + `, "encoding": "cl100k_base"}`},
@@ -167,4 +177,21 @@ func fromVectors(t *testing.T) []call {
 		}
 	}
 	return out
+}
+
+// TestHost_LoadCatalogRefused: the host loads core's catalog into its
+// instances itself, when a call first needs it; a caller's loadCatalog
+// would make pooled instances answer differently, so it is refused, with
+// what to do instead, and the catalog's models still resolve.
+func TestHost_LoadCatalogRefused(t *testing.T) {
+	ctx := context.Background()
+	h := sharedHost(t)
+	_, err := h.Do(ctx, "loadCatalog", core.CatalogJSON())
+	if !errors.Is(err, core.ErrUnknownOperation) || !strings.Contains(err.Error(), "registerModels") {
+		t.Errorf("loadCatalog: %v", err)
+	}
+	out, err := h.Call(ctx, "countChat", []byte(`{"model": "openrouter/qwen/qwen3-coder", "messages": []}`))
+	if err != nil || strings.Contains(string(out), `"fallback"`) || !strings.Contains(string(out), `"cost"`) {
+		t.Errorf("a catalog model: %s %v", out, err)
+	}
 }

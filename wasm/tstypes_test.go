@@ -38,13 +38,16 @@ func TestTSTypes_MirrorCore(t *testing.T) {
 		"CalibrateRequest": core.CalibrateRequest{}, "CalibrateAnswer": core.CalibrateAnswer{}, "Model": core.Model{},
 		"Estimator": core.Estimator{}, "ModelInfo": core.ModelInfo{}, "ModelsRequest": core.ModelsRequest{},
 		"EncodingInfo": core.EncodingInfo{}, "Resolved": core.Resolved{}, "SectionShare": core.SectionShare{},
-		"Remedy": core.Remedy{}, "TokenizerInfo": core.TokenizerInfo{},
+		"Remedy": core.Remedy{}, "TokenizerInfo": core.TokenizerInfo{}, "Price": core.Price{}, "Cost": core.Cost{},
+		"CostTokens": core.CostTokens{}, "UsageRequest": core.UsageRequest{}, "UsageAnswer": core.UsageAnswer{},
+		"CatalogInfo":    core.CatalogInfo{},
 		"ResponseFormat": core.ResponseFormat{}, "JSONSchemaFormat": core.JSONSchemaFormat{},
 	} {
 		want := jsonNames(reflect.TypeOf(v))
-		// countChat reads tokenfit's calibration beside OpenAI's fields.
+		// countChat reads tokenfit's calibration and cachedTokens beside
+		// OpenAI's fields, and the output limit its cost prices.
 		if name == "ChatRequest" {
-			want = append(want, "calibration")
+			want = append(want, "calibration", "cachedTokens", "max_tokens", "max_completion_tokens")
 		}
 		slices.Sort(want)
 		got, ok := ts[name]

@@ -68,12 +68,14 @@ await rm(dist, { recursive: true, force: true });
 await mkdir(join(dist, assetDir, 'tables'), { recursive: true });
 
 // The model registry, as the full module answers it (tf.models(), and the
-// package's version): the page shows the model's window, and counts with
-// its encoding, before any module has started; the lean module that
-// makes the first count knows no models.
+// package's version): the page shows the model's window and price, and
+// counts with its encoding, before any module has started; the lean module
+// that makes the first count knows no models. The rows built into the
+// module, not the catalog's thousands of gateway models.
 const { init } = await import('tokenfit');
 const full = await init();
-const registry = { version: full.version(), ...full.models() };
+const listed = full.models();
+const registry = { version: full.version(), ...listed, models: listed.models.filter((m) => m.source !== 'models.dev') };
 
 const t0 = performance.now();
 const common = {

@@ -9,7 +9,7 @@ import (
 // operations are the operations served, under /v1/: core's stateless ones.
 var operations = []string{
 	"calculateBudget", "calibrate", "chunk", "countChat", "countTokens", "decode", "encode",
-	"encodings", "models", "planInjection", "truncate", "version", "withinLimit",
+	"encodings", "models", "planInjection", "priceUsage", "truncate", "version", "withinLimit",
 }
 
 // unserved are core's operations that hold state in the API answering them,
@@ -21,6 +21,7 @@ var unserved = map[string]string{
 	"liveFree":       "live counters live in one instance: keep them in-process (the npm package, the host)",
 	"registerModels": "registered models would change every client's answers: pass the model in the request",
 	"loadTokenizer":  "a loaded tokenizer would change every client's answers: count with it in-process (the npm package, the host, core)",
+	"loadCatalog":    "the server loads the model catalog itself (tokenfit serve: always; the edge handler: createHandler({ init: { catalog } }))",
 }
 
 // Operations lists the operations served under /v1/, sorted.

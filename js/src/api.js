@@ -23,5 +23,7 @@ export {
   liveCounter,
   loadEncoding,
   loadTokenizer,
+  loadCatalog,
+  priceUsage,
 } from './tokenfit.js';
 export { providerCounter } from './provider.js';

@@ -12,8 +12,9 @@ import { base64Request } from './tokenizer.js';
 /**
  * @param be the backend: wasip1.js's Wasip1 over tokenfit.wasm, or gojs.js's GoJS
  * @param enc the instance's encodings (encodings.js)
+ * @param {() => boolean} [catalog] loads the model catalog where it can now (catalog.js's auto): true when it did
  */
-export function jsonOps(be, enc) {
+export function jsonOps(be, enc, catalog = () => false) {
   const models = new Map(); // model → encoding name, for exact models
   const tokenizers = new Map(); // the name of a loaded tokenizer → its handle, once asked for
 
@@ -25,11 +26,15 @@ export function jsonOps(be, enc) {
     return h;
   };
 
-  // call runs one JSON operation, loading encodings it finds missing.
+  // call runs one JSON operation, loading encodings it finds missing, and
+  // the model catalog when the answer fell back (a model outside the
+  // built-in rows) or lists every model.
   const call = (op, request, fn = op) => {
     const json = toJSON(fn, request);
+    if (op === 'models' && !(request && request.model)) catalog();
     for (let tries = 0; ; tries++) {
       const answer = be.call(op, json);
+      if (answer && (answer.fallback || (answer.model && answer.model.fallback)) && catalog()) continue;
       if (!answer || !answer.error) return answer;
       // The missing encoding is the error's own field (wasm/ABI.md).
       const missing = answer.error.code === 'encoding_not_loaded' && answer.error.encoding;

@@ -13,6 +13,7 @@ export const OPERATIONS = Object.freeze([
   "encodings",
   "models",
   "planInjection",
+  "priceUsage",
   "truncate",
   "version",
   "withinLimit",

@@ -100,6 +100,13 @@ export interface InitOptions {
   encodings?: EncodingName[] | Partial<Record<EncodingName, Source | Promise<Source>>>;
   /** Where the tables (`<name>.tkt`) are, as a base URL. Defaults to the package's `dist/tables/`. */
   tables?: string | URL;
+  /**
+   * Load the model catalog now: a source (in a bundled app
+   * `catalog()` of `import catalog from 'tokenfit/assets/catalog'`), or `true`
+   * in Node, Deno and Bun (the package's `dist/tables/catalog.json`, which
+   * they also load by themselves when first needed). See {@link Tokenfit.loadCatalog}.
+   */
+  catalog?: boolean | Source | Promise<Source>;
 }
 
 /**
@@ -159,6 +166,8 @@ export interface CountAnswer extends Counted {
   tokens: number;
   /** What the provider's count will not exceed; equals `tokens` when exact. */
   upperBound: number;
+  /** The text's price as input to the model, when it has one (the request's `cachedTokens` at the cached price). */
+  cost?: Cost;
 }
 
 /** encode's JSON answer (through {@link Tokenfit.call}). */
@@ -294,6 +303,11 @@ export interface ChatRequest {
   chat_template_kwargs?: { date_string?: string; reasoning_effort?: string; model_identity?: string; [name: string]: unknown };
   /** tokenfit's own: scales estimated counts (see {@link Tokenfit.calibrate}). */
   calibration?: Calibration;
+  /** tokenfit's own: how many of the request's tokens the provider reads from its prompt cache (the cost's cached input). */
+  cachedTokens?: number;
+  /** The output limit the cost prices (max_completion_tokens, max_output_tokens and Gemini's generationConfig.maxOutputTokens too); absent, the model's response reserve. */
+  max_tokens?: number;
+  max_completion_tokens?: number;
 }
 
 /** What a chat request costs, as the API bills `prompt_tokens`. */
@@ -391,6 +405,12 @@ export interface ChatAnswer extends ChatCount, Resolved {
   shape: Shape;
   system?: number;
   model?: string;
+  /**
+   * The request's price when its model has one: `total` as input (the
+   * request's `cachedTokens`, else what precedes its last `cache_control`
+   * breakpoint, at the cached price) and its output limit at the output price.
+   */
+  cost?: Cost;
 }
 
 // Budgets.
@@ -432,6 +452,8 @@ export interface ReservePolicy {
 
 export interface BudgetRequest {
   model?: string;
+  /** How many of the request's tokens the provider reads from its prompt cache (the cost's cached input). */
+  cachedTokens?: number;
   /** Count with this, not the model's tokenizer. */
   encoding?: string;
   /** Overrides the registry's window; without a model or a window: 100,000. */
@@ -523,6 +545,10 @@ export interface Budget extends Resolved {
   minHistoryExcess?: number;
   /** What would make an overflowing request fit, in the order to try; empty when it fits. */
   remedies: Remedy[];
+  /** The model's kind when it takes no chat. */
+  kind?: ModelKind;
+  /** The request's price when its model has one: `usedAfterPruning` as input (`cachedTokens` of it cached), `responseReserve` at the output price. */
+  cost?: Cost;
 }
 
 /** A fixed part of a budget request: a section's name, 'directive' or 'tools'. */
@@ -689,6 +715,74 @@ export interface Model {
   tokenizer?: string;
   /** The built-in chat template its server renders chat requests with (`llama3`, `llama3.1`, `qwen3`, `deepseek-v3`, `gemma3`): countChat counts the rendered prompt, exactly once `tokenizer` is loaded. */
   chatTemplate?: string;
+  /** What a model that takes no chat is for; absent for a chat model. Its `contextWindow` may be 0: a budget for it then says so. */
+  kind?: ModelKind;
+  /** The catalog's family of the model (models.dev's: `claude-sonnet`, `qwen`). */
+  modelFamily?: string;
+  /** Its price, when known. */
+  price?: Price;
+  /** Where the row's limits come from (`tokenfit`: checked against the provider's page; `gpt-tokenizer`; `models.dev`), and that source's date. */
+  source?: string;
+  date?: string;
+}
+
+export type ModelKind = 'embedding' | 'moderation' | 'image' | 'video' | 'speech' | 'transcription' | 'other';
+
+/** A price list's entry: US dollars per million tokens, with the list's source and date. */
+export interface Price {
+  input: number;
+  /** Input read from the provider's prompt cache (absent: the input price). */
+  cachedInput?: number;
+  /** Input written to the cache, where priced apart (Anthropic). */
+  cacheWrite?: number;
+  output: number;
+  source?: string;
+  date?: string;
+}
+
+/** What a request cost or may cost, in US dollars: each part, the tokens it priced, and the price list. */
+export interface Cost {
+  currency: 'USD';
+  input: number;
+  cachedInput?: number;
+  cacheWrite?: number;
+  /** The output: a count's or budget's reserve (the most it may cost), a usage's output tokens. */
+  output: number;
+  total: number;
+  tokens: CostTokens;
+  price: Price;
+}
+
+/** The tokens a {@link Cost} prices: `input` excludes the cached ones; `output` includes `reasoning`. */
+export interface CostTokens {
+  input: number;
+  cachedInput?: number;
+  cacheWrite?: number;
+  output: number;
+  reasoning?: number;
+}
+
+/**
+ * priceUsage's request: a model and the usage object its provider reported,
+ * as sent — OpenAI's (Chat Completions or Responses), Anthropic's, Gemini's
+ * `usageMetadata` or the AI SDK's; an aborted stream's partial one too.
+ */
+export interface UsageRequest {
+  model: string;
+  usage: Record<string, unknown>;
+}
+
+/** priceUsage's answer: `cost` is absent when the model has no price. */
+export interface UsageAnswer extends Resolved {
+  model: string;
+  cost?: Cost;
+}
+
+/** Where the registry's rows come from (each source's name, version, date and newest entry), whether the catalog is loaded, and how many models the registry holds. */
+export interface CatalogInfo {
+  sources: { name: string; version?: string; file?: string; date: string; newest?: { id: string; date: string } }[];
+  loaded: boolean;
+  models: number;
 }
 
 export interface Estimator {
@@ -707,18 +801,27 @@ export interface ModelInfo extends Model, Resolved {
   exact: boolean;
 }
 
+/** One model by name, or those that pass every filter given. */
 export interface ModelsRequest {
   model?: string;
+  provider?: string;
+  /** A prefix of the model's family (`modelFamily`) or of its id. */
+  family?: string;
+  /** `chat`, or a {@link ModelKind}. */
+  kind?: 'chat' | ModelKind;
+  /** The least context window. */
+  minWindow?: number;
 }
 
-/** models' answer: one model (asked by name; an unknown one falls back) or all. */
+/** models' answer: one model (asked by name; an unknown one falls back) or all that pass the filters, and where the registry comes from. */
 export interface ModelsAnswer {
   model?: ModelInfo;
   models?: ModelInfo[];
   estimators?: Record<string, Estimator>;
+  catalog: CatalogInfo;
 }
 
-/** The shape of core/models.json, for registerModels. */
+/** The shape of registerModels requests (and of core/registry/overrides.json's models and estimators). */
 export interface RegistryFile {
   estimators?: Record<string, Estimator>;
   models?: Model[];
@@ -828,11 +931,36 @@ export interface Tokenfit {
   /** Folds one reported usage into a calibration (carry it to the next call as JSON). Full module. */
   calibrate(request: CalibrateRequest): CalibrateAnswer;
 
-  /** Every model in the registry (no argument), or one, resolved (unknown: the fallback). Full module. */
+  /**
+   * Every model in the registry, or those that pass the request's filters
+   * (provider, family, kind, minWindow), or one by name, resolved (unknown:
+   * the fallback); with `catalog`, the sources and whether the catalog is
+   * loaded. Listing every model loads the catalog first where it can be
+   * read now (Node, Deno, Bun). Full module.
+   */
   models(request?: ModelsRequest): ModelsAnswer;
 
-  /** Adds or replaces models and estimators (the shape of core/models.json). Full module. */
+  /** Adds or replaces models and estimators (the shape of core/registry/overrides.json). Full module. */
   registerModels(registry: RegistryFile | string): { models: number };
+
+  /**
+   * What a finished or aborted request cost: its model and the usage object
+   * the provider reported, as sent (OpenAI's, Anthropic's, Gemini's
+   * `usageMetadata`, the AI SDK's). Full module.
+   */
+  priceUsage(request: UsageRequest): UsageAnswer;
+
+  /**
+   * Loads the model catalog (models.dev's models beyond the built-in rows,
+   * with their windows and prices; about 90 KB of gzip) under the built-in
+   * rows. In browsers and at the edge give its source: `catalog()` of
+   * `import catalog from 'tokenfit/assets/catalog'` (a bundler then ships
+   * `dist/tables/catalog.json` with the app), or its URL; without one there,
+   * `invalid_argument`. In Node, Deno and Bun the default is the package's
+   * file, which they also load by themselves the first time an answer would
+   * fall back or every model is listed. Full module.
+   */
+  loadCatalog(source?: Source | Promise<Source>): Promise<CatalogInfo>;
 
   /** The encodings tokenfit knows, and whether each is loaded. */
   encodings(): EncodingInfo[];
@@ -1107,6 +1235,8 @@ export function chunk(text: string, maxTokens: number, options?: ChunkOptions): 
 export function calibrate(request: CalibrateRequest): CalibrateAnswer;
 /** {@link Tokenfit.models} of the instance {@link init} binds. */
 export function models(request?: ModelsRequest): ModelsAnswer;
+export function priceUsage(request: UsageRequest): UsageAnswer;
+export function loadCatalog(source?: Source | Promise<Source>): Promise<CatalogInfo>;
 /** {@link Tokenfit.registerModels} of the instance {@link init} binds. */
 export function registerModels(registry: RegistryFile | string): { models: number };
 /** {@link Tokenfit.encodings} of the instance {@link init} binds. */

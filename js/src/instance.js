@@ -134,6 +134,11 @@ export function makeInstance(be, platform, tables, early, ended) {
       return liveCounter(ops, guard, () => dead !== null, target, text);
     }),
     loadEncoding: up.loadEncoding,
+    loadCatalog: async (source) => {
+      if (be.lite) throw new TokenfitError('unknown_operation', 'tokenfit: loadCatalog: the lean module counts with encodings only; it has no model registry');
+      return up.loadCatalog(source);
+    },
+    priceUsage: request('priceUsage'),
     loadTokenizer: tokenizerLoader(ops, up.ready, platform, guard, !!be.lite),
     memoryBytes: () => up.memoryBytes(),
     call: (op, req) => guard(() => {

@@ -129,6 +129,7 @@ const nodePlatform = {
     }
   },
   tableIndexURL: (name) => tableFile(name, '.tkx'),
+  catalogURL: () => tableFile('catalog', '.json'),
   preload: [],
   // From disk, the .tkt itself: nothing to expand.
   tableExt: '.tkt',

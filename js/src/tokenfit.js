@@ -145,6 +145,9 @@ async function start(platform, options, seq) {
     checkObject('init', 'encodings', preload);
     await Promise.all(Object.entries(preload).map(([name, s]) => tf.loadEncoding(name, s)));
   }
+  if (options.catalog !== undefined && options.catalog !== false) {
+    await tf.loadCatalog(options.catalog === true ? undefined : options.catalog);
+  }
   bind(tf, seq);
   return tf;
 }
@@ -175,3 +178,5 @@ export const version = () => current('version').version();
 export const liveCounter = (target, text) => current('liveCounter').liveCounter(target, text);
 export const loadEncoding = async (name, source) => current('loadEncoding').loadEncoding(name, source);
 export const loadTokenizer = async (name, source) => current('loadTokenizer').loadTokenizer(name, source);
+export const loadCatalog = async (source) => current('loadCatalog').loadCatalog(source);
+export const priceUsage = (request) => current('priceUsage').priceUsage(request);

@@ -19,11 +19,12 @@ import { startWasip1 } from './wasip1.js';
 import { loadedEncodings } from './encodings.js';
 import { jsonOps } from './full.js';
 import { leanOps } from './lean.js';
+import { catalogLoader } from './catalog.js';
 
 // mount is a started module with its encodings and operations.
-function mount(be, platform, tables, guard, early) {
+function mount(be, platform, tables, guard, early, catalog) {
   const enc = loadedEncodings(be, platform, tables, guard, early);
-  return { be, enc, ops: be.lite ? leanOps(be, enc) : jsonOps(be, enc) };
+  return { be, enc, ops: be.lite ? leanOps(be, enc) : jsonOps(be, enc, catalog.auto) };
 }
 
 // hasLoader asks a full module whether it has the loader: an empty request
@@ -41,7 +42,9 @@ function hasLoader(m) {
  * @param {Map<string, Promise<Uint8Array>>} [early] table fetches under way (init)
  */
 export function upgradable(be, platform, tables, guard, early) {
-  let cur = mount(be, platform, tables, guard, early);
+  const catalog = catalogLoader(platform, guard);
+  let cur = mount(be, platform, tables, guard, early, catalog);
+  if (!be.lite) catalog.attach(be);
   let loader = be.lite ? false : undefined; // whether cur has the loader; undefined until asked
   let upgrading = null; // the promise of the move while it is under way
   let registered = false; // whether registerModels changed the registry, which the move then carries
@@ -75,7 +78,7 @@ export function upgradable(be, platform, tables, guard, early) {
     };
     try {
       const module = await compile(platform, platform.moduleURL('full'));
-      next = mount(await startWasip1(module, platform.syncCompile, platform.random), platform, tables, trial);
+      next = mount(await startWasip1(module, platform.syncCompile, platform.random), platform, tables, trial, undefined, catalog);
     } catch (e) {
       if (e instanceof TokenfitError) {
         e.message = `tokenfit: loadTokenizer: this instance's module has no tokenizer.json loader, and starting tokenfit.wasm failed: ${e.message.replace(/^tokenfit: /, '')}`;
@@ -106,6 +109,7 @@ export function upgradable(be, platform, tables, guard, early) {
       const { models, estimators } = guard(() => cur.ops.call('models', {}));
       trial(() => next.ops.registerModels(JSON.stringify({ models, estimators })));
     }
+    catalog.attach(next.be, trial); // the catalog, if the old module had it
     guard(() => {
       for (const c of lives.values()) if (c.on === cur) c.text = cur.ops.liveText(c.id);
     });
@@ -165,6 +169,7 @@ export function upgradable(be, platform, tables, guard, early) {
   return {
     ops,
     loadEncoding,
+    loadCatalog: catalog.load,
     memoryBytes: () => cur.be.memoryBytes(),
     // ready resolves once the module that answers has the loader, moving
     // to tokenfit.wasm the first time it has not (concurrent calls share

@@ -4,7 +4,8 @@
 import { TokenfitError } from './errors.js';
 
 const FUNCTIONS = ['countTokens', 'countChat', 'calculateBudget', 'planInjection', 'encode', 'decode', 'withinLimit',
-  'truncate', 'chunk', 'calibrate', 'models', 'registerModels', 'encodings', 'version', 'loadEncoding', 'memoryBytes', 'call'];
+  'truncate', 'chunk', 'calibrate', 'models', 'registerModels', 'encodings', 'version', 'loadEncoding', 'loadCatalog', 'priceUsage',
+  'memoryBytes', 'call'];
 
 // cloneable makes init's options structured-cloneable: URLs become strings,
 // Responses and promises their bytes or values.

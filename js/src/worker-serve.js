@@ -33,9 +33,9 @@ export function serve(port, init) {
       return;
     }
     queue = queue.then(() => {
-      if (fn === 'loadEncoding') {
-        return tf.loadEncoding(...args).then(
-          () => port.post({ id, value: undefined }),
+      if (fn === 'loadEncoding' || fn === 'loadCatalog') {
+        return tf[fn](...args).then(
+          (v) => port.post({ id, value: v }),
           (e) => port.post({ id, error: { code: e.code || 'internal', message: e.message || String(e) } }),
         );
       }

@@ -12,7 +12,7 @@ const assets = new URL('../src/assets/', import.meta.url);
 
 test('src/assets: one module per file of the package, each naming a file make js built', async () => {
   const names = readdirSync(assets).map((f) => f.replace(/\.js$/, '')).sort();
-  assert.deepEqual(names, ['full', 'nohf', 'lite', ...ENCODINGS].sort());
+  assert.deepEqual(names, ['catalog', 'full', 'nohf', 'lite', ...ENCODINGS].sort());
   for (const name of names) {
     const url = (await import(new URL(`${name}.js`, assets))).default();
     assert.ok(url instanceof URL, name);

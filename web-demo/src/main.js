@@ -10,7 +10,6 @@ import { prepare } from './boot.js';
 import { encodingOf, registry } from './registry.js';
 import { open } from './tokenfit.js';
 import { tokenGroups } from './tokens.js';
-import prices from './prices.json';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -262,18 +261,15 @@ function showAnswers() {
   }
   share.textContent = `${exact ? '' : 'up to '}${pctFine(upper / m.contextWindow)} of ${m.id}'s ${num.format(m.contextWindow)}-token window`;
   share.dataset.tokens = upper;
-  const p = prices.prices[m.id];
+  const p = m.price; // the package's registry: its price list's source and date
   cost.replaceChildren();
   if (!p) {
-    cost.textContent = `no price on file for ${m.id} (the demo lists a few, in prices.json)`;
+    cost.textContent = `tokenfit's registry has no price for ${m.id}`;
     delete cost.dataset.usd;
     return;
   }
   const usd = (n) => `$${(n * p.input / 1e6).toFixed(n * p.input < 1e4 ? 6 : 2)}`;
-  cost.append(
-    `${usd(tokens)}${exact ? '' : ` (up to ${usd(upper)})`} at $${p.input.toFixed(2)} per million input tokens · `,
-    el('a', { href: p.source, textContent: `price list (${m.provider}), ${p.asOf}` }),
-  );
+  cost.append(`${usd(tokens)}${exact ? '' : ` (up to ${usd(upper)})`} at $${p.input.toFixed(2)} per million input tokens · price list: ${p.source}, ${p.date}`);
   cost.dataset.usd = tokens * p.input / 1e6;
 }
 

@@ -38,7 +38,6 @@ function tf(args, input) {
 const count = (text, model) => Number(tf(['count', '--model', model], text));
 const answer = (cmd, req) => JSON.parse(tf([cmd], JSON.stringify(req)));
 const call = (op, req) => JSON.parse(tf(['call', op], JSON.stringify(req)));
-const prices = JSON.parse(readFileSync(join(here, 'src/prices.json'), 'utf8')).prices;
 
 // ---- set-up ---------------------------------------------------------------
 
@@ -175,7 +174,7 @@ test('first visit: the page is ready from the local server alone, under Trusted 
   await page.screenshot({ path: join(results, '01-first-screen.png') });
 
   // The model's window, as the registry has it.
-  const m = JSON.parse(tf(['models', 'gpt-4o'])).model;
+  const m = JSON.parse(tf(['models', '--json', 'gpt-4o'])).model;
   assert.equal(await page.textContent('[data-k="contextWindow"]'), fmt(m.contextWindow));
   assert.equal(await page.textContent('[data-k="effectiveInputBudget"]'), fmt(m.effectiveInputBudget));
 });
@@ -188,30 +187,22 @@ test('first screen: the sample, its exact count, its share of the window and its
 });
 
 // checkAnswers checks the share of the window and the cost shown for tokens
-// (upper: what the share counts) against the registry and prices.json.
+// (upper: what the share counts) against the registry and its prices.
 async function checkAnswers(model, tokens, upper) {
-  const m = JSON.parse(tf(['models', model])).model;
+  const m = JSON.parse(tf(['models', '--json', model])).model;
   await page.waitForFunction((u) => Number(document.querySelector('#share').dataset.tokens) === u, upper, { timeout: 30_000 });
   const share = await page.textContent('#share');
   assert.ok(share.includes(`${fmt(m.contextWindow)}-token window`), share);
   const x = (upper / m.contextWindow) * 100;
   assert.ok(share.includes(x >= 0.1 ? `${x.toFixed(1)} %` : `${x.toPrecision(2)} %`), `${share}: ${upper} of ${m.contextWindow}`);
   const cost = await page.$eval('#cost', (c) => [c.textContent, Number(c.dataset.usd)]);
-  if (prices[model]) {
-    assert.equal(cost[1], (tokens * prices[model].input) / 1e6, cost[0]);
-    assert.ok(cost[0].includes(`), ${prices[model].asOf}`), cost[0]);
+  if (m.price) {
+    assert.equal(cost[1], (tokens * m.price.input) / 1e6, cost[0]);
+    assert.ok(cost[0].includes(`price list: ${m.price.source}, ${m.price.date}`), cost[0]);
   } else {
-    assert.match(cost[0], /no price on file/);
+    assert.match(cost[0], /has no price/);
   }
 }
-
-test('prices.json names only models of the registry, each with a source and a date', () => {
-  const ids = new Set(JSON.parse(tf(['models'])).models.map((m) => m.id));
-  for (const [id, p] of Object.entries(prices)) {
-    assert.ok(ids.has(id), `${id} is not a model of the registry`);
-    assert.ok(p.input > 0 && /^https:\/\//.test(p.source) && /^\d{4}-\d{2}-\d{2}$/.test(p.asOf), id);
-  }
-});
 
 test('typing before tokenfit is ready: no error, and the count catches up', async () => {
   const p = await context.newPage();
@@ -440,7 +431,7 @@ test('changing the model recounts with its encoding and shows its window', async
   await page.selectOption('#model', 'gpt-4');
   await expectCount(count(text, 'gpt-4'), 'gpt-4 (cl100k_base)');
   assert.equal(await page.$eval('#count', (c) => c.dataset.encoding), 'cl100k_base');
-  const m = JSON.parse(tf(['models', 'gpt-4'])).model;
+  const m = JSON.parse(tf(['models', '--json', 'gpt-4'])).model;
   assert.equal(await page.textContent('[data-k="contextWindow"]'), fmt(m.contextWindow));
   assert.equal(await page.textContent('[data-k="responseReserve"]'), fmt(m.responseReserve));
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/tokenfit/tokenfit/core"
 )
@@ -466,17 +467,80 @@ func callCmd(*flag.FlagSet) func(*cli, []string) error {
 	}
 }
 
-func modelsCmd(*flag.FlagSet) func(*cli, []string) error {
+func modelsCmd(fs *flag.FlagSet) func(*cli, []string) error {
+	var req core.ModelsRequest
+	fs.StringVar(&req.Provider, "provider", "", "only this provider's models (openai, anthropic, openrouter, …)")
+	fs.StringVar(&req.Family, "family", "", "only models whose family or id starts with this (claude-sonnet, gpt-5)")
+	fs.StringVar(&req.Kind, "kind", "", "only models of this kind: chat, embedding, image, speech, transcription, moderation, video, other")
+	fs.IntVar(&req.MinWindow, "min-window", 0, "only models with a context window of at least this many tokens")
+	whole := fs.Bool("json", false, "print the JSON answer")
 	return func(c *cli, args []string) error {
 		if len(args) > 1 {
 			return usagef("give at most one MODEL")
 		}
-		req := core.ModelsRequest{}
 		if len(args) == 1 {
 			req.Model = args[0]
 		}
-		return c.print(c.do("models", req, nil))
+		out, err := c.do("models", req, nil)
+		if err != nil || *whole {
+			return c.print(out, err)
+		}
+		return c.printModels(out)
 	}
+}
+
+// printModels writes a models answer as a table: a model a line, its
+// window, output limit, prices (USD per million tokens: input, cached
+// input, output) and how it counts; then the registry's sources.
+func (c *cli) printModels(out []byte) error {
+	var a struct {
+		Model   *core.ModelInfo  `json:"model"`
+		Models  []core.ModelInfo `json:"models"`
+		Catalog *struct {
+			Sources []struct{ Name, Version, Date string }
+		} `json:"catalog"`
+	}
+	if err := json.Unmarshal(out, &a); err != nil {
+		return err
+	}
+	if a.Model != nil {
+		a.Models = []core.ModelInfo{*a.Model}
+	}
+	w := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "MODEL\tPROVIDER\tWINDOW\tOUTPUT\tINPUT $/M\tCACHED $/M\tOUTPUT $/M\tCOUNTS WITH")
+	usd := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	for _, m := range a.Models {
+		counts := m.Encoding
+		if m.Estimator != "" {
+			counts = "estimate:" + m.Estimator
+		}
+		if m.Kind != "" {
+			counts += " (" + m.Kind + ")"
+		}
+		if m.Fallback {
+			counts += " (fallback: " + m.ResolvedBy + ")"
+		}
+		in, cached, output := "-", "-", "-"
+		if p := m.Price; p != nil {
+			in, cached, output = usd(p.Input), usd(p.Input), usd(p.Output)
+			if p.CachedInput > 0 {
+				cached = usd(p.CachedInput)
+			}
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", m.ID, m.Provider, m.ContextWindow, m.MaxOutput, in, cached, output, counts)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if a.Catalog != nil {
+		var s []string
+		for _, src := range a.Catalog.Sources {
+			s = append(s, strings.TrimSpace(src.Name+" "+src.Version)+" ("+src.Date+")")
+		}
+		_, err := fmt.Fprintf(c.stdout, "%d models; from %s\n", len(a.Models), strings.Join(s, ", "))
+		return err
+	}
+	return nil
 }
 
 func versionCmd(*flag.FlagSet) func(*cli, []string) error {

@@ -14,7 +14,7 @@ import (
 var requestRoots = []string{
 	"CountRequest", "DecodeRequest", "LimitRequest", "TruncateRequest", "BudgetRequest", "ChatRequest",
 	"chatExtra", "ChunkRequest", "CalibrateRequest", "PlanCall", "LiveNewRequest", "LiveEditRequest",
-	"LiveRequest", "ModelsRequest", "registryFile", "LoadTokenizerRequest",
+	"LiveRequest", "ModelsRequest", "registryFile", "LoadTokenizerRequest", "UsageRequest",
 }
 
 // decGen writes the decoders. Each decodeJSON method decodes a valid JSON

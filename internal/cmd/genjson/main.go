@@ -41,7 +41,7 @@ var roots = []string{
 	"ErrorAnswer", "CountAnswer", "EncodeAnswer", "DecodeAnswer", "LimitAnswer", "TruncateAnswer",
 	"Budget", "ChatAnswer", "ChunkAnswer", "CalibrateAnswer", "Plan", "LiveAnswer", "VersionAnswer",
 	"ModelInfo", "[]ModelInfo", "map[string]Estimator", "map[string]any", "map[string]bool", "map[string]int",
-	"map[string][]EncodingInfo", "TokenizerInfo",
+	"map[string][]EncodingInfo", "TokenizerInfo", "UsageAnswer", "CatalogInfo",
 }
 
 // handWritten are the types that core's hand-written appendJSON methods
