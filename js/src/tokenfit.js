@@ -34,7 +34,7 @@
 
 import { TokenfitError } from './errors.js';
 import { badArg, checkObject } from './args.js';
-import { compile, fetchBytes } from './load.js';
+import { startImaged, fetchBytes } from './load.js';
 import { ENCODINGS } from './table.js';
 import { startWasip1 } from './wasip1.js';
 import { startGoJS } from './gojs.js';
@@ -132,10 +132,11 @@ async function start(platform, options, seq) {
     }
   }
 
-  const module = await compile(platform, src, loaded);
-  const imports = WebAssembly.Module.imports(module).map((i) => i.module);
-  const be = imports.includes('gojs') ? await startGoJS(module) : await startWasip1(module, platform.syncCompile, platform.random).catch((e) => {
-    throw notOurs(module, e);
+  const be = await startImaged(platform, src, loaded, (module) => {
+    const imports = WebAssembly.Module.imports(module).map((i) => i.module);
+    return imports.includes('gojs') ? startGoJS(module) : startWasip1(module, platform.syncCompile, platform.random).catch((e) => {
+      throw notOurs(module, e);
+    });
   });
   const tf = makeInstance(be, platform, tables, early, () => ended(tf));
 

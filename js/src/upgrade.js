@@ -14,7 +14,7 @@
 // its text the next time it is used.
 
 import { TokenfitError, Trap } from './errors.js';
-import { compile } from './load.js';
+import { startImaged } from './load.js';
 import { startWasip1 } from './wasip1.js';
 import { loadedEncodings } from './encodings.js';
 import { jsonOps } from './full.js';
@@ -74,8 +74,8 @@ export function upgradable(be, platform, tables, guard, early) {
       }
     };
     try {
-      const module = await compile(platform, platform.moduleURL('full'));
-      next = mount(await startWasip1(module, platform.syncCompile, platform.random), platform, tables, trial);
+      const be = await startImaged(platform, platform.moduleURL('full'), undefined, (module) => startWasip1(module, platform.syncCompile, platform.random));
+      next = mount(be, platform, tables, trial);
     } catch (e) {
       if (e instanceof TokenfitError) {
         e.message = `tokenfit: loadTokenizer: this instance's module has no tokenizer.json loader, and starting tokenfit.wasm failed: ${e.message.replace(/^tokenfit: /, '')}`;
