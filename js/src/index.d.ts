@@ -99,6 +99,19 @@ export interface InitOptions {
   encodings?: EncodingName[] | Partial<Record<EncodingName, Source | Promise<Source>>>;
   /** Where the tables (`<name>.tkt`) are, as a base URL. Defaults to the package's `dist/tables/`. */
   tables?: string | URL;
+  /**
+   * In a page or a worker of `tokenfit`'s default entry, with the package's
+   * own module and o200k_base from its own table: after the first count, in
+   * an idle moment, save the memory of a second instance that has done
+   * nothing but start and load that table (never the one that counted the
+   * page's text) to Cache Storage, compressed, and start the next visit's
+   * `init()` from it instead of loading the table. An image that is not the
+   * module's, cut, corrupted or stale is ignored and replaced; without Cache
+   * Storage (an insecure origin, some private modes) or with a full quota,
+   * the start is today's. `false`: never read or save one. Defaults to true
+   * (Node, Deno and Bun start from the image the package ships instead).
+   */
+  savedImage?: boolean;
 }
 
 /**

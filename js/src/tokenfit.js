@@ -32,9 +32,10 @@
 //   upgrade.js    the move to the module with the loader, state and all
 //   instance.js   the API over a started module, and its one interface to both
 
-import { TokenfitError } from './errors.js';
+import { TokenfitError, Refused } from './errors.js';
 import { badArg, checkObject } from './args.js';
-import { startImaged, fetchBytes } from './load.js';
+import { compile, fetchBytes } from './load.js';
+import { readSaved, saveImage, usable, whenIdle } from './saved.js';
 import { ENCODINGS } from './table.js';
 import { startWasip1 } from './wasip1.js';
 import { startGoJS } from './gojs.js';
@@ -115,29 +116,57 @@ async function start(platform, options, seq) {
   let preload = encodings;
   if (preload === undefined) preload = platform.preload;
   // The default module with o200k_base from the package's own table, which
-  // the default init() loads at its first count: Node starts it from a
-  // memory image that holds it loaded (image.js), where there is one.
-  const loaded = platform.loadedImage && options.module == null && !lite && !tokenizers && base === undefined &&
-    (encodings === undefined || (Array.isArray(encodings) && encodings.includes('o200k_base'))) ? 'o200k_base' : undefined;
-  // The tables named by name are fetched while the module compiles (a page
-  // downloads both); loadEncoding checks the names and has the module
-  // expand and check the bytes after.
+  // the default init() loads at its first count, may start from a memory
+  // image that holds it loaded: Node's, shipped beside the module
+  // (image.js), or the one a page saved on an earlier visit (saved.js;
+  // options.savedImage false: never).
+  const packaged = options.module == null && !lite && !tokenizers && base === undefined &&
+    (encodings === undefined || (Array.isArray(encodings) && encodings.includes('o200k_base')));
+  const loaded = packaged && platform.loadedImage ? 'o200k_base' : undefined;
+  const saving = packaged && platform.savedImages && options.savedImage !== false && usable() ? 'o200k_base' : undefined;
+  // The module compiles while a page reads its saved image, and then while
+  // the tables it still needs download (loadEncoding checks the names and
+  // has the module expand and check the bytes after).
+  const compiling = compile(platform, src, loaded);
+  compiling.catch(() => {}); // awaited below, unless reading the image failed first
+  const saved = saving ? await readSaved(src, saving) : null;
   const early = new Map();
   if (Array.isArray(preload)) {
     for (const name of preload) {
-      if (!ENCODINGS.includes(name) || early.has(name) || name === loaded) continue;
+      if (!ENCODINGS.includes(name) || early.has(name) || name === loaded || (saved && name === saving)) continue;
       const p = fetchBytes(platform, tables(name), `the table of ${name}`);
       p.catch(() => {}); // a failed start may never await it
       early.set(name, p);
     }
   }
 
-  const be = await startImaged(platform, src, loaded, (module) => {
+  let module = await compiling;
+  const startOn = (module, image) => {
     const imports = WebAssembly.Module.imports(module).map((i) => i.module);
-    return imports.includes('gojs') ? startGoJS(module) : startWasip1(module, platform.syncCompile, platform.random).catch((e) => {
+    return imports.includes('gojs') ? startGoJS(module) : startWasip1(module, platform.syncCompile, platform.random, image).catch((e) => {
       throw notOurs(module, e);
     });
-  });
+  };
+  // A refused image (image.js's or saved.js's: cut short, or not its
+  // digest) costs a second start without it, never an answer: Node's module
+  // read without its data section is read again whole.
+  const image = saved ? saved.image(module) : undefined;
+  let be;
+  let restored = !!image;
+  try {
+    be = await startOn(module, image);
+  } catch (e) {
+    if (!(e instanceof Refused)) throw e;
+    if (saved) saved.forget();
+    if (!image) module = await compile(platform, src, null);
+    be = await startOn(module, null);
+    restored = false;
+  }
+  if (saving && !restored) {
+    // The next visit's image, made in an idle moment after the first count.
+    const at = src;
+    whenIdle(() => saveImage(module, at, saving, () => fetchBytes(platform, tables(saving), `the table of ${saving}`), platform.random));
+  }
   const tf = makeInstance(be, platform, tables, early, () => ended(tf));
 
   if (Array.isArray(preload)) {
