@@ -20,6 +20,7 @@ const tables = { o200k_base, cl100k_base, p50k_base, r50k_base };
 export const webPlatform = {
   ...web,
   savedImages: true, // init() may start from the image a page saved before (saved.js)
+  leanFirst: true, // init() without a module starts the lean one, and moves to the full one when needed (upgrade.js)
   preload: [DEFAULT_ENCODING],
   moduleURL: (kind) => ({ nohf, full, lite })[kind](),
   tableURL: (name) => tables[name](),

@@ -58,8 +58,8 @@ let bound = null; // { tf, rank }
 let calls = 0; // init() calls so far, for their order
 const memo = new Map(); // platform → { promise, tf } of init() without options
 
-function bind(tf, seq) {
-  const rank = (tf.module === 'lite' ? 2 ** 40 : 0) + seq;
+function bind(tf, seq, auto) {
+  const rank = (tf.module === 'lite' && !auto ? 2 ** 40 : 0) + seq;
   if (bound === null || rank < bound.rank) bound = { tf, rank };
 }
 
@@ -107,10 +107,13 @@ function notOurs(module, e) {
 
 async function start(platform, options, seq) {
   checkObject('init', 'the options', options);
-  const { lite = false, tokenizers = false, encodings, tables: base } = options;
+  const { lite, tokenizers = false, encodings, tables: base } = options;
   if (lite && tokenizers) throw badArg('init', 'lite and tokenizers exclude each other: the lean module counts with the built-in encodings only', options);
+  // A page's default start (auto): the lean module, which counts at once,
+  // moving to the full one when a call needs it (upgrade.js).
+  const auto = platform.leanFirst && options.module == null && lite === undefined && !tokenizers;
   let src = options.module;
-  if (src === undefined || src === null) src = platform.moduleURL(lite ? 'lite' : tokenizers ? 'full' : 'nohf');
+  if (src === undefined || src === null) src = platform.moduleURL(lite || auto ? 'lite' : tokenizers ? 'full' : 'nohf');
   const tables = (name) => (base !== undefined ? new URL(`${name}${platform.tableExt}`, new URL(base, platform.base())) : platform.tableURL(name));
 
   let preload = encodings;
@@ -120,9 +123,9 @@ async function start(platform, options, seq) {
   // image that holds it loaded: Node's, shipped beside the module
   // (image.js), or the one a page saved on an earlier visit (saved.js;
   // options.savedImage false: never).
-  const packaged = options.module == null && !lite && !tokenizers && base === undefined &&
+  const packaged = options.module == null && !tokenizers && base === undefined &&
     (encodings === undefined || (Array.isArray(encodings) && encodings.includes('o200k_base')));
-  const loaded = packaged && platform.loadedImage ? 'o200k_base' : undefined;
+  const loaded = packaged && !lite && platform.loadedImage ? 'o200k_base' : undefined;
   const saving = packaged && platform.savedImages && options.savedImage !== false && usable() ? 'o200k_base' : undefined;
   // The module compiles while a page reads its saved image, and then while
   // the tables it still needs download (loadEncoding checks the names and
@@ -167,7 +170,7 @@ async function start(platform, options, seq) {
     const at = src;
     whenIdle(() => saveImage(module, at, saving, () => fetchBytes(platform, tables(saving), `the table of ${saving}`), platform.random));
   }
-  const tf = makeInstance(be, platform, tables, early, () => ended(tf));
+  const tf = makeInstance(be, platform, tables, early, () => ended(tf), auto);
 
   if (Array.isArray(preload)) {
     await Promise.all(preload.map((name) => tf.loadEncoding(name)));
@@ -175,7 +178,7 @@ async function start(platform, options, seq) {
     checkObject('init', 'encodings', preload);
     await Promise.all(Object.entries(preload).map(([name, s]) => tf.loadEncoding(name, s)));
   }
-  bind(tf, seq);
+  bind(tf, seq, auto);
   return tf;
 }
 
