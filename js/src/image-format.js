@@ -32,6 +32,7 @@
 // start from the data segments.
 
 import { ENCODINGS } from './table.js';
+import { Refused } from './errors.js';
 import { runsDigest } from './digest.js';
 
 export const MAGIC = 0x4d464b54; // "TKFM"
@@ -155,12 +156,15 @@ export function idOf(b) {
  * (digest.js).
  * @param {WebAssembly.Memory} memory
  * @param {{ runs: number[][], pages: number, mask: number, digest: bigint }} image
+ * @param {(at: number, n: number) => void} [each] writes each piece of the
+ *   pages just before it is digested (runsDigest)
  */
-export function check(memory, image) {
+export function check(memory, image, each) {
   if (memory.buffer.byteLength !== image.pages * 65536) return false;
   try {
-    return runsDigest(memory, image.runs, image.pages, image.mask) === image.digest;
-  } catch {
+    return runsDigest(memory, image.runs, image.pages, image.mask, each) === image.digest;
+  } catch (e) {
+    if (e instanceof Refused) throw e; // each's: the pages were cut short
     return false; // a runtime without WebAssembly SIMD: no image is trusted
   }
 }

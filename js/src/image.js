@@ -36,8 +36,8 @@ function readFull(fs, fd, view, at, n, pos, what) {
  * @param fs Node's fs (or Deno's, Bun's)
  * @param {URL} url the module's file: URL
  * @param {string} [loaded] the encoding the image must hold loaded
- * image is write then verify (each on its own for make bench-start's phases).
- * @returns {{ bytes: Uint8Array, image(memory: WebAssembly.Memory): string[], write(memory: WebAssembly.Memory): void, verify(memory: WebAssembly.Memory): string[] } | undefined}
+ * write(memory) reads the pages without the check (make bench-start's).
+ * @returns {{ bytes: Uint8Array, image(memory: WebAssembly.Memory): string[], write(memory: WebAssembly.Memory): void } | undefined}
  */
 export function readImaged(fs, url, loaded) {
   const memURL = new URL(url.href.replace(/\.wasm$/, loaded ? `.${loaded}.mem` : '.mem'));
@@ -95,7 +95,8 @@ export function readImaged(fs, url, loaded) {
   }
   const id = idOf(bytes);
   if (!id || !sameBytes(id, head.id)) return undefined;
-  const write = (memory) => {
+  // grown gives a view of memory at the image's size.
+  const grown = (memory) => {
     const have = memory.buffer.byteLength / 65536;
     if (pages > have) {
       try {
@@ -104,26 +105,36 @@ export function readImaged(fs, url, loaded) {
         throw new Refused(`${memURL.pathname} needs ${pages} pages of memory, more than the module may have`);
       }
     }
-    const m = new Uint8Array(memory.buffer);
+    return new Uint8Array(memory.buffer);
+  };
+  // reading calls fn(read) with read(at, n), which reads the image's next
+  // n bytes of pages into memory at at.
+  const reading = (m, fn) => {
     const img = fs.openSync(memURL, 'r');
+    let pos = HEAD + 8 * runs.length;
     try {
-      let pos = HEAD + 8 * runs.length;
-      for (const [first, n] of runs) {
-        if ((first + n) * PAGE > m.length) throw new Refused(`${memURL.pathname} does not fit the module's memory`);
-        readFull(fs, img, m, first * PAGE, n * PAGE, pos, memURL.pathname);
-        pos += n * PAGE;
-      }
+      return fn((at, n) => {
+        if (at + n > m.length) throw new Refused(`${memURL.pathname} does not fit the module's memory`);
+        readFull(fs, img, m, at, n, pos, memURL.pathname);
+        pos += n;
+      });
     } finally {
       fs.closeSync(img);
     }
   };
-  const verify = (memory) => {
-    if (!check(memory, head)) throw new Refused(`${memURL.pathname} is damaged: its pages do not give its digest`);
+  // image reads the pages and digests each piece as it comes in.
+  const image = (memory) => {
+    const m = grown(memory);
+    if (!reading(m, (read) => check(memory, head, read))) throw new Refused(`${memURL.pathname} is damaged: its pages do not give its digest`);
     return head.holds;
   };
-  const image = (memory) => {
-    write(memory);
-    return verify(memory);
+  // write reads the pages unchecked: make bench-start's measure of what
+  // the check adds.
+  const write = (memory) => {
+    const m = grown(memory);
+    reading(m, (read) => {
+      for (const [first, n] of runs) read(first * PAGE, n * PAGE);
+    });
   };
-  return { bytes, image, write, verify };
+  return { bytes, image, write };
 }

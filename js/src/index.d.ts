@@ -77,9 +77,12 @@ export interface InitOptions {
    */
   module?: ModuleSource | Promise<ModuleSource>;
   /**
-   * Use the lean module (counting only: countTokens, encode, decode,
-   * withinLimit, truncate, liveCounter by encoding; about a third smaller)
-   * when `module` is not given.
+   * `true`: use the lean module only (counting only: countTokens, encode,
+   * decode, withinLimit, truncate, liveCounter by encoding; about a third
+   * smaller) when `module` is not given. `false`: the full module from the
+   * start. Defaults to the full module in Node, Deno and Bun, and in pages
+   * and workers to the lean module moving to the full one when a call
+   * needs it ({@link Tokenfit.ready}).
    */
   lite?: boolean;
   /**
@@ -738,8 +741,30 @@ export interface LiveCounter {
  * working when destructured (`const { countTokens } = tf`).
  */
 export interface Tokenfit {
-  /** The module it runs: the full wasip1 reactor, the lean one, or the GOOS=js module. */
+  /**
+   * The module it runs now: the full wasip1 reactor, the lean one, or the
+   * GOOS=js module. A page's default `init()` starts the lean one and
+   * becomes `'wasip1'` once it has moved to the full one ({@link ready}).
+   */
   readonly module: 'wasip1' | 'lite' | 'js';
+
+  /**
+   * Resolves once every operation answers. A page's (or a worker's)
+   * `init()` without `module`, `lite` or `tokenizers` starts the lean
+   * module, which counts at once (countTokens, encode, decode,
+   * withinLimit, truncate and liveCounter by encoding), so that a page that
+   * only counts downloads nothing more; a call that needs the full module
+   * (countChat, calculateBudget, planInjection, chunk, models,
+   * registerModels, a count by model) starts the move to it and, until the
+   * move is done, throws `not_initialized` saying to await this. The move
+   * keeps loaded encodings and live counters, and every count made while it
+   * runs is answered by the lean module. Resolves at once for any other
+   * instance (`init({ lite: false })` starts with the full module; Node,
+   * Deno and Bun always do); rejects, leaving the instance counting, when
+   * the full module cannot be had (the next call tries again). The Worker
+   * helper awaits it itself.
+   */
+  ready(): Promise<void>;
 
   /**
    * The number of tokens in `text`: exact for OpenAI encodings, an estimate

@@ -166,9 +166,12 @@ async function start(platform, options, seq) {
     restored = false;
   }
   if (saving && !restored) {
-    // The next visit's image, made in an idle moment after the first count.
+    // The next visit's image, made in an idle moment after the first count
+    // from the table this start downloaded (kept until then: fetched
+    // again, it could be downloaded again from a server that says no-cache).
     const at = src;
-    whenIdle(() => saveImage(module, at, saving, () => fetchBytes(platform, tables(saving), `the table of ${saving}`), platform.random));
+    const kept = early.get(saving);
+    whenIdle(() => saveImage(module, at, saving, () => kept || fetchBytes(platform, tables(saving), `the table of ${saving}`), platform.random));
   }
   const tf = makeInstance(be, platform, tables, early, () => ended(tf), auto);
 
