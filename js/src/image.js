@@ -36,8 +36,9 @@ function readFull(fs, fd, view, at, n, pos, what) {
  * @param fs Node's fs (or Deno's, Bun's)
  * @param {URL} url the module's file: URL
  * @param {string} [loaded] the encoding the image must hold loaded
- * write(memory) reads the pages without the check (make bench-start's).
- * @returns {{ bytes: Uint8Array, image(memory: WebAssembly.Memory): string[], write(memory: WebAssembly.Memory): void } | undefined}
+ * write(memory) reads the pages without the check, verify(memory) checks
+ * them after (make bench-start's measure of the check).
+ * @returns {{ bytes: Uint8Array, image(memory: WebAssembly.Memory): string[], write(memory: WebAssembly.Memory): void, verify(memory: WebAssembly.Memory): boolean } | undefined}
  */
 export function readImaged(fs, url, loaded) {
   const memURL = new URL(url.href.replace(/\.wasm$/, loaded ? `.${loaded}.mem` : '.mem'));
@@ -128,13 +129,14 @@ export function readImaged(fs, url, loaded) {
     if (!reading(m, (read) => check(memory, head, read))) throw new Refused(`${memURL.pathname} is damaged: its pages do not give its digest`);
     return head.holds;
   };
-  // write reads the pages unchecked: make bench-start's measure of what
-  // the check adds.
+  // write reads the pages unchecked, and verify checks them after:
+  // make bench-start's measure of what the check costs.
   const write = (memory) => {
     const m = grown(memory);
     reading(m, (read) => {
       for (const [first, n] of runs) read(first * PAGE, n * PAGE);
     });
   };
-  return { bytes, image, write };
+  const verify = (memory) => check(memory, head);
+  return { bytes, image, write, verify };
 }

@@ -113,6 +113,9 @@ export interface InitOptions {
    * Storage (an insecure origin, some private modes) or with a full quota,
    * the start is today's. `false`: never read or save one. Defaults to true
    * (Node, Deno and Bun start from the image the package ships instead).
+   * With your own `module` (a tokenfit module: it carries its identity)
+   * and o200k_base given in `encodings` as bytes or a URL, `true` saves and
+   * restores one the same way, under one key for such modules.
    */
   savedImage?: boolean;
 }

@@ -105,6 +105,9 @@ function notOurs(module, e) {
   return err;
 }
 
+// The key of the saved image of a module the app gives (savedImage: true).
+const OWN_MODULE = new URL('https://tokenfit.invalid/module.wasm');
+
 async function start(platform, options, seq) {
   checkObject('init', 'the options', options);
   const { lite, tokenizers = false, encodings, tables: base } = options;
@@ -126,13 +129,19 @@ async function start(platform, options, seq) {
   const packaged = options.module == null && !tokenizers && base === undefined &&
     (encodings === undefined || (Array.isArray(encodings) && encodings.includes('o200k_base')));
   const loaded = packaged && !lite && platform.loadedImage ? 'o200k_base' : undefined;
-  const saving = packaged && platform.savedImages && options.savedImage !== false && usable() ? 'o200k_base' : undefined;
+  // An app's own module saves one too when asked (savedImage: true) and
+  // o200k_base is given as bytes or by URL: the image, under one key for
+  // such modules, is taken only for the module whose identity it carries.
+  const given = options.module != null && options.savedImage === true && preload && !Array.isArray(preload) ? preload.o200k_base : undefined;
+  const own = given instanceof Uint8Array || typeof given === 'string' || given instanceof URL;
+  const saving = (packaged ? options.savedImage !== false : own) && platform.savedImages && usable() ? 'o200k_base' : undefined;
+  const key = packaged ? src : OWN_MODULE;
   // The module compiles while a page reads its saved image, and then while
   // the tables it still needs download (loadEncoding checks the names and
   // has the module expand and check the bytes after).
   const compiling = compile(platform, src, loaded);
   compiling.catch(() => {}); // awaited below, unless reading the image failed first
-  const saved = saving ? await readSaved(src, saving) : null;
+  const saved = saving ? await readSaved(key, saving) : null;
   const early = new Map();
   if (Array.isArray(preload)) {
     for (const name of preload) {
@@ -169,9 +178,8 @@ async function start(platform, options, seq) {
     // The next visit's image, made in an idle moment after the first count
     // from the table this start downloaded (kept until then: fetched
     // again, it could be downloaded again from a server that says no-cache).
-    const at = src;
-    const kept = early.get(saving);
-    whenIdle(() => saveImage(module, at, saving, () => kept || fetchBytes(platform, tables(saving), `the table of ${saving}`), platform.random));
+    const kept = own ? fetchBytes(platform, given, `the table of ${saving}`) : early.get(saving);
+    whenIdle(() => saveImage(module, key, saving, () => kept || fetchBytes(platform, tables(saving), `the table of ${saving}`), platform.random));
   }
   const tf = makeInstance(be, platform, tables, early, () => ended(tf), auto);
 

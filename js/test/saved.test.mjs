@@ -160,6 +160,57 @@ test('headless Chromium: a returning page starts from the image the first one sa
     assert.deepEqual(r.got, WANT, 'a Cache Storage that refuses');
     await new Promise((resolve) => setTimeout(resolve, 1500)); // its idle save fails quietly
     await page.close();
+
+    // In a module worker: the same start, saved and restored.
+    const inWorker = async (page) => {
+      const before = tables;
+      const got = await page.evaluate((texts) => new Promise((resolve, reject) => {
+        const src = `import * as t from '${location.origin}/dist/esm/index.js';
+          const tf = await t.init();
+          postMessage(${JSON.stringify(texts)}.map((x) => tf.countTokens(x)));`;
+        const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })), { type: 'module' });
+        w.onmessage = (e) => resolve(e.data);
+        w.onerror = (e) => reject(new Error(e.message));
+      }), TEXTS);
+      return { got, fetched: tables - before };
+    };
+    page = await visit();
+    await page.evaluate(() => caches.delete('tokenfit'));
+    r = await inWorker(page);
+    assert.deepEqual(r.got, WANT, 'a worker');
+    assert.ok(r.fetched >= 1, 'a worker\'s first start fetches the table');
+    assert.ok(await page.evaluate(() => window.saved.saved(null)), 'a worker saves an image');
+    r = await inWorker(page);
+    assert.deepEqual(r, { got: WANT, fetched: 0 }, 'a worker starts from the saved image');
+    await page.close();
+
+    // An app's own module (the web demo's way): savedImage: true with
+    // o200k_base given as bytes saves one under the key of such modules,
+    // and the next start with them restores it (it loads no table: the
+    // bytes given are not used).
+    const own = async (page) => page.evaluate(async (texts) => {
+      const bytes = new Uint8Array(await (await fetch('/dist/tables/o200k_base.tkp')).arrayBuffer());
+      const module = await WebAssembly.compileStreaming(fetch('/dist/tokenfit-lite.wasm'));
+      const tf = await window.saved.tokenfit.init({ module, encodings: { o200k_base: bytes }, savedImage: true });
+      return { got: texts.map((t) => tf.countTokens(t)), memory: tf.memoryBytes() };
+    }, TEXTS);
+    page = await visit();
+    const fresh = await own(page);
+    assert.deepEqual(fresh.got, WANT, 'an app\'s own module');
+    const keys = await page.evaluate(async () => {
+      for (let i = 0; i < 600; i++) {
+        const k = await window.saved.entries();
+        if (k.length === 1 && k[0].startsWith('https://tokenfit.invalid/')) return k;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return window.saved.entries();
+    });
+    assert.deepEqual(keys, ['https://tokenfit.invalid/module.wasm?tokenfit-image=o200k_base']);
+    await page.close();
+    page = await visit();
+    const again = await own(page);
+    assert.deepEqual(again.got, WANT, 'an app\'s own module, restored');
+    await page.close();
     assert.deepEqual(logs, []);
   } finally {
     await browser.close();
