@@ -1,7 +1,8 @@
 // The memory image a page saves after its first count and starts from on its
 // next visit (RATIONALE.md, "How does a returning page start from a saved
 // memory image?"): the memory of an instance of the default module that has
-// done nothing but _initialize and load o200k_base, in image-format.js's
+// done nothing but _initialize and load o200k_base (the pages that differ
+// from what the module's data gives a fresh instance), in image-format.js's
 // format (version 4, the loaded image's; no module length, data section or
 // samples: a page compiles the module from its response), gzip-compressed
 // by CompressionStream into Cache Storage (cache "tokenfit", keyed by the
@@ -23,6 +24,7 @@ import { Wasip1 } from './wasip1.js';
 import { wasiShim } from './wasi.js';
 import { LOADED, HEAD, PAGE, parseHead, parseRuns, writeHead, maskOf, identify, sameBytes, check } from './image-format.js';
 import { runsDigest } from './digest.js';
+import { isPacked } from './table.js';
 
 const CACHE = 'tokenfit';
 
@@ -103,20 +105,23 @@ export async function readSaved(moduleURL, name) {
   }
 }
 
-// snapshot gives the image of an instance's memory: every non-zero 4 KB
-// page (a fresh instance's others are zero already), in runs.
-function snapshot(memory, module, names) {
+// snapshot gives the image of an instance's memory: the 4 KB pages that
+// differ from what the module's data segments gave (initial, the memory
+// before _initialize; a restored instance has those from its module), and
+// every non-zero page beyond them (a fresh instance's others are zero).
+function snapshot(memory, initial, module, names) {
   const words = new Uint32Array(memory.buffer);
+  const was = new Uint32Array(initial.buffer, initial.byteOffset, initial.byteLength / 4);
   const runs = [];
   for (let q = 0, per = PAGE / 4; q * per < words.length; q++) {
-    let used = false;
+    let keep = false;
     for (let i = q * per, end = i + per; i < end; i++) {
-      if (words[i] !== 0) {
-        used = true;
+      if (words[i] !== (i < was.length ? was[i] : 0)) {
+        keep = true;
         break;
       }
     }
-    if (!used) continue;
+    if (!keep) continue;
     const last = runs.at(-1);
     if (last && last[0] + last[1] === q) last[1]++;
     else runs.push([q, 1]);
@@ -148,13 +153,22 @@ export async function saveImage(module, moduleURL, name, table, random) {
     const shim = wasiShim({ random });
     const instance = await WebAssembly.instantiate(module, shim.imports);
     shim.setMemory(instance.exports.memory);
+    const initial = new Uint8Array(instance.exports.memory.buffer).slice();
     instance.exports._initialize();
     const be = new Wasip1(instance, shim);
-    be.loadTable(bytes);
+    // The table's bytes are copied in, loaded, and zeroed before they are
+    // freed: freed memory keeps its bytes, and these would be 1.3 MB of the
+    // image (a fifth) that no one reads.
+    const p = be.alloc(bytes.length);
+    be.bytes().set(bytes, p);
+    const h = isPacked(bytes) ? be.x.load_packed(p, bytes.length) : be.x.load_table(p, bytes.length);
+    be.bytes().fill(0, p, p + bytes.length);
+    be.x.free(p);
+    if (h < 0) return false;
     // The collection the load made due runs here, not at the restored
     // instance's first allocation (scripts/loaded-image.mjs).
     be.x.free(be.alloc(64 << 10));
-    const blob = snapshot(instance.exports.memory, module, [name]);
+    const blob = snapshot(instance.exports.memory, initial, module, [name]);
     const key = keyOf(moduleURL, name);
     const cache = await caches.open(CACHE);
     await cache.put(key, new Response(blob.stream().pipeThrough(new CompressionStream('gzip')), {
