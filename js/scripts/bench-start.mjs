@@ -256,7 +256,7 @@ const compiling = WebAssembly.compileStreaming(fetch('/dist/tokenfit-lite.wasm')
 const r = await (await caches.open('tokenfit')).match(new URL('/dist/tokenfit-lite.wasm?tokenfit-image=o200k_base', location.href).href);
 if (!r) throw new Error('no saved image: the tokenfit page saves it');
 lap('read the saved image (Cache Storage)');
-const b = new Uint8Array(await new Response(r.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
+const b = new Uint8Array(await new Response(r.body.pipeThrough(new DecompressionStream('deflate-raw'))).arrayBuffer());
 lap('decompress it');
 const module = await compiling;
 lap('fetch + compile (compileStreaming), the rest');

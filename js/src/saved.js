@@ -4,7 +4,7 @@
 // done nothing but _initialize and load o200k_base (the pages that differ
 // from what the module's data gives a fresh instance), in image-format.js's
 // format (version 4, the loaded image's; no module length, data section or
-// samples: a page compiles the module from its response), gzip-compressed
+// samples: a page compiles the module from its response), compressed (deflate-raw)
 // by CompressionStream into Cache Storage (cache "tokenfit", keyed by the
 // module's URL). The next start with the same module reads it while the
 // module compiles, and takes it only for the module whose identity it
@@ -58,7 +58,7 @@ export async function readSaved(moduleURL, name) {
     cache = await caches.open(CACHE);
     const r = await cache.match(key);
     if (!r || !r.body) return null;
-    const b = new Uint8Array(await new Response(r.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
+    const b = new Uint8Array(await new Response(r.body.pipeThrough(new DecompressionStream('deflate-raw'))).arrayBuffer());
     const head = parseHead(b);
     if (!head || head.version !== LOADED || !head.holds.includes(name) || b.length < HEAD + 8 * head.runs) {
       forget();
@@ -171,7 +171,7 @@ export async function saveImage(module, moduleURL, name, table, random) {
     const blob = snapshot(instance.exports.memory, initial, module, [name]);
     const key = keyOf(moduleURL, name);
     const cache = await caches.open(CACHE);
-    await cache.put(key, new Response(blob.stream().pipeThrough(new CompressionStream('gzip')), {
+    await cache.put(key, new Response(blob.stream().pipeThrough(new CompressionStream('deflate-raw')), {
       headers: { 'content-type': 'application/octet-stream' },
     }));
     for (const old of await cache.keys()) if (old.url !== key) await cache.delete(old);
