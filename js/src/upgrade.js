@@ -231,6 +231,6 @@ export function upgradable(be, platform, tables, guard, early, auto = false) {
     },
     // full resolves once the module that answers is a full one: at once,
     // but for an auto instance still on the lean module.
-    full: () => (lean() ? move('nohf') : Promise.resolve()),
+    full: () => (lean() ? move('nohf').then(() => {}) : Promise.resolve()),
   };
 }
