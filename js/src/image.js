@@ -9,6 +9,7 @@
 
 import { Refused } from './errors.js';
 import { HEAD, PLAIN, LOADED, PAGE, parseHead, parseRuns, idOf, sameBytes, check } from './image-format.js';
+import { prepare } from './digest.js';
 
 // readFull reads n bytes at pos of the file fd into view from at.
 function readFull(fs, fd, view, at, n, pos, what) {
@@ -96,6 +97,11 @@ export function readImaged(fs, url, loaded) {
   }
   const id = idOf(bytes);
   if (!id || !sameBytes(id, head.id)) return undefined;
+  try {
+    prepare(); // before the module compiles (digest.js)
+  } catch {
+    // a runtime without WebAssembly SIMD: check refuses the image later
+  }
   // grown gives a view of memory at the image's size.
   const grown = (memory) => {
     const have = memory.buffer.byteLength / 65536;

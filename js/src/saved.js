@@ -23,7 +23,7 @@ import { Refused } from './errors.js';
 import { Wasip1 } from './wasip1.js';
 import { wasiShim } from './wasi.js';
 import { LOADED, HEAD, PAGE, parseHead, parseRuns, writeHead, maskOf, identify, sameBytes, check } from './image-format.js';
-import { runsDigest } from './digest.js';
+import { runsDigest, prepare } from './digest.js';
 import { isPacked } from './table.js';
 
 const CACHE = 'tokenfit';
@@ -65,6 +65,7 @@ export async function readSaved(moduleURL, name) {
       return null;
     }
     head.runs = parseRuns(b.subarray(HEAD), head.runs);
+    prepare(); // while the module may still compile (digest.js)
     const from = HEAD + 8 * head.runs.length;
     if (b.length !== from + head.runs.reduce((n, [, k]) => n + k * PAGE, 0)) {
       forget();
