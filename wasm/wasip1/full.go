@@ -96,8 +96,8 @@ func loadTokenizer(namePtr, nameLen, dataPtr, dataLen uint32) (res uint64) {
 	// write barrier on and nothing freed: the heap grows inside one cycle
 	// for as long as it lasts, and a small file loaded after large ones
 	// costs several times what it costs as an instance's first tokenizer
-	// (measured in RATIONALE.md, "Why is a tokenizer.json loaded through
-	// the JSON API, as base64, under a name?"). endGCCycle would only end
+	// (measured in docs/perf/tokenizer-json.md, "Why is a tokenizer.json
+	// loaded through the JSON API, as base64, under a name?"). endGCCycle would only end
 	// a cycle under way; this collection also frees the load's garbage at
 	// once.
 	defer pauseGC()()

@@ -70,7 +70,7 @@ func o200kWindow(s string, i int) int {
 // many it wrote: at least one (len(ends) > 0), fewer than len(ends) only
 // where s ends. It uses the eight-byte window in every build; Count uses
 // it in WebAssembly, where a call costs about what deciding a piece does
-// (RATIONALE.md has wazero's numbers), so that one call scans many pieces.
+// (docs/perf/wazero.md has the numbers), so that one call scans many pieces.
 //
 // It decides each piece from the eight bytes at its start when they decide
 // it, and leaves it to o200kSplit when they do not: fewer than eight bytes

@@ -54,8 +54,9 @@
 // lines as they come and answers each before reading the next.
 //
 // With --runtime wasm the module is --wasm FILE, else $TOKENFIT_WASM, else
-// the one built into the binary (package host/embed, committed with the
-// source). Compiled code is cached in the user cache directory.
+// the one built into the binary (package host/embed: the last release's
+// build, committed with the source). Compiled code is cached in the user
+// cache directory.
 //
 // serve answers POST /v1/{operation} and GET /healthz over HTTP on --addr
 // (default 127.0.0.1:8787) until SIGTERM or SIGINT, writing a JSON line per

@@ -1,7 +1,8 @@
 // Package modbuild builds tokenfit's WebAssembly modules from source with
-// the Go toolchain, for the tests: they run the tree's own module, and
-// host/embed's test holds the committed one (host/embed/tokenfit.wasm) to
-// a fresh build. See RATIONALE.md, "Why are the modules committed after all?".
+// the Go toolchain, for the tests: they run the tree's own module, and at a
+// release host/embed's test holds the committed one (host/embed/tokenfit.wasm)
+// to a fresh build. See RATIONALE.md, "Why are the modules committed, and
+// refreshed only by a release?".
 //
 // A built module is kept in a cache directory under a key made of the Go
 // version, the build flags and the content of every source file the module

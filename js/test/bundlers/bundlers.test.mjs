@@ -60,7 +60,7 @@ function run(cmd, args, cwd) {
 
 before(async () => {
   assert.ok(existsSync(bin('vite')), `the bundlers are not installed in ${bundlers}: make js-bundlers`);
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (make chromium does)`);
   const tf = await init();
   expected = tf.countTokens('Hello world' + TYPED);
   const full = await init({ tokenizers: true });
