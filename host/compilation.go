@@ -53,7 +53,8 @@ var compilations = struct {
 // closeCompilation). embedded says that wasm is the embedded module, whose
 // bytes never change, so that it need not be copied.
 func openCompilation(ctx context.Context, cfg Config, wasm []byte, embedded bool) (*compilation, error) {
-	key := compilationKey{maphash.Bytes(compilations.seed, wasm), len(wasm), cfg.stopOnDone, cfg.cacheDir}
+	dir, _ := cfg.cacheDirOf()
+	key := compilationKey{maphash.Bytes(compilations.seed, wasm), len(wasm), cfg.stopOnDone, dir}
 	compilations.mu.Lock()
 	for _, c := range compilations.open[key] {
 		if !bytes.Equal(c.wasm, wasm) {
@@ -152,11 +153,20 @@ func closeCompilation(c *compilation) error {
 }
 
 // build makes the runtime and compiles the module, or loads it from the
-// cache.
+// cache. The default directory (DefaultCompilationCacheDir) is used only
+// when it can be written, and kept to DefaultCacheEntries a kind; a
+// directory the Config names is used as it is, and an error there is New's.
 func (c *compilation) build(ctx context.Context, cfg Config) error {
 	rc := wazero.NewRuntimeConfig().WithCloseOnContextDone(cfg.stopOnDone)
 	cache := memoryCache(cfg)
-	if cfg.cacheDir != "" {
+	dir, byDefault := cfg.cacheDirOf()
+	if dir != "" && byDefault {
+		if err := writable(cfg.cacheDirFor()); err != nil {
+			cfg.log().Debug("tokenfit: host: the default compilation cache directory cannot be written; compiling in memory", "dir", cfg.cacheDirFor(), "error", err)
+			dir = ""
+		}
+	}
+	if dir != "" {
 		dc, err := wazero.NewCompilationCacheWithDir(cfg.cacheDirFor())
 		if err != nil {
 			return fmt.Errorf("host: compilation cache: %w", err)
@@ -167,11 +177,14 @@ func (c *compilation) build(ctx context.Context, cfg Config) error {
 		return err
 	}
 	compiled, err := c.compile(ctx)
-	if err != nil && cfg.cacheDir != "" {
+	if err != nil && dir != "" {
 		compiled, err = c.recompile(ctx, cfg, rc, err)
 	}
 	if err != nil {
 		return fmt.Errorf("host: compiling the module: %w", err)
+	}
+	if dir != "" && byDefault {
+		pruneCache(cfg.cacheDirFor(), DefaultCacheEntries)
 	}
 	c.compiled = compiled
 	return nil

@@ -2,6 +2,7 @@ package host
 
 import (
 	"log/slog"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -16,8 +17,9 @@ import (
 // The zero Config is the default one, as NewConfig returns it.
 type Config struct {
 	module       []byte
-	lean         bool // module is the lean one
-	cacheDir     string
+	lean         bool   // module is the lean one
+	cacheDir     string // when cacheDirSet; else DefaultCompilationCacheDir()
+	cacheDirSet  bool
 	maxInstances int      // 0: GOMAXPROCS
 	encodings    []string // when encodingsSet; else every encoding
 	encodingsSet bool
@@ -33,8 +35,10 @@ type Config struct {
 // never shrinks.
 const DefaultMaxInstanceMemory = 256 << 20
 
-// NewConfig returns the defaults: the module package embed keeps, an in-memory compilation cache shared by the process, at most
-// GOMAXPROCS instances, and every encoding core knows.
+// NewConfig returns the defaults: the module package embed keeps, compiled
+// code kept in the user's cache directory (DefaultCompilationCacheDir) and
+// in memory for the process, at most GOMAXPROCS instances, and every
+// encoding core knows.
 func NewConfig() Config { return Config{} }
 
 // instances is the maximum number of instances.
@@ -77,23 +81,58 @@ func (c Config) WithLeanModule(wasm []byte) Config {
 }
 
 // WithCompilationCacheDir returns a copy that keeps compiled code in dir, so
-// that later processes skip compilation (a cold compilation takes about a
-// second; loading compiled code about 50 ms, most of it wazero decoding and
-// validating the module). Hosts WithCloseOnContextDone keep theirs in
+// that later processes skip compilation (a cold compilation takes one to
+// two seconds; loading compiled code about 50 ms, most of it wazero decoding
+// and validating the module). Hosts WithCloseOnContextDone keep theirs in
 // dir/stoppable (their code differs). An entry wazero cannot load is
-// compiled again and replaced (see WithLogger). Defaults to "" (an
-// in-memory cache shared by every Host of the process).
+// compiled again and replaced (see WithLogger); processes may share dir
+// (an entry is written to a temporary file and renamed into place). dir ""
+// keeps compiled code in memory only, shared by every Host of the process.
+// Defaults to DefaultCompilationCacheDir().
 func (c Config) WithCompilationCacheDir(dir string) Config {
-	c.cacheDir = dir
+	c.cacheDir, c.cacheDirSet = dir, true
 	return c
+}
+
+// DefaultCompilationCacheDir is the directory a Config that names none keeps
+// compiled code in: tokenfit/compiled in os.UserCacheDir ($XDG_CACHE_HOME
+// or ~/.cache on Linux, ~/Library/Caches on macOS, %LocalAppData% on
+// Windows), or "" (in memory) when there is no such directory. It holds
+// at most DefaultCacheEntries compiled modules of each wazero version and
+// kind of code (stoppable or not): a Host that uses it removes the least
+// recently written beyond that, so the modules of older tokenfit versions
+// do not pile up. When it cannot be created or written (a read-only home, a
+// full disk), a Host compiles in memory, as with "", and says so only at
+// level Debug.
+func DefaultCompilationCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "tokenfit", "compiled")
+}
+
+// DefaultCacheEntries is how many compiled modules the default directory
+// keeps of each wazero version and kind of code: the full and the lean
+// module of two tokenfit versions side by side.
+const DefaultCacheEntries = 4
+
+// cacheDirOf is the directory of compiled code the Config names, or the
+// default one; and whether it is the default.
+func (c Config) cacheDirOf() (dir string, byDefault bool) {
+	if c.cacheDirSet {
+		return c.cacheDir, false
+	}
+	return DefaultCompilationCacheDir(), true
 }
 
 // cacheDirFor is the directory of this Config's compiled code.
 func (c Config) cacheDirFor() string {
-	if c.stopOnDone {
-		return filepath.Join(c.cacheDir, "stoppable")
+	dir, _ := c.cacheDirOf()
+	if c.stopOnDone && dir != "" {
+		return filepath.Join(dir, "stoppable")
 	}
-	return c.cacheDir
+	return dir
 }
 
 // WithMaxInstances returns a copy that keeps at most n module instances; a

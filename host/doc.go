@@ -3,7 +3,8 @@
 // isolation, or that check the module against the native core.
 //
 // A Host compiles the module once (through a wazero compilation cache, on
-// disk when the Config names a directory) and keeps a pool of instances:
+// disk in the user's cache directory unless the Config says otherwise: see
+// DefaultCompilationCacheDir) and keeps a pool of instances:
 // every call takes an instance of its own, so goroutines never share one,
 // and the pool never holds more than Config.WithMaxInstances instances.
 // Instances get their vocabulary tables from core's embedded tables, since

@@ -176,12 +176,12 @@ func encodeData(segs []segment) []byte {
 }
 
 // Apply is the post-link step of every tokenfit module: Strip, then
-// a module that exports ReseedExport (the full wasip1 reactor) is
-// pre-initialised (Preinit, which merges its data as MergeData does) and
-// any other (the lean reactor, whose counting-only page has no room for
-// the snapshot's bytes, and the GOOS=js module, whose state after start
-// lives in JavaScript too) has its data merged (MergeData). Both with
-// MaxGap.
+// a module that exports ReseedExport (the full and lean wasip1 reactors:
+// a page saves and restores a memory image of either, which needs an
+// _initialize that only re-seeds) is pre-initialised (Preinit, which
+// merges its data as MergeData does) and any other (the GOOS=js module,
+// whose state after start lives in JavaScript too) has its data merged
+// (MergeData). Both with MaxGap.
 func Apply(ctx context.Context, module []byte) ([]byte, error) {
 	module, err := Strip(module)
 	if err != nil {

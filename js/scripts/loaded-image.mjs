@@ -6,10 +6,12 @@
 // (compiled by Liftoff on the spot) happen here, once, instead of in every
 // process (RATIONALE.md, "Where does a cold start go").
 //
-// The format is memory-image.mjs's with version 2: word 6 is the memory's
-// size in 64 KB pages (the load grew it), and the runs are every non-zero 4 KB
-// page of that memory (a fresh instance's other pages are zero already). The
-// samples tie it to its module as they tie the plain image.
+// The format is js/src/image-format.js's with version 4: word 6 is the
+// memory's size in 64 KB pages (the load grew it), word 7 says it holds
+// o200k_base, and the runs are every non-zero 4 KB page of that memory (a
+// fresh instance's other pages are zero already). The identity and samples
+// tie it to its module as they tie the plain image, and its digest to its
+// pages.
 //
 // What makes the snapshot safe (each checked here, or the build fails):
 // - The module's globals after the load equal those after _initialize (the
@@ -33,12 +35,13 @@
 
 import { readFileSync, writeFileSync, openSync, fstatSync, readSync, closeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { memoryImage } from './memory-image.mjs';
+import { memoryImage, imageOf } from './memory-image.mjs';
+import { LOADED, parseHead } from '../src/image-format.js';
 import { wasiShim } from '../src/wasi.js';
 import { Wasip1 } from '../src/wasip1.js';
 
 const PAGE = 4096;
-const ENCODING = 'o200k_base';
+export const ENCODING = 'o200k_base';
 
 // The globals Go's linker gives a module (cmd/link/internal/wasm: 0 SP,
 // 1 CTXT, 2 g, 3-6 RET0-RET3, 7 PAUSE) that hold nothing between two calls
@@ -125,7 +128,7 @@ const readInto = (file) => (place) => {
 
 export function loadedImage(file) {
   const b = readFileSync(file);
-  const plain = memoryImage(b);
+  const plain = parseHead(memoryImage(b));
   const { bytes, globals } = exportGlobals(b);
   const shim = wasiShim({ random: (view) => (view.fill(7), true) });
   // Every clock stands at 1 ns, as in postlink.Preinit's run.
@@ -158,16 +161,7 @@ export function loadedImage(file) {
     if (last && last[0] + last[1] === q) last[1]++;
     else runs.push([q, 1]);
   }
-  const head = Buffer.alloc(32 + 1024 + 8 * runs.length);
-  plain.copy(head, 0, 0, 32 + 1024);
-  head.writeUInt32LE(2, 4);
-  head.writeUInt32LE(runs.length, 20);
-  head.writeUInt32LE(m.length / 65536, 24);
-  runs.forEach(([q, n], i) => {
-    head.writeUInt32LE(q, 1056 + 8 * i);
-    head.writeUInt32LE(n, 1060 + 8 * i);
-  });
-  return Buffer.concat([head, ...runs.map(([q, n]) => m.subarray(q * PAGE, (q + n) * PAGE))]);
+  return imageOf(m, runs, { ...plain, version: LOADED, pages: m.length / 65536, holds: [ENCODING] });
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) {

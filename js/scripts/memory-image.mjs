@@ -2,35 +2,49 @@
 // <name>.mem beside <name>.wasm, the memory pages the module's data
 // segments write, so that Node can read the module without its data
 // section and read those pages straight into the instance's memory
-// (js/src/node.js; RATIONALE.md, "Where does a cold start go"). The module
-// is not changed. Format, every integer a little-endian uint32:
+// (js/src/node.js; RATIONALE.md, "Where does a cold start go"). The format
+// (version 3) is js/src/image-format.js's; word 6 is the memory's size as
+// the module declares it, and the runs are the pages the data segments
+// touch.
 //
-//	word 0     magic "TKFM"
-//	word 1     version (1)
-//	word 2     the module's length in bytes
-//	word 3     where its data section starts (the section id's byte)
-//	word 4     where it ends (the next section's first byte)
-//	word 5     runs, the number of page runs
-//	words 6-7  reserved, 0
-//	then       16 samples of the data section as the module holds it, 64
-//	           bytes each, at samplesAt (the last one its last 64 bytes)
-//	then       runs × (first page, pages), each page 4,096 bytes of memory
-//	then       the pages of every run, in order
+// First it gives the module its identity, if it has none: a custom
+// section tokenfit.id holding the SHA-256 of the module without it,
+// appended (runtimes skip custom sections), which every image made from
+// the module carries and is checked against (image.js, saved.js).
 //
 // Node takes the image only for the module it was made from: the same
-// length, the data section where the image says, holding the same samples
-// (make js writes both at once; the check catches a module copied in by
-// hand, or an image left from another build).
+// length and identity, the data section where the image says, holding the
+// same samples (make js writes both at once; the check catches a module
+// copied in by hand, or an image left from another build), and only once
+// its pages, in memory, give the digest it carries.
 //
 //   node scripts/memory-image.mjs module.wasm...
 
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { PAGE, PLAIN, ID_SECTION, idOf, maskOf, samplesAt, writeHead } from '../src/image-format.js';
+import { runsDigest } from '../src/digest.js';
 
-const PAGE = 4096;
+export { samplesAt };
 
-// samplesAt gives where the samples of a data section from at to end are
-// (src/image.js reads them there).
-export const samplesAt = (at, end) => Array.from({ length: 16 }, (_, k) => at + Math.floor((k * (end - at - 64)) / 15));
+// identified returns the module b with its identity (the tokenfit.id
+// section), appended if it has none.
+export function identified(b) {
+  if (idOf(b)) return b;
+  const name = Buffer.from(ID_SECTION);
+  const body = Buffer.concat([Buffer.from([name.length]), name, createHash('sha256').update(b).digest()]);
+  return Buffer.concat([b, Buffer.from([0, body.length]), body]);
+}
+
+// imageOf writes the image of the pages runs of the memory m: the header
+// (f's fields, the runs and their digest) and the pages.
+export function imageOf(m, runs, f) {
+  const memory = new WebAssembly.Memory({ initial: f.pages });
+  const view = new Uint8Array(memory.buffer);
+  for (const [q, n] of runs) view.set(m.subarray(q * PAGE, (q + n) * PAGE), q * PAGE);
+  const head = writeHead({ ...f, runs, digest: runsDigest(memory, runs, f.pages, maskOf(f.holds)) });
+  return Buffer.concat([head, ...runs.map(([q, n]) => m.subarray(q * PAGE, (q + n) * PAGE))]);
+}
 
 export function memoryImage(b) {
   if (b.readUInt32LE(0) !== 0x6d736100 || b.readUInt32LE(4) !== 1) throw new Error('not a WebAssembly module');
@@ -93,20 +107,17 @@ export function memoryImage(b) {
     else runs.push([q, 1]);
   }
   if (data.end - data.at < 64) throw new Error('a data section under 64 bytes');
-  const head = Buffer.alloc(32 + 1024 + 8 * runs.length);
-  samplesAt(data.at, data.end).forEach((from, k) => b.copy(head, 32 + 64 * k, from, from + 64));
-  head.write('TKFM', 0, 'latin1');
-  [1, b.length, data.at, data.end, runs.length, 0, 0].forEach((w, i) => head.writeUInt32LE(w, 4 + 4 * i));
-  runs.forEach(([q, n], i) => {
-    head.writeUInt32LE(q, 1056 + 8 * i);
-    head.writeUInt32LE(n, 1060 + 8 * i);
-  });
-  return Buffer.concat([head, ...runs.map(([q, n]) => data.mem.subarray(q * PAGE, (q + n) * PAGE))]);
+  const id = idOf(b);
+  if (!id) throw new Error('the module has no tokenfit.id section (identified gives it one)');
+  const samples = Buffer.concat(samplesAt(data.at, data.end).map((from) => b.subarray(from, from + 64)));
+  return imageOf(data.mem, runs, { version: PLAIN, size: b.length, at: data.at, end: data.end, pages: pages * PAGE / 65536, id, samples });
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) {
   for (const f of process.argv.slice(2)) {
-    const image = memoryImage(readFileSync(f));
+    const b = identified(readFileSync(f));
+    writeFileSync(f, b);
+    const image = memoryImage(b);
     writeFileSync(f.replace(/\.wasm$/, '.mem'), image);
     console.log(`${f.replace(/\.wasm$/, '.mem')} ${image.length} bytes (${image.readUInt32LE(20)} runs)`);
   }

@@ -19,6 +19,7 @@ const tables = { o200k_base, cl100k_base, p50k_base, r50k_base };
 /** The web platform with the package's files as its defaults. */
 export const webPlatform = {
   ...web,
+  leanFirst: true, // init() without a module starts the lean one, and moves to the full one when needed (upgrade.js)
   preload: [DEFAULT_ENCODING],
   moduleURL: (kind) => ({ nohf, full, lite })[kind](),
   tableURL: (name) => tables[name](),

@@ -31,6 +31,12 @@ export function fromAnswer(answer) {
   return new TokenfitError(e.code || 'internal', e.message || e.code, e.field);
 }
 
+// Refused is what a memory image's function throws when the image, written
+// into memory, is not the one it says it is (image.js: cut short, or its
+// pages do not give its digest): the start is made again from the module
+// read whole (load.js, startImaged), never from a damaged image.
+export class Refused extends Error {}
+
 export function notLoadedError(name, fn) {
   return new TokenfitError('encoding_not_loaded',
     `tokenfit: ${fn}: the encoding ${name} is not loaded: call \`await tf.loadEncoding('${name}')\` first, ` +

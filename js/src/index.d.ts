@@ -78,9 +78,12 @@ export interface InitOptions {
    */
   module?: ModuleSource | Promise<ModuleSource>;
   /**
-   * Use the lean module (counting only: countTokens, encode, decode,
-   * withinLimit, truncate, liveCounter by encoding; about a third smaller)
-   * when `module` is not given.
+   * `true`: use the lean module only (counting only: countTokens, encode,
+   * decode, withinLimit, truncate, liveCounter by encoding; about a third
+   * smaller) when `module` is not given. `false`: the full module from the
+   * start. Defaults to the full module in Node, Deno and Bun, and in pages
+   * and workers to the lean module moving to the full one when a call
+   * needs it ({@link Tokenfit.ready}).
    */
   lite?: boolean;
   /**
@@ -107,6 +110,22 @@ export interface InitOptions {
    * they also load by themselves when first needed). See {@link Tokenfit.loadCatalog}.
    */
   catalog?: boolean | Source | Promise<Source>;
+  /**
+   * In a page or a worker of `tokenfit`'s default entry, with the package's
+   * own module and o200k_base from its own table: after the first count, in
+   * an idle moment, save the memory of a second instance that has done
+   * nothing but start and load that table (never the one that counted the
+   * page's text) to Cache Storage, compressed, and start the next visit's
+   * `init()` from it instead of loading the table. An image that is not the
+   * module's, cut, corrupted or stale is ignored and replaced; without Cache
+   * Storage (an insecure origin, some private modes) or with a full quota,
+   * the start is today's. `false`: never read or save one. Defaults to true
+   * (Node, Deno and Bun start from the image the package ships instead).
+   * With your own `module` (a tokenfit module: it carries its identity)
+   * and o200k_base given in `encodings` as bytes or a URL, `true` saves and
+   * restores one the same way, under one key for such modules.
+   */
+  savedImage?: boolean;
 }
 
 /**
@@ -883,8 +902,30 @@ export interface LiveCounter {
  * working when destructured (`const { countTokens } = tf`).
  */
 export interface Tokenfit {
-  /** The module it runs: the full wasip1 reactor, the lean one, or the GOOS=js module. */
+  /**
+   * The module it runs now: the full wasip1 reactor, the lean one, or the
+   * GOOS=js module. A page's default `init()` starts the lean one and
+   * becomes `'wasip1'` once it has moved to the full one ({@link ready}).
+   */
   readonly module: 'wasip1' | 'lite' | 'js';
+
+  /**
+   * Resolves once every operation answers. A page's (or a worker's)
+   * `init()` without `module`, `lite` or `tokenizers` starts the lean
+   * module, which counts at once (countTokens, encode, decode,
+   * withinLimit, truncate and liveCounter by encoding), so that a page that
+   * only counts downloads nothing more; a call that needs the full module
+   * (countChat, calculateBudget, planInjection, chunk, models,
+   * registerModels, a count by model) starts the move to it and, until the
+   * move is done, throws `not_initialized` saying to await this. The move
+   * keeps loaded encodings and live counters, and every count made while it
+   * runs is answered by the lean module. Resolves at once for any other
+   * instance (`init({ lite: false })` starts with the full module; Node,
+   * Deno and Bun always do); rejects, leaving the instance counting, when
+   * the full module cannot be had (the next call tries again). The Worker
+   * helper awaits it itself.
+   */
+  ready(): Promise<void>;
 
   /**
    * The number of tokens in `text`: exact for OpenAI encodings, an estimate

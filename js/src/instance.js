@@ -33,8 +33,9 @@ import { upgradable } from './upgrade.js';
  * @param {(name: string) => URL} tables where an encoding's table is
  * @param {Map<string, Promise<Uint8Array>>} [early] table fetches under way (init)
  * @param {() => void} [ended] called once when the instance fails (init lets another take its place)
+ * @param {boolean} [auto] be is the lean module of a page's default init(), which moves to the full one when a call needs it (upgrade.js)
  */
-export function makeInstance(be, platform, tables, early, ended) {
+export function makeInstance(be, platform, tables, early, ended, auto = false) {
   let dead = null;
 
   // guard runs fn; a Trap (the module failed: it never should, bad input is
@@ -56,7 +57,7 @@ export function makeInstance(be, platform, tables, early, ended) {
     }
   };
 
-  const up = upgradable(be, platform, tables, guard, early);
+  const up = upgradable(be, platform, tables, guard, early, auto);
   const { ops } = up;
 
   const countTokens = (text, target) => guard(() => {
@@ -107,7 +108,10 @@ export function makeInstance(be, platform, tables, early, ended) {
   });
 
   return Object.freeze({
-    module: be.kind,
+    get module() {
+      return up.kind();
+    },
+    ready: async () => guard(up.full),
     countTokens,
     countChat: request('countChat'),
     calculateBudget: request('calculateBudget'),
@@ -135,11 +139,11 @@ export function makeInstance(be, platform, tables, early, ended) {
     }),
     loadEncoding: up.loadEncoding,
     loadCatalog: async (source) => {
-      if (be.lite) throw new TokenfitError('unknown_operation', 'tokenfit: loadCatalog: the lean module counts with encodings only; it has no model registry');
+      if (be.lite && !auto) throw new TokenfitError('unknown_operation', 'tokenfit: loadCatalog: the lean module counts with encodings only; it has no model registry');
       return up.loadCatalog(source);
     },
     priceUsage: request('priceUsage'),
-    loadTokenizer: tokenizerLoader(ops, up.ready, platform, guard, !!be.lite),
+    loadTokenizer: tokenizerLoader(ops, up.loader, platform, guard, !!be.lite && !auto),
     memoryBytes: () => up.memoryBytes(),
     call: (op, req) => guard(() => {
       checkString('call', 'op', op);

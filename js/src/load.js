@@ -2,7 +2,7 @@
 // a promise of one, through the platform's reader (fetch, or Node's file
 // system). Where the package's own files are is assets.js's business.
 
-import { TokenfitError } from './errors.js';
+import { TokenfitError, Refused } from './errors.js';
 import { badArg, describe } from './args.js';
 
 const isModule = (v) => typeof WebAssembly !== 'undefined' && v instanceof WebAssembly.Module;
@@ -75,7 +75,8 @@ export const memoryImage = (module) => images.get(module);
 
 // compile compiles the module src; loaded names an encoding the platform may
 // start the instance with already loaded (Node's loaded image of the default
-// module: image.js), which the image function then returns.
+// module: image.js), which the image function then returns; null, that the
+// module is read whole, without an image.
 export async function compile(platform, src, loaded) {
   src = await src;
   if (isModule(src)) return src;
@@ -110,3 +111,22 @@ export async function compile(platform, src, loaded) {
   return compileBytes(platform, bytes);
 }
 
+
+/**
+ * startImaged compiles the module src and starts it with start(module);
+ * when its memory image fails the start (Refused: cut short, or its pages
+ * do not give its digest), it compiles the module read whole and starts
+ * that instead: a damaged image costs a second start, never an answer.
+ * @template T
+ * @param {(module: WebAssembly.Module) => Promise<T>} start
+ * @returns {Promise<T>}
+ */
+export async function startImaged(platform, src, loaded, start) {
+  const module = await compile(platform, src, loaded);
+  try {
+    return await start(module);
+  } catch (e) {
+    if (!(e instanceof Refused)) throw e;
+  }
+  return start(await compile(platform, src, null));
+}

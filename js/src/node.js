@@ -77,9 +77,10 @@ const nodePlatform = {
   // The package's own modules come without their data section when their
   // memory image is beside them (image.js; compile takes { bytes, image });
   // asked for an encoding loaded (init's default, tokenfit.js), the default
-  // module's loaded image when there is one that matches it, else the plain.
+  // module's loaded image when there is one that matches it, else the plain;
+  // loaded null, the module whole (load.js, startImaged).
   async open(url, what, loaded) {
-    if (url.href === nohf().href || url.href === full().href || url.href === lite().href) {
+    if (loaded !== null && (url.href === nohf().href || url.href === full().href || url.href === lite().href)) {
       try {
         const imaged = (loaded && url.href === nohf().href && readImaged(fs, url, loaded)) || readImaged(fs, url);
         if (imaged) return imaged;

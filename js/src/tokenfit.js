@@ -32,9 +32,10 @@
 //   upgrade.js    the move to the module with the loader, state and all
 //   instance.js   the API over a started module, and its one interface to both
 
-import { TokenfitError } from './errors.js';
+import { TokenfitError, Refused } from './errors.js';
 import { badArg, checkObject } from './args.js';
 import { compile, fetchBytes } from './load.js';
+import { readSaved, saveImage, usable, whenIdle } from './saved.js';
 import { ENCODINGS } from './table.js';
 import { startWasip1 } from './wasip1.js';
 import { startGoJS } from './gojs.js';
@@ -57,8 +58,8 @@ let bound = null; // { tf, rank }
 let calls = 0; // init() calls so far, for their order
 const memo = new Map(); // platform → { promise, tf } of init() without options
 
-function bind(tf, seq) {
-  const rank = (tf.module === 'lite' ? 2 ** 40 : 0) + seq;
+function bind(tf, seq, auto) {
+  const rank = (tf.module === 'lite' && !auto ? 2 ** 40 : 0) + seq;
   if (bound === null || rank < bound.rank) bound = { tf, rank };
 }
 
@@ -104,40 +105,83 @@ function notOurs(module, e) {
   return err;
 }
 
+// The key of the saved image of a module the app gives (savedImage: true).
+const OWN_MODULE = new URL('https://tokenfit.invalid/module.wasm');
+
 async function start(platform, options, seq) {
   checkObject('init', 'the options', options);
-  const { lite = false, tokenizers = false, encodings, tables: base } = options;
+  const { lite, tokenizers = false, encodings, tables: base } = options;
   if (lite && tokenizers) throw badArg('init', 'lite and tokenizers exclude each other: the lean module counts with the built-in encodings only', options);
+  // A page's default start (auto): the lean module, which counts at once,
+  // moving to the full one when a call needs it (upgrade.js).
+  const auto = platform.leanFirst && options.module == null && lite === undefined && !tokenizers;
   let src = options.module;
-  if (src === undefined || src === null) src = platform.moduleURL(lite ? 'lite' : tokenizers ? 'full' : 'nohf');
+  if (src === undefined || src === null) src = platform.moduleURL(lite || auto ? 'lite' : tokenizers ? 'full' : 'nohf');
   const tables = (name) => (base !== undefined ? new URL(`${name}${platform.tableExt}`, new URL(base, platform.base())) : platform.tableURL(name));
 
   let preload = encodings;
   if (preload === undefined) preload = platform.preload;
   // The default module with o200k_base from the package's own table, which
-  // the default init() loads at its first count: Node starts it from a
-  // memory image that holds it loaded (image.js), where there is one.
-  const loaded = platform.loadedImage && options.module == null && !lite && !tokenizers && base === undefined &&
-    (encodings === undefined || (Array.isArray(encodings) && encodings.includes('o200k_base'))) ? 'o200k_base' : undefined;
-  // The tables named by name are fetched while the module compiles (a page
-  // downloads both); loadEncoding checks the names and has the module
-  // expand and check the bytes after.
+  // the default init() loads at its first count, may start from a memory
+  // image that holds it loaded: Node's, shipped beside the module
+  // (image.js), or the one a page saved on an earlier visit (saved.js;
+  // options.savedImage false: never).
+  const packaged = options.module == null && !tokenizers && base === undefined &&
+    (encodings === undefined || (Array.isArray(encodings) && encodings.includes('o200k_base')));
+  const loaded = packaged && !lite && platform.loadedImage ? 'o200k_base' : undefined;
+  // An app's own module saves one too when asked (savedImage: true) and
+  // o200k_base is given as bytes or by URL: the image, under one key for
+  // such modules, is taken only for the module whose identity it carries.
+  const given = options.module != null && options.savedImage === true && preload && !Array.isArray(preload) ? preload.o200k_base : undefined;
+  const own = given instanceof Uint8Array || typeof given === 'string' || given instanceof URL;
+  const saving = (packaged ? options.savedImage !== false : own) && platform.savedImages && usable() ? 'o200k_base' : undefined;
+  const key = packaged ? src : OWN_MODULE;
+  // The module compiles while a page reads its saved image, and then while
+  // the tables it still needs download (loadEncoding checks the names and
+  // has the module expand and check the bytes after).
+  const compiling = compile(platform, src, loaded);
+  compiling.catch(() => {}); // awaited below, unless reading the image failed first
+  const saved = saving ? await readSaved(key, saving) : null;
   const early = new Map();
   if (Array.isArray(preload)) {
     for (const name of preload) {
-      if (!ENCODINGS.includes(name) || early.has(name) || name === loaded) continue;
+      if (!ENCODINGS.includes(name) || early.has(name) || name === loaded || (saved && name === saving)) continue;
       const p = fetchBytes(platform, tables(name), `the table of ${name}`);
       p.catch(() => {}); // a failed start may never await it
       early.set(name, p);
     }
   }
 
-  const module = await compile(platform, src, loaded);
-  const imports = WebAssembly.Module.imports(module).map((i) => i.module);
-  const be = imports.includes('gojs') ? await startGoJS(module) : await startWasip1(module, platform.syncCompile, platform.random).catch((e) => {
-    throw notOurs(module, e);
-  });
-  const tf = makeInstance(be, platform, tables, early, () => ended(tf));
+  let module = await compiling;
+  const startOn = (module, image) => {
+    const imports = WebAssembly.Module.imports(module).map((i) => i.module);
+    return imports.includes('gojs') ? startGoJS(module) : startWasip1(module, platform.syncCompile, platform.random, image).catch((e) => {
+      throw notOurs(module, e);
+    });
+  };
+  // A refused image (image.js's or saved.js's: cut short, or not its
+  // digest) costs a second start without it, never an answer: Node's module
+  // read without its data section is read again whole.
+  const image = saved ? saved.image(module) : undefined;
+  let be;
+  let restored = !!image;
+  try {
+    be = await startOn(module, image);
+  } catch (e) {
+    if (!(e instanceof Refused)) throw e;
+    if (saved) saved.forget();
+    if (!image) module = await compile(platform, src, null);
+    be = await startOn(module, null);
+    restored = false;
+  }
+  if (saving && !restored) {
+    // The next visit's image, made in an idle moment after the first count
+    // from the table this start downloaded (kept until then: fetched
+    // again, it could be downloaded again from a server that says no-cache).
+    const kept = own ? fetchBytes(platform, given, `the table of ${saving}`) : early.get(saving);
+    whenIdle(() => saveImage(module, key, saving, () => kept || fetchBytes(platform, tables(saving), `the table of ${saving}`), platform.random));
+  }
+  const tf = makeInstance(be, platform, tables, early, () => ended(tf), auto);
 
   if (Array.isArray(preload)) {
     await Promise.all(preload.map((name) => tf.loadEncoding(name)));
@@ -148,7 +192,7 @@ async function start(platform, options, seq) {
   if (options.catalog !== undefined && options.catalog !== false) {
     await tf.loadCatalog(options.catalog === true ? undefined : options.catalog);
   }
-  bind(tf, seq);
+  bind(tf, seq, auto);
   return tf;
 }
 

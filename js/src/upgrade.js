@@ -12,14 +12,21 @@
 // that forward to whichever module answers now, with live counters' ids
 // that outlive the move: a counter is made again in the new module from
 // its text the next time it is used.
+//
+// The same move takes a page's default instance from the lean module to
+// tokenfit-nohf.wasm (auto: RATIONALE.md, "Why does a page's init() start
+// with the lean module?"): the lean module answers counts at once; the
+// first call that needs the full module starts the move (tf.ready() starts
+// it too) and, until it is done, is refused with not_initialized saying to
+// await tf.ready(); every count meanwhile is answered by the lean module.
 
 import { TokenfitError, Trap } from './errors.js';
-import { compile } from './load.js';
+import { startImaged } from './load.js';
+import { catalogLoader } from './catalog.js';
 import { startWasip1 } from './wasip1.js';
 import { loadedEncodings } from './encodings.js';
 import { jsonOps } from './full.js';
 import { leanOps } from './lean.js';
-import { catalogLoader } from './catalog.js';
 
 // mount is a started module with its encodings and operations.
 function mount(be, platform, tables, guard, early, catalog) {
@@ -40,13 +47,15 @@ function hasLoader(m) {
  * @param {(name: string) => URL} tables where an encoding's table is
  * @param {(fn: () => any) => any} guard the instance's guard (instance.js)
  * @param {Map<string, Promise<Uint8Array>>} [early] table fetches under way (init)
+ * @param {boolean} [auto] be is the lean module of a page's default init(), which moves to the full one when a call needs it
  */
-export function upgradable(be, platform, tables, guard, early) {
+export function upgradable(be, platform, tables, guard, early, auto = false) {
   const catalog = catalogLoader(platform, guard);
   let cur = mount(be, platform, tables, guard, early, catalog);
   if (!be.lite) catalog.attach(be);
   let loader = be.lite ? false : undefined; // whether cur has the loader; undefined until asked
   let upgrading = null; // the promise of the move while it is under way
+  let upgradingTo = null; // the kind of module it moves to
   let registered = false; // whether registerModels changed the registry, which the move then carries
   const lives = new Map(); // the id a counter got → { id, on, target, text }
   let nextLive = 0;
@@ -63,7 +72,9 @@ export function upgradable(be, platform, tables, guard, early) {
     return c.id;
   };
 
-  const upgrade = async () => {
+  // upgrade moves to the module of kind ('nohf', the full module without
+  // the loader, or 'full', with it).
+  const upgrade = async (kind) => {
     let next;
     // A failure of the new module fails the move, not the instance; once
     // it answers, its failures are the instance's.
@@ -73,24 +84,28 @@ export function upgradable(be, platform, tables, guard, early) {
         return fn();
       } catch (e) {
         if (!(e instanceof Trap)) throw e;
-        throw new TokenfitError('internal', `tokenfit: loadTokenizer: the module with the tokenizer.json loader failed while starting (${e.message}); this instance keeps answering without it`);
+        throw new TokenfitError('internal', `tokenfit: ${doing}: the module ${kind === 'full' ? 'with the tokenizer.json loader ' : ''}failed while starting (${e.message}); this instance keeps answering without it`);
       }
     };
+    const doing = kind === 'full' ? 'loadTokenizer' : 'ready';
+    const why = kind === 'full' ? "this instance's module has no tokenizer.json loader, and starting tokenfit.wasm failed" : 'starting the full module (tokenfit-nohf.wasm) failed';
     try {
-      const module = await compile(platform, platform.moduleURL('full'));
-      next = mount(await startWasip1(module, platform.syncCompile, platform.random), platform, tables, trial, undefined, catalog);
+      const be = await startImaged(platform, platform.moduleURL(kind), undefined, (module) => startWasip1(module, platform.syncCompile, platform.random));
+      next = mount(be, platform, tables, trial, undefined, catalog);
     } catch (e) {
       if (e instanceof TokenfitError) {
-        e.message = `tokenfit: loadTokenizer: this instance's module has no tokenizer.json loader, and starting tokenfit.wasm failed: ${e.message.replace(/^tokenfit: /, '')}`;
+        e.message = `tokenfit: ${doing}: ${why}: ${e.message.replace(/^tokenfit: /, '')}`;
         throw e;
       }
-      const err = new TokenfitError('internal', `tokenfit: loadTokenizer: this instance's module has no tokenizer.json loader, and starting tokenfit.wasm failed (${e && e.message}); this instance keeps answering without it`);
+      const err = new TokenfitError('internal', `tokenfit: ${doing}: ${why} (${e && e.message}); this instance keeps answering without it`);
       err.cause = e;
       throw err;
     }
-    if (!trial(() => hasLoader(next))) {
+    const has = !next.be.lite && trial(() => hasLoader(next));
+    if (kind === 'full' && !has) {
       throw new TokenfitError('unknown_operation', 'tokenfit: loadTokenizer: the module the platform gives for tokenizers has no tokenizer.json loader either');
     }
+    if (next.be.lite) throw new TokenfitError('invalid_argument', `tokenfit: ${doing}: the platform's full module is the lean one`);
     // The encodings, until none was loaded meanwhile: the old module
     // answers (and may load more) while the new one loads.
     for (;;) {
@@ -114,7 +129,41 @@ export function upgradable(be, platform, tables, guard, early) {
       for (const c of lives.values()) if (c.on === cur) c.text = cur.ops.liveText(c.id);
     });
     cur = next;
-    loader = true;
+    loader = has;
+  };
+
+  // move starts (or joins) the move to a module of kind; a failed move is
+  // tried again by the next call.
+  const move = (kind) => {
+    if (upgrading === null || (kind === 'full' && upgradingTo !== 'full')) {
+      const after = upgrading || Promise.resolve();
+      upgradingTo = kind;
+      const p = after.catch(() => {}).then(() => (kind === 'full' ? loader : !cur.be.lite) || upgrade(kind));
+      upgrading = p.finally(() => {
+        if (upgrading === q) upgrading = upgradingTo = null;
+      });
+      const q = upgrading;
+    }
+    return upgrading;
+  };
+
+  // Until an auto instance has moved, a call that needs the full module
+  // starts the move and is refused, saying what to await.
+  const lean = () => auto && cur.be.lite;
+  const notReady = (fn) => {
+    move('nohf').catch(() => {});
+    const e = new TokenfitError('not_initialized',
+      `tokenfit: ${fn} needs the full module, which this instance is still fetching (init() started with the lean one, which counts): ` +
+      '`await tf.ready()` once first (or `init({ lite: false })` to start with the full module)');
+    e.ready = true;
+    return e;
+  };
+  // needsFull reports whether a count with target needs the full module.
+  const needsFull = (target) => target != null && typeof target === 'object' &&
+    ((target.model !== undefined && target.model !== '' && !(target.encoding !== undefined && target.encoding !== '')) || target.calibration != null);
+  const counting = (fn, f) => (...args) => {
+    if (lean() && needsFull(args[fn === 'truncate' ? 2 : fn === 'withinLimit' ? 2 : 1])) throw notReady(fn);
+    return f(...args);
   };
 
   // A table loaded into the old module while the move was under way, after
@@ -128,19 +177,24 @@ export function upgradable(be, platform, tables, guard, early) {
   };
 
   const ops = {
-    call: (op, request, fn) => cur.ops.call(op, request, fn),
-    count: (text, target) => cur.ops.count(text, target),
-    encode: (text, target) => cur.ops.encode(text, target),
-    decode: (ids, target, checked) => cur.ops.decode(ids, target, checked),
-    withinLimit: (text, limit, target) => cur.ops.withinLimit(text, limit, target),
-    truncate: (text, maxTokens, options) => cur.ops.truncate(text, maxTokens, options),
+    call(op, request, fn = op) {
+      if (lean()) throw notReady(fn);
+      return cur.ops.call(op, request, fn);
+    },
+    count: counting('countTokens', (text, target) => cur.ops.count(text, target)),
+    encode: counting('encode', (text, target) => cur.ops.encode(text, target)),
+    decode: counting('decode', (ids, target, checked) => cur.ops.decode(ids, target, checked)),
+    withinLimit: counting('withinLimit', (text, limit, target) => cur.ops.withinLimit(text, limit, target)),
+    truncate: counting('truncate', (text, maxTokens, options) => cur.ops.truncate(text, maxTokens, options)),
     registerModels(registry) {
+      if (lean()) throw notReady('registerModels');
       const answer = cur.ops.registerModels(registry);
       registered = true;
       return answer;
     },
     encodings: () => cur.ops.encodings(),
     liveNew(target, text) {
+      if (lean() && needsFull(target)) throw notReady('liveCounter');
       const a = cur.ops.liveNew(target, text);
       lives.set(++nextLive, { id: a.id, on: cur, target: target == null ? target : { ...target }, text: undefined });
       return { ...a, id: nextLive };
@@ -169,16 +223,25 @@ export function upgradable(be, platform, tables, guard, early) {
   return {
     ops,
     loadEncoding,
-    loadCatalog: catalog.load,
     memoryBytes: () => cur.be.memoryBytes(),
-    // ready resolves once the module that answers has the loader, moving
-    // to tokenfit.wasm the first time it has not (concurrent calls share
-    // one move; a failed one is tried again by the next call).
-    ready() {
+    kind: () => cur.be.kind,
+    // loader resolves once the module that answers has the tokenizer.json
+    // loader, moving to tokenfit.wasm the first time it has not (concurrent
+    // calls share one move; a failed one is tried again by the next call).
+    loader() {
       if (loader === undefined) loader = hasLoader(cur);
       if (loader) return Promise.resolve();
-      if (upgrading === null) upgrading = upgrade().finally(() => { upgrading = null; });
-      return upgrading;
+      return move('full');
+    },
+    // full resolves once the module that answers is a full one: at once,
+    // but for an auto instance still on the lean module.
+    full: () => (lean() ? move('nohf').then(() => {}) : Promise.resolve()),
+    // loadCatalog loads the model catalog into the module that answers (an
+    // auto instance moves to the full module first: the lean one has no
+    // registry).
+    loadCatalog: async (source) => {
+      if (lean()) await move('nohf');
+      return catalog.load(source);
     },
   };
 }

@@ -369,11 +369,13 @@ export class Wasip1 {
   }
 }
 
-export async function startWasip1(module, sync, random) {
+// startWasip1 starts module; image (by default the one the module was read
+// with: load.js memoryImage; null for none) writes a memory image into its
+// memory first and returns the encodings it holds loaded.
+export async function startWasip1(module, sync, random, image = memoryImage(module)) {
   const shim = wasiShim({ random });
   const instance = sync ? new WebAssembly.Instance(module, shim.imports) : await WebAssembly.instantiate(module, shim.imports);
   shim.setMemory(instance.exports.memory);
-  const image = memoryImage(module);
   const holds = image ? image(instance.exports.memory) : [];
   instance.exports._initialize();
   const v = instance.exports.abi_version();

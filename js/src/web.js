@@ -6,6 +6,7 @@ import { TokenfitError } from './errors.js';
 
 export const web = {
   name: 'web',
+  savedImages: true, // init() may start from the image a page saved before (saved.js)
   base: () => (typeof location !== 'undefined' ? location.href : import.meta.url),
   async open(url, what) {
     const r = await fetch(url);

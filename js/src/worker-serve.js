@@ -9,16 +9,24 @@ export function serve(port, init) {
   let tf = null;
   const lives = new Map(); // live counter id → counter
   let nextLive = 0;
+  // answer posts what run() gives. A call that needs the full module while
+  // a lean-first instance (a page's default init()) is still moving to it
+  // waits for the move here (calls to a worker are asynchronous anyway) and
+  // runs again, so a worker never refuses one for that.
   const answer = (id, run) => {
     let value;
     try {
       value = run();
     } catch (e) {
-      port.post({ id, error: { code: e.code || 'internal', message: e.message || String(e), field: e.field } });
+      if (e && e.ready && tf && typeof tf.ready === 'function') {
+        return tf.ready().then(() => answer(id, run), (err) => post(id, err));
+      }
+      post(id, e);
       return;
     }
     port.post({ id, value });
   };
+  const post = (id, e) => port.post({ id, error: { code: e.code || 'internal', message: e.message || String(e), field: e.field } });
   let queue = Promise.resolve();
   port.listen((msg) => {
     const { id, fn, args = [] } = msg;
@@ -39,7 +47,7 @@ export function serve(port, init) {
           (e) => port.post({ id, error: { code: e.code || 'internal', message: e.message || String(e) } }),
         );
       }
-      answer(id, () => {
+      return answer(id, () => {
         switch (fn) {
           case 'liveNew': {
             const c = tf.liveCounter(...args);

@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readImaged } from '../src/image.js';
+import { Refused } from '../src/errors.js';
 import { memoryImage, samplesAt } from '../scripts/memory-image.mjs';
+import { HEAD, parseHead } from '../src/image-format.js';
 import { wasiShim } from '../src/wasi.js';
 
 const dist = new URL('../dist/', import.meta.url);
@@ -72,10 +74,16 @@ test('an image is used only with the module it was made from', () => {
     writeFileSync(mem, image.subarray(0, 20));
     assert.equal(readImaged(fs, url), undefined, 'an image cut short in its header');
     // Cut short in its pages: the module is read, and writing the image
-    // into the memory then fails with a TokenfitError, never a partial start.
+    // into the memory then is Refused (init() starts again from the module
+    // read whole), never a partial start.
     writeFileSync(mem, image.subarray(0, image.length - 4096));
     const cut = readImaged(fs, url);
-    assert.throws(() => memoryAfter(cut.bytes, cut.image), (e) => e.code === 'invalid_argument' && /cut short/.test(e.message));
+    assert.throws(() => memoryAfter(cut.bytes, cut.image), (e) => e instanceof Refused && /cut short/.test(e.message));
+    // Another identity: a module built otherwise with the same data.
+    const foreign = Buffer.from(image);
+    foreign[64] ^= 1;
+    writeFileSync(mem, foreign);
+    assert.equal(readImaged(fs, url), undefined, 'an image of another module');
     copyFileSync(new URL('tokenfit-lite.mem', dist), mem);
     assert.equal(readImaged(fs, url), undefined, 'another module\'s image');
   } finally {
@@ -92,7 +100,8 @@ test('the loaded image is made again byte for byte from the shipped module and t
   const { loadedImage } = await import('../scripts/loaded-image.mjs');
   const shipped = readFileSync(new URL(LOADED, dist));
   assert.ok(loadedImage(new URL('tokenfit-nohf.wasm', dist).pathname).equals(shipped));
-  assert.equal(shipped.readUInt32LE(4), 2);
+  assert.equal(shipped.readUInt32LE(4), 4);
+  assert.deepEqual(parseHead(shipped).holds, ['o200k_base']);
   assert.ok(shipped.readUInt32LE(24) * 65536 > readFileSync(new URL('tokenfit-nohf.wasm', dist)).length, 'the memory has grown by the table');
 });
 
@@ -190,8 +199,94 @@ test('a loaded image is used only with its module, and one cut short fails', () 
     const cut = readImaged(fs, url, 'o200k_base');
     const shim = wasiShim();
     const instance = new WebAssembly.Instance(new WebAssembly.Module(cut.bytes), shim.imports);
-    assert.throws(() => cut.image(instance.exports.memory), (e) => e.code === 'invalid_argument' && /cut short/.test(e.message));
+    assert.throws(() => cut.image(instance.exports.memory), (e) => e instanceof Refused && /cut short/.test(e.message));
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Damage anywhere in the loaded image: a flipped byte in its header, its
+// run list, the samples, the pages the data segments fill, the table's and
+// its index's pages or the heap the load left. Each is refused (not taken,
+// or Refused once its pages are in memory: init() then starts from the
+// module read whole) or, where it lies in bytes no part of the image's
+// meaning depends on (the header's reserved words), changes nothing.
+test('a loaded image with a flipped byte anywhere is refused, never trusted', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tokenfit-flip-'));
+  try {
+    const mod = join(dir, 'm.wasm');
+    const mem = join(dir, 'm.o200k_base.mem');
+    const url = pathToFileURL(mod);
+    copyFileSync(new URL('tokenfit-nohf.wasm', dist), mod);
+    const image = readFileSync(new URL(LOADED, dist));
+    const head = parseHead(image);
+    const pagesAt = HEAD + 8 * head.runs;
+    const reserved = (i) => (i >= 40 && i < 64) || (i >= 96 && i < 128);
+    let seed = 7;
+    const rand = (n) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    // Every header byte, then 240 random places in the pages (the first
+    // runs hold the module's data, the middle the table, the end the heap).
+    const places = [...Array.from({ length: pagesAt }, (_, i) => i).filter((i) => i < 128 || i >= HEAD || i % 61 === 0),
+      ...Array.from({ length: 240 }, () => pagesAt + rand(image.length - pagesAt))];
+    let refused = 0;
+    for (const at of places) {
+      const b = Buffer.from(image);
+      b[at] ^= 1 << rand(8);
+      writeFileSync(mem, b);
+      const imaged = readImaged(fs, url, 'o200k_base');
+      if (imaged === undefined) {
+        refused++;
+        continue;
+      }
+      const instance = new WebAssembly.Instance(new WebAssembly.Module(imaged.bytes), wasiShim().imports);
+      try {
+        imaged.image(instance.exports.memory);
+      } catch (e) {
+        assert.ok(e instanceof Refused, `a flip at ${at}: ${e}`);
+        refused++;
+        continue;
+      }
+      assert.ok(reserved(at), `a flip at byte ${at} of the image was taken`);
+    }
+    assert.ok(refused >= places.length - 56, `${refused} of ${places.length} refused`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// The same through init(): a copy of the package whose loaded image has a
+// flipped byte (in the data's pages, the table's, the heap's, the header)
+// counts as official tiktoken, every time.
+test('init() from a package whose loaded image is damaged counts right', async () => {
+  const { get_encoding } = await import('tiktoken');
+  const root = mkdtempSync(join(tmpdir(), 'tokenfit-pkg-'));
+  try {
+    const copy = new URL(`file://${root}/dist/`);
+    fs.cpSync(new URL('esm/', dist), new URL('esm/', copy), { recursive: true });
+    for (const f of ['tokenfit-nohf.wasm', 'tokenfit-nohf.mem', 'tables/o200k_base.tkt', 'tables/o200k_base.tkx']) {
+      fs.mkdirSync(new URL('.', new URL(f, copy)), { recursive: true });
+      copyFileSync(new URL(f, dist), new URL(f, copy));
+    }
+    const { init } = await import(new URL('esm/node.js', copy).href);
+    const image = readFileSync(new URL(LOADED, dist));
+    const head = parseHead(image);
+    const pagesAt = HEAD + 8 * head.runs;
+    const pages = image.length - pagesAt;
+    const official = get_encoding('o200k_base');
+    const want = official.encode_ordinary(SAMPLE).length;
+    official.free();
+    for (const at of [8, 20, 24, 28, 32, 70, HEAD + 4, pagesAt + 100, pagesAt + (pages >> 3), pagesAt + (pages >> 1), pagesAt + pages - 5000, image.length - 1]) {
+      const b = Buffer.from(image);
+      b[at] ^= 0x10;
+      writeFileSync(new URL(LOADED, copy), b);
+      const tf = await init({});
+      assert.equal(tf.countTokens(SAMPLE), want, `a flip at byte ${at}`);
+      assert.equal(tf.countTokens(SAMPLE), want, `a flip at byte ${at}, again`);
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });

@@ -21,6 +21,8 @@ async function main(): Promise<void> {
   const qwen: URL = qwen3();
   const vocab: number = (await tf.loadTokenizer('hf:Qwen/Qwen3-8B', qwen)).vocabSize;
   await init({ lite: true, encodings: ['o200k_base'], tables: 'https://cdn.example/tables/' });
+  const ready: Promise<void> = (await init({ savedImage: false })).ready();
+  await ready;
   await init({ module: new URL('https://cdn.example/tokenfit.wasm'), encodings: { cl100k_base: new Uint8Array(0) } });
   await init({ module: {} as WebAssembly.Module });
   const n: number = tf.countTokens('Hello', { model: 'gpt-4o' });

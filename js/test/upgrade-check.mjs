@@ -35,6 +35,19 @@ export async function upgradeChecks(tokenfit) {
   };
   try {
     const tf = await tokenfit.init();
+    // A page's default init() starts the lean module (it counts at once);
+    // a call that needs the full one is refused until tf.ready(), which
+    // moves the instance to tokenfit-nohf.wasm. In Node it is there already.
+    if (tf.module === 'lite') {
+      check(tf.countTokens('Hello world') === 2, 'the lean module counts');
+      try {
+        tf.countChat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hello world' }] });
+        f.push('countChat on the lean module answered');
+      } catch (e) {
+        check(e.code === 'not_initialized' && /await tf\.ready\(\)/.test(e.message), `countChat before ready(): ${e.code} ${e.message}`);
+      }
+    }
+    await tf.ready();
     check(tf.module === 'wasip1', `module ${tf.module}`);
     const loader = () => {
       try {

@@ -1,4 +1,4 @@
-//go:build wasip1 && !tokenfit_lite
+//go:build wasip1
 
 package main
 

@@ -1198,11 +1198,12 @@ async function start() {
   fillModels();
   showModel();
   $('#version').textContent = registry.version;
-  // The first count: the lean module (index.html preloads it and the table).
+  // The first count: the lean module (index.html preloads it and the
+  // table), started from the memory image an earlier visit saved when there
+  // is one (the table is then loaded already).
   const files = await prepare(at);
-  live.tf = await open({ module: files.module, encodings: {} });
+  live.tf = await open({ module: files.module, encodings: files.encodings, savedImage: true });
   at.instance = performance.now();
-  await live.tf.loadEncoding('o200k_base', files.encodings.o200k_base);
   at.table = performance.now();
   // Typing before now changed only the composer: count what it holds.
   state.text = composer.value;

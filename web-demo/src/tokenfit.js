@@ -15,9 +15,11 @@ export { TokenfitError } from 'tokenfit';
 
 // open starts tokenfit on a compiled module with the given tables (name →
 // bytes); other encodings load with tf.loadEncoding(name) when a model
-// needs them, from dist/assets/tables.
-export function open({ module, encodings }) {
-  return init({ module, encodings, tables: new URL('tables/', assetBase) });
+// needs them, from dist/assets/tables. savedImage: the package saves the
+// instance's memory with o200k_base loaded after the first count, and the
+// next visit's open starts from it instead of loading the table.
+export function open({ module, encodings, savedImage = false }) {
+  return init({ module, encodings, tables: new URL('tables/', assetBase), savedImage });
 }
 
 // loading runs fn, loading each encoding the package says is missing (a

@@ -155,8 +155,10 @@ const digest = (f) => createHash('sha256').update(readFileSync(f)).digest('hex')
 // countInChromium opens the app, waits for its first count, types into the
 // text area and waits for the live count Node expects; with shipped, the
 // app (app/shipped.js) must also have counted with Mistral 7B's table as
-// Node does.
-async function countInChromium(t, url, { shipped } = {}) {
+// Node does. The default app (init() without options) then has saved its
+// memory image (src/saved.js): opened again, it counts without fetching
+// o200k_base's table.
+async function countInChromium(t, url, { shipped, explicit } = {}) {
   const page = await browser.newPage();
   const logs = [];
   const fetched = [];
@@ -177,6 +179,18 @@ async function countInChromium(t, url, { shipped } = {}) {
     await page.waitForFunction((n) => document.querySelector('output').value === n, String(expected), { timeout: 10000 })
       .catch(async () => assert.fail(`after typing, the live count is ${await page.evaluate(() => document.querySelector('output').value)}, not ${expected}`));
     t.diagnostic(`fetched: ${fetched.filter((p) => /\.(wasm|tk.)$/.test(p)).map((p) => basename(p)).join(' ')}`);
+    if (!shipped && !explicit) {
+      const saved = await page.waitForFunction(async () => (await (await caches.open('tokenfit')).keys()).length > 0, null, { timeout: 60000, polling: 200 })
+        .then(() => true, () => false);
+      assert.ok(saved, `no memory image was saved\n${logs.join('\n')}`);
+      fetched.length = 0;
+      await page.goto(url);
+      await page.waitForFunction(() => document.body.dataset.ready || document.body.dataset.error, null, { timeout: 120000 });
+      assert.equal(await page.evaluate(() => document.body.dataset.ready), '2', `the returning visit's count\n${logs.join('\n')}`);
+      const tables = fetched.filter((p) => /\.tkp$/.test(p));
+      assert.deepEqual(tables, [], 'a returning visit starts from the saved image, without the table');
+      t.diagnostic(`returning visit fetched: ${fetched.filter((p) => /\.(wasm|tk.)$/.test(p)).map((p) => basename(p)).join(' ') || 'nothing'} (from the HTTP cache or the server)`);
+    }
   } finally {
     await page.close();
   }
@@ -198,7 +212,7 @@ async function buildAndCount(t, dir, cmd, args, { html, explicit, shipped } = {}
     : shipped ? [...SHIPPED, 'tables/mistral-7b-v0.1.tkh'].sort() : SHIPPED);
   const server = await serveStatic(dist);
   try {
-    await countInChromium(t, `http://127.0.0.1:${server.address().port}/`, { shipped });
+    await countInChromium(t, `http://127.0.0.1:${server.address().port}/`, { shipped, explicit });
   } finally {
     server.close();
   }
