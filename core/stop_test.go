@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,12 @@ func TestDoUntil(t *testing.T) {
 		t.Fatalf("done before the call: %v", err)
 	}
 	// Chunks of a text that takes far longer to cut than the 20 ms the
-	// call is given.
+	// call is given. In WebAssembly a call holds the only thread, so no
+	// timer closes the channel while it runs: the hosts there stop a call
+	// from outside the module (serve --stop-abandoned), not through done.
+	if runtime.GOARCH == "wasm" {
+		return
+	}
 	req := []byte(`{"maxTokens": 64, "overlap": 32, "text": "` + strings.Repeat("Counting tokens before the request is sent. ", 200000) + `"}`)
 	done := make(chan struct{})
 	time.AfterFunc(20*time.Millisecond, func() { close(done) })
