@@ -10,6 +10,7 @@ type pairTable struct {
 	vals  []uint64
 	shift uint
 	n     int
+	seeds seeds // hash.go
 }
 
 const emptyPair = ^uint64(0) // no pair: ids are below 2^21
@@ -20,7 +21,7 @@ func newPairTable(n int) pairTable {
 	for 1<<bits < 2*n {
 		bits++
 	}
-	t := pairTable{keys: make([]uint64, 1<<bits), vals: make([]uint64, 1<<bits), shift: 64 - bits}
+	t := pairTable{keys: make([]uint64, 1<<bits), vals: make([]uint64, 1<<bits), shift: 64 - bits, seeds: newSeeds()}
 	for i := range t.keys {
 		t.keys[i] = emptyPair
 	}
@@ -40,7 +41,7 @@ func (t *pairTable) grown(n int) pairTable {
 
 func (t *pairTable) slot(key uint64) int {
 	mask := len(t.keys) - 1
-	i := int((key * 0x9E3779B97F4A7C15) >> t.shift)
+	i := int(t.seeds.u64(key) >> t.shift)
 	for t.keys[i] != key && t.keys[i] != emptyPair {
 		i = (i + 1) & mask
 	}
