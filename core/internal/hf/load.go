@@ -85,6 +85,7 @@ func Load(name string, data []byte) (*Model, error) {
 	if err := m.addedTokens(root.get("added_tokens")); err != nil {
 		return nil, err
 	}
+	m.buildAdded()
 	return m, nil
 }
 
@@ -478,7 +479,8 @@ func (m *Model) addMerge(rank int, ab string, split int) error {
 }
 
 // setAdded records an added token; normalized ones are matched after the
-// normalizer, as the normalizer writes their text.
+// normalizer, as the normalizer writes their text. buildAdded must follow
+// the last.
 func (m *Model) setAdded(id int, text string, normalized bool) {
 	m.texts.set(id, text)
 	if normalized {
@@ -486,4 +488,10 @@ func (m *Model) setAdded(id int, text string, normalized bool) {
 	} else {
 		m.added.add(text, uint32(id))
 	}
+}
+
+// buildAdded makes the matchers of the added tokens, once all are set.
+func (m *Model) buildAdded() {
+	m.added.build()
+	m.addedNorm.build()
 }

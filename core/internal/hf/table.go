@@ -206,6 +206,7 @@ func LoadTable(data []byte) (*Model, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	m.buildAdded()
 	return m, nil
 }
 
