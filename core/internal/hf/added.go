@@ -39,22 +39,23 @@ type addedSet struct {
 }
 
 type addedToken struct {
-	text string
-	id   uint32
+	text    string // what is matched
+	content string // as the file writes it (text before the normalizer), which a table keeps
+	id      uint32
 }
 
 // add records an added token; a text added again keeps its place and takes
-// the later id. build must follow the last add.
-func (s *addedSet) add(text string, id uint32) {
+// the later id and content. build must follow the last add.
+func (s *addedSet) add(text, content string, id uint32) {
 	if k, ok := s.index[text]; ok {
-		s.tokens[k].id = id
+		s.tokens[k].id, s.tokens[k].content = id, content
 		return
 	}
 	if s.index == nil {
 		s.index = map[string]int{}
 	}
 	s.index[text] = len(s.tokens)
-	s.tokens = append(s.tokens, addedToken{text, id})
+	s.tokens = append(s.tokens, addedToken{text, content, id})
 	s.longest = max(s.longest, len(text))
 }
 
@@ -249,12 +250,12 @@ type listedAdded struct {
 	text string
 }
 
-// list returns the set's tokens, each marked norm, by first byte, the
-// longest first, then in the order added.
+// list returns the set's tokens (their content), each marked norm, by
+// first byte, the longest first, then in the order added.
 func (s *addedSet) list(norm byte) []listedAdded {
 	out := make([]listedAdded, 0, len(s.tokens))
 	for _, t := range s.tokens {
-		out = append(out, listedAdded{t.id, norm, t.text})
+		out = append(out, listedAdded{t.id, norm, t.content})
 	}
 	slices.SortStableFunc(out, func(a, b listedAdded) int {
 		if a.text[0] != b.text[0] {

@@ -30,7 +30,7 @@ func buildSet(texts []string) (*addedSet, map[string]uint32) {
 	s := new(addedSet)
 	want := map[string]uint32{}
 	for i, t := range texts {
-		s.add(t, uint32(i))
+		s.add(t, t, uint32(i))
 		want[t] = uint32(i) // a text added again takes the later id
 	}
 	s.build()
@@ -181,7 +181,7 @@ func TestAdded_Memory(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	s := new(addedSet)
 	for i, text := range texts {
-		s.add(text, uint32(i))
+		s.add(text, text, uint32(i))
 	}
 	s.build()
 	runtime.GC()

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -77,5 +78,66 @@ func TestTokenizerFlag(t *testing.T) {
 		if r := tokenfit(t, "x", args...); r.status != 2 {
 			t.Errorf("%v: %d %q, want a usage error", args, r.status, r.stderr)
 		}
+	}
+}
+
+// TestConvert_Limits: convert refuses a tokenizer.json whose table the
+// loader would refuse (a key over 65,535 bytes, an added token over 1 MiB),
+// with the reason --tokenizer gives for the file, and converts one at the
+// limits into a table that counts as the file does. (Before, convert wrote
+// the table and loading it failed: "table truncated or damaged".)
+func TestConvert_Limits(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, key, added string) string {
+		var b strings.Builder
+		b.WriteString(`{"pre_tokenizer":{"type":"ByteLevel","add_prefix_space":false,"use_regex":true},"model":{"type":"BPE","vocab":{`)
+		for c := range 256 {
+			r := rune(c) // the byte-level alphabet: printable bytes stand for themselves
+			switch {
+			case c <= ' ':
+				r = rune(0x100 + c)
+			case c >= 0x7F && c <= 0xA0:
+				r = rune(0x100 + c - 0x7F + 0x21)
+			case c == 0xAD:
+				r = 0x143
+			}
+			q := string(r)
+			if q == `"` || q == `\` {
+				q = `\` + q
+			}
+			b.WriteString(`"` + q + `":` + strconv.Itoa(c) + ",")
+		}
+		b.WriteString(`"` + key + `":256},"merges":[]},"added_tokens":[{"id":257,"content":"` + added + `","special":true}]}`)
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		name, key, added, reason string
+	}{
+		{"long-key.json", strings.Repeat("k", 65536), "<|x|>", "token 256 is 65536 bytes (at most 65535)"},
+		{"long-added.json", "kk", strings.Repeat("a", 1<<20+1), "added token 257 is 1048577 bytes (at most 1048576)"},
+	} {
+		p := file(c.name, c.key, c.added)
+		conv := tokenfit(t, "", "convert", "-o", filepath.Join(dir, "out.tkh"), p)
+		load := tokenfit(t, "x", "count", "--tokenizer", p)
+		if conv.status != 1 || !strings.Contains(conv.stderr, c.reason) || load.status != 1 || !strings.Contains(load.stderr, c.reason) {
+			t.Errorf("%s: convert %d %q; count %d %q; want both to say %q", c.name, conv.status, conv.stderr, load.status, load.stderr, c.reason)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out.tkh")); err == nil {
+			t.Errorf("%s: convert wrote a table", c.name)
+		}
+	}
+	p := file("at-limits.json", strings.Repeat("k", 65535), strings.Repeat("a", 1<<20))
+	table := filepath.Join(dir, "at-limits.tkh")
+	if r := tokenfit(t, "", "convert", "-o", table, p); r.status != 0 {
+		t.Fatalf("convert at the limits: %d %s", r.status, r.stderr)
+	}
+	text := "k" + strings.Repeat("a", 1<<20) + " kk"
+	a, b := tokenfit(t, text, "encode", "--tokenizer", p), tokenfit(t, text, "encode", "--tokenizer", table)
+	if a.status != 0 || b.status != 0 || !strings.HasPrefix(a.stdout, `{"ids":[107,257,`) || a.stdout != b.stdout {
+		t.Errorf("the file: %d %q %s; its table: %d %q %s", a.status, a.stdout, a.stderr, b.status, b.stdout, b.stderr)
 	}
 }
