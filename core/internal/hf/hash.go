@@ -41,7 +41,8 @@ func r4(s string, i int) uint64 {
 }
 
 // str hashes a key: a word or a character in counting, one multiplication
-// for up to 16 bytes, one more per 16 bytes beyond.
+// for up to 16 bytes, one more per 16 bytes beyond. (A pair of ids, in
+// pairs.go, is mum(pair ^ s0, s1).)
 func (h seeds) str(s string) uint64 {
 	n := len(s)
 	var a, b uint64
@@ -62,6 +63,3 @@ func (h seeds) str(s string) uint64 {
 	}
 	return mum(a^h.s0, b^acc)
 }
-
-// u64 hashes a pair of ids.
-func (h seeds) u64(x uint64) uint64 { return mum(x^h.s0, h.s1) }

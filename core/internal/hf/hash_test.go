@@ -102,7 +102,7 @@ func pairProbes(t *pairTable) int {
 	n := 0
 	for i, k := range t.keys {
 		if k != emptyPair {
-			n += (i-int(t.seeds.u64(k)>>t.shift))&mask + 1
+			n += (i-int(mum(k^t.seeds.s0, t.seeds.s1)>>t.shift))&mask + 1
 		}
 	}
 	return n
