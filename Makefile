@@ -281,6 +281,7 @@ check: check-wasm
 generate: unicode
 	$(GO) generate ./...
 	TOKENFIT_UPDATE=1 $(GO) test -count=1 -run '^TestTypes_UpToDate$$' ./internal/hostile
+	python3 core/testdata/python-json.py > core/testdata/python-json.json
 	$(MAKE) vectors
 
 # Regenerate testdata/vectors/tokens.json from the official tiktoken.

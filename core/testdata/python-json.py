@@ -39,7 +39,7 @@ for _ in range(400):
         'indent': json.dumps(v, ensure_ascii=False, indent=4),
     })
 json.dump({
-    'about': 'Made by python-json.py (' + sys.version.split()[0] + '); do not edit. Python json.loads keeps the last value of a repeated key where the key first appears.',
+    'about': 'Made by python-json.py (make generate); do not edit. Python json.loads keeps the last value of a repeated key where the key first appears.',
     'cases': cases,
 }, sys.stdout, ensure_ascii=False, indent=1)
 sys.stdout.write('\n')
