@@ -84,8 +84,13 @@ func (s *addedSet) build() {
 		order[k] = int32(k)
 	}
 	level := []group{{0, int32(len(order))}}
-	s.label, s.out = []byte{0}, []uint32{0}
-	s.first = []uint32{0}
+	// At most a state per byte of token, and the root: room for them all at
+	// once, so that growing leaves no copies behind.
+	n := 1
+	for _, t := range s.tokens {
+		n += len(t.text)
+	}
+	s.label, s.out, s.first = make([]byte, 1, n), make([]uint32, 1, n), make([]uint32, 1, n+1)
 	for d, base := 0, 0; len(level) > 0; d++ {
 		var next []group
 		nextBase := base + len(level)
