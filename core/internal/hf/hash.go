@@ -12,8 +12,8 @@ import (
 // the runtime's generator (which the WebAssembly modules seed afresh in
 // every instance), so that a file cannot be written whose keys all fall in
 // one slot: with a fixed hash they can, and a table probed linearly then
-// costs its number of keys per key (RATIONALE.md, "Why are the tables of a
-// tokenizer.json hashed with a key drawn at each load?").
+// costs its number of keys per key (RATIONALE.md, "Why does a hostile
+// tokenizer.json cost what a fair one does?").
 //
 // The mixing step is wyhash's: the 128-bit product of the key's bytes and
 // the seeds, folded (mum). The key's bytes and the seeds meet by
