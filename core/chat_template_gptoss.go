@@ -168,7 +168,7 @@ func (t *templateRender) gptOssTools(tools []ChatTool) string {
 			continue
 		}
 		b = append(b, "(_: {\n"...)
-		_ = jsonio.Object(props, func(name string, spec []byte) error {
+		_ = jsonio.Members(props, func(name string, spec []byte) error {
 			s := schemaFields(spec)
 			if d, ok := s.str("description"); ok && d != "" {
 				b = append(b, "// "+d+"\n"...)

@@ -43,14 +43,15 @@ func (t *templateRender) appendToolTail(b []byte, f *FunctionDef) []byte {
 }
 
 // appendPyJSON appends the JSON value raw (already checked by the decoder)
-// as json.dumps prints it after json.loads.
+// as json.dumps prints it after json.loads: a repeated key once, where it
+// first appears, with its last value (jsonio.Members).
 func (t *templateRender) appendPyJSON(b, raw []byte) []byte {
 	raw = bytes.TrimSpace(raw) // no copy: a copy at every level costs n·depth
 	switch jsonio.Kind(raw) {
 	case "an object":
 		b = append(b, '{')
 		first := true
-		_ = jsonio.Object(raw, func(key string, val []byte) error {
+		_ = jsonio.Members(raw, func(key string, val []byte) error {
 			if !first {
 				b = append(b, ", "...)
 			}
@@ -168,7 +169,8 @@ func (t *templateRender) argumentsJSON(args string) string {
 }
 
 // appendIndented appends the JSON raw, as json.dumps prints it with
-// separators ", " and ": " (appendPyJSON's), with indent=4 at depth.
+// separators ", " and ": " (appendPyJSON's), with indent=4 at depth (a
+// repeated key as appendPyJSON prints it).
 func appendIndented(b, raw []byte, depth int) []byte {
 	line := func(b []byte, d int) []byte {
 		b = append(b, '\n')
@@ -180,7 +182,7 @@ func appendIndented(b, raw []byte, depth int) []byte {
 	switch jsonio.Kind(raw) {
 	case "an object":
 		n := 0
-		_ = jsonio.Object(raw, func(key string, val []byte) error {
+		_ = jsonio.Members(raw, func(key string, val []byte) error {
 			if n > 0 {
 				b = append(b, ',')
 			} else {

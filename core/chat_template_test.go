@@ -119,6 +119,59 @@ func TestChatTemplate_Oracle(t *testing.T) {
 	}
 }
 
+// TestChatTemplate_RepeatedKeys: tool-call arguments and tool schemas that
+// give a key twice count as the reference renders them (JSON.parse, like
+// vLLM's and transformers' json.loads, keeps the last value where the key
+// first came) and as the same request with each key once. Before repeated
+// keys were collapsed, Qwen 3's arguments {"a":1,"b":2,"a":3} counted 54
+// instead of 48, and every member was printed.
+func TestChatTemplate_RepeatedKeys(t *testing.T) {
+	o := startChatOracle(t)
+	call := func(args string) string {
+		q, _ := json.Marshal(args)
+		return `{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "call00001", "type": "function", "function": {"name": "f", "arguments": ` + string(q) + `}}]}, {"role": "tool", "tool_call_id": "call00001", "content": "ok"}]}`
+	}
+	tools := func(params string) string {
+		return `{"messages": [{"role": "user", "content": "hi"}], "tools": [{"type": "function", "function": {"name": "get_weather", "description": "Weather", "parameters": ` + params + `}}]}`
+	}
+	schema := `{"type": "object", "properties": {"city": {"type": "string", "description": "City"}, "unit": {"type": "string"}, "city": {"type": "string", "description": "City name, again"}}, "required": ["city"]}`
+	once := `{"type": "object", "properties": {"city": {"type": "string", "description": "City name, again"}, "unit": {"type": "string"}}, "required": ["city"]}`
+	for _, f := range templateFamilies {
+		var cases [][2]string // a request, and the same with each key once
+		switch f.template {
+		case "qwen3", "llama3.1", "llama3.2", "mistral-nemo", "gpt-oss":
+			cases = append(cases, [2]string{call(`{"a":1,"b":2,"a":3}`), call(`{"a":3,"b":2}`)},
+				[2]string{call(`{"o": {"x": 1, "x": [2]}, "o": {"y": 3}}`), call(`{"o": {"y": 3}}`)})
+		}
+		switch f.template {
+		case "qwen3", "llama3.1", "llama3.2", "mistral-nemo", "gpt-oss", "deepseek-v3":
+			cases = append(cases, [2]string{tools(schema), tools(once)})
+		}
+		if cases == nil {
+			continue
+		}
+		t.Run(f.template, func(t *testing.T) {
+			a, _ := apiWithTokenizer(t, f.model, f.pkg)
+			var texts []string
+			for _, c := range cases {
+				texts = append(texts, c[0])
+			}
+			want, err := o.Encode(f.ref, texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range cases {
+				var got, same ChatCount
+				mustUnmarshal(t, a.Call("countChat", []byte(`{"model": "`+f.model+`", `+c[0][1:])), &got)
+				mustUnmarshal(t, a.Call("countChat", []byte(`{"model": "`+f.model+`", `+c[1][1:])), &same)
+				if got.Total != len(want[i]) || got.Total != same.Total || !got.Exact {
+					t.Errorf("%s: total %d (exact %v), the reference %d, the request with each key once %d", c[0], got.Total, got.Exact, len(want[i]), same.Total)
+				}
+			}
+		})
+	}
+}
+
 // TestChatTemplate_Additive: the count by stretches between marker tokens
 // equals the count of the whole rendered prompt, and the breakdown adds
 // up, for every family (no reference needed).
@@ -448,7 +501,11 @@ func startChatOracle(t *testing.T) *oracle.Process {
 //     whitespace, so Qwen's <think> and </think> never touch other
 //     whitespace in the generated text;
 //   - JSON object keys are never integers: JavaScript orders those first,
-//     Python keeps them in place.
+//     Python keeps them in place;
+//   - Mistral NeMo's user messages are never equal: its template compares
+//     each with the last (message == user_messages[-1]), by value in
+//     Python (an equal earlier one gets the tools too), by identity in
+//     JavaScript.
 
 func chatText(rng *rand.Rand, markers []string, trims bool) string {
 	var b strings.Builder
@@ -520,9 +577,12 @@ func genLlama31(rng *rand.Rand) chatCase {
 		for range rng.IntN(3) {
 			if rng.IntN(2) == 0 {
 				args, _ := json.Marshal(map[string]any{"q": chatText(rng, llamaMarkers, false), "n": rng.IntN(1000)})
-				if rng.IntN(3) == 0 {
+				switch rng.IntN(4) {
+				case 0:
 					q, _ := json.Marshal(chatText(rng, llamaMarkers, false))
 					args = []byte(`{ "q" : ` + string(q) + ` , "deep": {"a": [1, -2, {}], "b": null, "c": true} }`) // as the model wrote it
+				case 1:
+					args = repeatedKeys(rng, llamaMarkers)
 				}
 				call := map[string]any{"id": fmt.Sprintf("call_%d", rng.IntN(1e6)), "type": "function",
 					"function": map[string]any{"name": []string{"get_weather", "search", "函数"}[rng.IntN(3)], "arguments": string(args)}}
@@ -687,7 +747,7 @@ func genNemo(rng *rand.Rand) chatCase {
 	}
 	for i := range 1 + rng.IntN(6) {
 		if i%2 == 0 {
-			c.Messages = append(c.Messages, map[string]any{"role": "user", "content": chatText(rng, nemoMarkers, false)})
+			c.Messages = append(c.Messages, map[string]any{"role": "user", "content": chatText(rng, nemoMarkers, false) + fmt.Sprint(i)})
 			continue
 		}
 		if rng.IntN(2) == 0 {
@@ -715,13 +775,24 @@ func genMistral(rng *rand.Rand) chatCase {
 	return c
 }
 
+// repeatedKeys is tool-call arguments that give keys twice, at the top and
+// inside: vLLM's json.loads keeps each key's last value where it first came.
+func repeatedKeys(rng *rand.Rand, markers []string) []byte {
+	q1, _ := json.Marshal(chatText(rng, markers, false))
+	q2, _ := json.Marshal(chatText(rng, markers, false))
+	return []byte(`{"q": ` + string(q1) + `, "n": 1, "deep": {"a": 1, "b": [2], "a": {"c": 3, "c": null}}, "q": ` + string(q2) + `}`)
+}
+
 func genCalls(rng *rand.Rand, markers []string) []map[string]any {
 	calls := make([]map[string]any, 1+rng.IntN(3))
 	for i := range calls {
 		args, _ := json.Marshal(map[string]any{"q": chatText(rng, markers, false), "n": rng.IntN(1000)})
-		if rng.IntN(3) == 0 {
+		switch rng.IntN(4) {
+		case 0:
 			q, _ := json.Marshal(chatText(rng, markers, false)) // <, > and & escaped as \u003c …
 			args = []byte(`{ "q" : ` + string(q) + ` }`)        // as the model wrote it
+		case 1:
+			args = repeatedKeys(rng, markers)
 		}
 		calls[i] = map[string]any{"id": fmt.Sprintf("call_%d_%d", i, rng.IntN(1e6)), "type": "function",
 			"function": map[string]any{"name": []string{"get_weather", "search", "函数", "x"}[rng.IntN(4)], "arguments": string(args)}}
@@ -738,6 +809,13 @@ func genTools(rng *rand.Rand, markers []string) []genTool {
 		t.Function.Name = fmt.Sprintf("tool_%d", i)
 		t.Function.Parameters = json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string", "description": ` + string(desc) +
 			`}, "unit": {"type": "string", "enum": ["c", "f"]}, "n": {"type": "integer", "minimum": -5, "maximum": 100}}, "required": ["q"]}`)
+		if rng.IntN(4) == 0 {
+			// A property and a keyword given twice: the reference's
+			// JSON.parse keeps the last, where the first was, as Python's
+			// json.loads does.
+			t.Function.Parameters = json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string", "description": ` + string(desc) +
+				`}, "n": {"type": "integer"}, "q": {"type": "number", "description": "again", "type": "string"}}, "required": ["q"], "required": ["n"]}`)
+		}
 		if rng.IntN(3) != 0 {
 			t.Function.Description = chatText(rng, markers, false)
 		}

@@ -39,7 +39,7 @@ func TestMarshal_AsEncodingJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, v := range vs {
-			calls = append(calls, call{v.Op, v.Request})
+			calls = append(calls, call{v.Op, v.Bytes()})
 		}
 	}
 	for _, op := range []string{"models", "encodings", "version"} {

@@ -546,8 +546,46 @@ func typeIs(raw []byte, typ string) bool {
 }
 
 // jsonText is a value as compact JSON text: what a block no translation
-// knows counts as.
-func jsonText(raw []byte) string { return compactJSON(string(bytes.TrimSpace(raw))) }
+// knows counts as, and tool-call arguments given as an object. A key
+// repeated in an object is printed once, where it first appears, with its
+// last value: what the provider's JSON parser kept.
+func jsonText(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if jsonio.Check(raw) != nil {
+		return string(raw)
+	}
+	return string(appendLastWins(nil, raw))
+}
+
+func appendLastWins(b, raw []byte) []byte {
+	n := 0
+	sep := func() {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+	}
+	switch jsonio.Kind(raw) {
+	case "an object":
+		b = append(b, '{')
+		_ = jsonio.Members(raw, func(key string, val []byte) error {
+			sep()
+			b = append(jsonio.AppendString(b, key, false), ':')
+			b = appendLastWins(b, val)
+			return nil
+		})
+		return append(b, '}')
+	case "an array":
+		b = append(b, '[')
+		_ = jsonio.Array(raw, func(val []byte) error {
+			sep()
+			b = appendLastWins(b, val)
+			return nil
+		})
+		return append(b, ']')
+	}
+	return jsonio.Compact(b, raw)
+}
 
 // fold maps a count of the translated request back to the original
 // messages: PerMessage[i] is original message i's tokens, a top-level

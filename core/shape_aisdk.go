@@ -209,7 +209,9 @@ func (s *shapedChat) aisdkTools(raw []byte, path string) error {
 	if jsonio.Kind(raw) != "an object" {
 		return typeErr(path, "an object keyed by tool name", raw)
 	}
-	return jsonio.Object(raw, func(name string, v []byte) error {
+	// A name given twice is one tool, the last definition, where the name
+	// first appears: the object JSON.parse gives the AI SDK.
+	return jsonio.Members(raw, func(name string, v []byte) error {
 		tp := joinPath(path, name)
 		t, ok, err := decodeObject(v, tp)
 		if err != nil {

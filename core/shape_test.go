@@ -38,7 +38,7 @@ func TestShapes_Vectors(t *testing.T) {
 	a := NewAPI()
 	for _, c := range loadShapeVectors(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			out := a.Call(c.Op, c.Request)
+			out := a.Call(c.Op, c.Bytes())
 			if err := hostile.Expect(c.Expect, out); err != nil {
 				t.Fatalf("%v", err)
 			}

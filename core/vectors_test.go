@@ -71,7 +71,7 @@ func TestVectors_BudgetAndPlan(t *testing.T) {
 			t.Fatalf("%s.json: %d cases", file, len(cases))
 		}
 		for _, c := range cases {
-			if err := hostile.Expect(c.Expect, a.Call(c.Op, c.Request)); err != nil {
+			if err := hostile.Expect(c.Expect, a.Call(c.Op, c.Bytes())); err != nil {
 				t.Errorf("%s.json %q: %v", file, c.Name, err)
 			}
 		}

@@ -113,7 +113,7 @@ func TestHost_SharedVectors(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range cases {
-			out, err := h.Call(ctx, c.Op, c.Request)
+			out, err := h.Call(ctx, c.Op, c.Bytes())
 			if err == nil {
 				err = hostile.Expect(c.Expect, out)
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -231,5 +232,40 @@ func TestHost_LoadTokenizerBytes(t *testing.T) {
 	}
 	if n, err := h.Count(ctx, "o200k_base", "Hello world"); err != nil || n != 2 {
 		t.Errorf("after it: %d, %v", n, err)
+	}
+}
+
+// TestHost_AddedTokenRepro: the module counts 100 KB of "a" against an
+// added token "a"×20000+"b" (the issue's repro: matching from every
+// position took 37 s natively) as core does natively, in time linear in
+// the text, and finds the token where it is.
+func TestHost_AddedTokenRepro(t *testing.T) {
+	var vocab []string // SentencePiece-style: the byte tokens are all it needs
+	for b := range 256 {
+		vocab = append(vocab, fmt.Sprintf(`"<0x%02X>":%d`, b, b))
+	}
+	token := strings.Repeat("a", 20000) + "b"
+	file := []byte(`{"pre_tokenizer":null,"model":{"type":"BPE","byte_fallback":true,"vocab":{` + strings.Join(vocab, ",") +
+		`},"merges":[]},"added_tokens":[{"id":256,"content":"` + token + `","special":true}]}`)
+	ref, err := core.LoadTokenizer("repro", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	h := newHost(t, config(t).WithMaxInstances(1).WithEncodings("o200k_base"))
+	if _, err := h.LoadTokenizer(ctx, "repro", file); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text string
+		want int // bytes, each its byte token, and the added token
+	}{
+		{strings.Repeat("a", 100000), 100000},
+		{strings.Repeat("a", 50000) + token + "a", 50002},
+	} {
+		n, err := h.Count(ctx, "repro", c.text)
+		if err != nil || n != c.want || ref.Count(c.text) != c.want {
+			t.Errorf("%d bytes: Count = %d, %v; natively %d; want %d", len(c.text), n, err, ref.Count(c.text), c.want)
+		}
 	}
 }

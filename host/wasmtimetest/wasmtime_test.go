@@ -217,10 +217,10 @@ func TestWasmtime_Vectors(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range cases {
-			got := in.json(c.Op, c.Request)
+			got := in.json(c.Op, c.Bytes())
 			if err := hostile.Expect(c.Expect, got); err != nil {
 				t.Errorf("%s.json %q: %v", file, c.Name, err)
-			} else if want := api.Call(c.Op, c.Request); string(got) != string(want) {
+			} else if want := api.Call(c.Op, c.Bytes()); string(got) != string(want) {
 				t.Errorf("%s.json %q:\n wasmtime %.300s\n native   %.300s", file, c.Name, got, want)
 			}
 			vectors++

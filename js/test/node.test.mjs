@@ -80,8 +80,11 @@ test('top-level functions answer with the first instance', async () => {
   assert.deepEqual(tokenfit.encode('Hello world'), [13225, 2375]);
   assert.equal(tokenfit.decode([13225, 2375]), 'Hello world');
   assert.equal(tokenfit.countChat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).total, 8);
-  // The shared budget, plan and shape vectors (testdata/vectors), through the top-level functions.
-  for (const c of vectors.budgets) assert.equal(contains(answerOf(() => tokenfit[c.op](c.request)), c.expect), null, c.name);
+  // The shared budget, plan and shape vectors (testdata/vectors), through the top-level functions
+  // (those given as text, a body, take an object's place only in call: runAll, above).
+  for (const c of vectors.budgets.filter((c) => typeof c.request !== 'string')) {
+    assert.equal(contains(answerOf(() => tokenfit[c.op](c.request)), c.expect), null, c.name);
+  }
   assert.equal(tokenfit.version(), JSON.parse(readFileSync(new URL('../package.json', import.meta.url))).version);
   assert.ok(tokenfit.models().models.length > 10);
   assert.equal(tokenfit.registerModels({ models: [{ id: 'my-model', contextWindow: 32000, encoding: 'p50k_base' }] }).models > 10, true);

@@ -274,6 +274,29 @@ test('loadTokenizer: hostile files are typed errors and the instance keeps answe
   await assert.rejects(lite.loadTokenizer('x', fileURL('qwen3')), { code: 'unknown_operation' });
 });
 
+// The issue's repro: one added token "a"×20000+"b" against 100 KB of "a".
+// tokenizers.js walks a trie from every position (41 s on it); tokenfit
+// matches in time linear in the text. The counts are tokenizers.js's on the
+// same file with a text a tenth as long (the token never matches there
+// either: each byte is its byte token), and with the token inside.
+test('loadTokenizer: an added token "a"×20000+"b" against 100 KB of "a" counts as tokenizers.js does', { skip }, async () => {
+  const tf = await tokenfit.init();
+  const { Tokenizer } = await import(new URL('@huggingface/tokenizers/dist/tokenizers.mjs', hf));
+  const vocab = {};
+  for (let b = 0; b < 256; b++) vocab[`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`] = b;
+  const token = 'a'.repeat(20000) + 'b';
+  const file = { normalizer: null, pre_tokenizer: null, post_processor: null, decoder: null,
+    model: { type: 'BPE', byte_fallback: true, vocab, merges: [] }, added_tokens: [{ id: 256, content: token, special: true }] };
+  await tf.loadTokenizer('repro', file);
+  const ref = new Tokenizer(file, {});
+  const refCount = (s) => ref.encode(s, { add_special_tokens: false }).ids.length;
+  for (const text of ['a'.repeat(10000), 'a'.repeat(5000) + token + 'a']) {
+    assert.equal(tf.countTokens(text, { encoding: 'repro' }), refCount(text), `${text.length} characters`);
+  }
+  assert.equal(tf.countTokens('a'.repeat(100000), { encoding: 'repro' }), 100000);
+  assert.equal(tf.countTokens('a'.repeat(50000) + token + 'a', { encoding: 'repro' }), 50002);
+});
+
 // A module without load_tokenizer (the GOOS=js one here; a wasip1 module
 // built before the export too) takes a file's bytes as base64 in the JSON
 // request: the same answers and errors as tokenfit.wasm, which takes them

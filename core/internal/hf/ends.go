@@ -22,8 +22,9 @@ import (
 // Cost: O(n), as AppendEncode.
 func (m *Model) AppendEnds(dst []int, text string) []int {
 	sc := scratchPool.Get().(*scratch)
+	added := m.added.scan(text, sc.hits)
 	for i := 0; i < len(text); {
-		start, end, _ := m.added.next(text, i)
+		start, end, _ := added.next()
 		if start > i {
 			sc.ids = m.appendSection(sc, sc.ids[:0], text[i:start], i == 0)
 			dst = m.sectionEnds(dst, sc.ids, text[i:start], i)
@@ -33,6 +34,7 @@ func (m *Model) AppendEnds(dst []int, text string) []int {
 		}
 		i = end
 	}
+	sc.hits = added.hits
 	scratchPool.Put(sc)
 	return dst
 }

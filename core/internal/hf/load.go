@@ -7,12 +7,17 @@ import (
 	"github.com/tokenfit/tokenfit/core/internal/pretok"
 )
 
-// Limits a tokenizer.json must keep to: the engine's ids are 32-bit, and a
-// hostile file must not make the loader allocate without bound.
+// Limits a tokenizer must keep to, whether it comes as a tokenizer.json or
+// as the compact table (table.go) that tokenfit convert writes: the engine's
+// ids are 32-bit, a hostile file must not make the loader allocate without
+// bound, and whatever loads from one form converts to the other and loads
+// again. setToken and setAdded check the sizes for both.
 const (
-	maxVocab  = 1 << 21
-	maxMerges = 1 << 22
-	maxAdded  = 1 << 16
+	maxVocab     = 1 << 21
+	maxMerges    = 1 << 22
+	maxAdded     = 1 << 16
+	maxKey       = 1<<16 - 1 // bytes of a vocabulary key (a token's bytes, or its text SentencePiece-style)
+	maxAddedText = 1 << 20   // bytes of an added token's content
 )
 
 // splitter returns the matcher of the pre-tokenizer regexes of the supported families, as
@@ -85,6 +90,7 @@ func Load(name string, data []byte) (*Model, error) {
 	if err := m.addedTokens(root.get("added_tokens")); err != nil {
 		return nil, err
 	}
+	m.buildAdded()
 	return m, nil
 }
 
@@ -361,7 +367,9 @@ func (m *Model) addedTokens(v any) error {
 		if !set {
 			normalized = !special
 		}
-		m.setAdded(int(f), content, normalized && m.normalizes)
+		if err := m.setAdded(int(f), content, normalized && m.normalizes); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -372,6 +380,9 @@ func (m *Model) addedTokens(v any) error {
 func (m *Model) setToken(id int, tok string) error {
 	if m.texts.has(id) {
 		return bad("token id " + strconv.Itoa(id) + " appears twice in the vocabulary")
+	}
+	if len(tok) > maxKey {
+		return bad("token " + strconv.Itoa(id) + " is " + strconv.Itoa(len(tok)) + " bytes (at most " + strconv.Itoa(maxKey) + ")")
 	}
 	if b, ok := fallbackByte(tok); ok && m.spiece {
 		m.texts.set(id, string([]byte{b}))
@@ -478,12 +489,23 @@ func (m *Model) addMerge(rank int, ab string, split int) error {
 }
 
 // setAdded records an added token; normalized ones are matched after the
-// normalizer, as the normalizer writes their text.
-func (m *Model) setAdded(id int, text string, normalized bool) {
+// normalizer, as the normalizer writes their text. buildAdded must follow
+// the last.
+func (m *Model) setAdded(id int, text string, normalized bool) error {
+	if len(text) > maxAddedText {
+		return bad("added token " + strconv.Itoa(id) + " is " + strconv.Itoa(len(text)) + " bytes (at most " + strconv.Itoa(maxAddedText) + ")")
+	}
 	m.texts.set(id, text)
 	if normalized {
-		m.addedNorm.add(m.normalize(new([]byte), text), uint32(id))
+		m.addedNorm.add(m.normalize(new([]byte), text), text, uint32(id))
 	} else {
-		m.added.add(text, uint32(id))
+		m.added.add(text, text, uint32(id))
 	}
+	return nil
+}
+
+// buildAdded makes the matchers of the added tokens, once all are set.
+func (m *Model) buildAdded() {
+	m.added.build()
+	m.addedNorm.build()
 }

@@ -86,8 +86,9 @@ func (m *Model) Count(text string) int {
 // keeps one (the piece cache keeps a copy), and a count allocates nothing
 // but its cache misses.
 type scratch struct {
-	ids        []uint32
-	norm, meta []byte
+	ids            []uint32
+	norm, meta     []byte
+	hits, normHits []addedHit // the starts of added tokens waiting (added.go)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -112,14 +113,16 @@ func appendSpaces(b []byte, s string) []byte {
 }
 
 func (m *Model) appendEncode(sc *scratch, dst []uint32, text string) []uint32 {
+	added := m.added.scan(text, sc.hits)
 	for i := 0; i < len(text); {
-		start, end, id := m.added.next(text, i)
+		start, end, id := added.next()
 		dst = m.appendSection(sc, dst, text[i:start], i == 0)
 		if start < len(text) {
 			dst = append(dst, id)
 		}
 		i = end
 	}
+	sc.hits = added.hits
 	return dst
 }
 
@@ -153,8 +156,9 @@ func (m *Model) appendSection(sc *scratch, dst []uint32, s string, first bool) [
 		return dst
 	}
 	s = m.normalize(&sc.norm, s)
+	added := m.addedNorm.scan(s, sc.normHits)
 	for i := 0; i < len(s); {
-		start, end, id := m.addedNorm.next(s, i)
+		start, end, id := added.next()
 		if part := s[i:start]; part != "" {
 			dst = m.appendWords(sc, dst, part, first)
 		}
@@ -163,6 +167,7 @@ func (m *Model) appendSection(sc *scratch, dst []uint32, s string, first bool) [
 		}
 		i = end
 	}
+	sc.normHits = added.hits
 	return dst
 }
 

@@ -10,6 +10,7 @@ type pairTable struct {
 	vals  []uint64
 	shift uint
 	n     int
+	seeds seeds // hash.go
 }
 
 const emptyPair = ^uint64(0) // no pair: ids are below 2^21
@@ -20,7 +21,7 @@ func newPairTable(n int) pairTable {
 	for 1<<bits < 2*n {
 		bits++
 	}
-	t := pairTable{keys: make([]uint64, 1<<bits), vals: make([]uint64, 1<<bits), shift: 64 - bits}
+	t := pairTable{keys: make([]uint64, 1<<bits), vals: make([]uint64, 1<<bits), shift: 64 - bits, seeds: newSeeds()}
 	for i := range t.keys {
 		t.keys[i] = emptyPair
 	}
@@ -38,11 +39,13 @@ func (t *pairTable) grown(n int) pairTable {
 	return g
 }
 
+// slot is where key is, or would go. It hashes as hash.go's seeds do, by
+// mum(key ^ s0, s1), written small enough that get is inlined where the
+// merger ranks each neighbour: called, it cost counting a few percent.
 func (t *pairTable) slot(key uint64) int {
-	mask := len(t.keys) - 1
-	i := int((key * 0x9E3779B97F4A7C15) >> t.shift)
+	i := int(mum(key^t.seeds.s0, t.seeds.s1) >> t.shift)
 	for t.keys[i] != key && t.keys[i] != emptyPair {
-		i = (i + 1) & mask
+		i = (i + 1) & (len(t.keys) - 1)
 	}
 	return i
 }

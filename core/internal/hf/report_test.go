@@ -6,9 +6,13 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -146,4 +150,80 @@ func gzipSize(b []byte) int {
 	w.Write(b)
 	w.Close()
 	return buf.Len()
+}
+
+// TestBenchReport_Hostile prints the issue's two hostile tokenizer.json
+// files against tokenizers.js, measured in the same run: loading 160,000
+// vocabulary keys built to share one slot under the unseeded hash these
+// tables had (against random keys of the same lengths: the goal is at most
+// 2×), and counting 100 KB of "a" against one added token "a"×20000+"b"
+// (tokenizers.js walks a trie from every position: tens of seconds).
+// TOKENFIT_BENCH=1 go test ./core/internal/hf -run BenchReport_Hostile -v
+// (make bench-hf).
+func TestBenchReport_Hostile(t *testing.T) {
+	if os.Getenv("TOKENFIT_BENCH") == "" {
+		t.Skip("set TOKENFIT_BENCH=1 (make bench-hf)")
+	}
+	dir, err := hfDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	crafted := collidingKeys(160_000, rng)
+	craftedFile, randomFile := byteLevelFile(crafted), byteLevelFile(randomKeys(crafted, rng))
+	token := strings.Repeat("a", 20000) + "b"
+	tokenFile := byteLevelFile(nil)
+	tokenFile = append(tokenFile[:len(tokenFile)-1], `,"added_tokens":[{"id":256,"content":"`+token+`","special":true}]}`...)
+	text := strings.Repeat("a", 100_000)
+	tmp := t.TempDir()
+	for name, b := range map[string][]byte{"vocab.json": craftedFile, "token.json": tokenFile} {
+		if err := os.WriteFile(filepath.Join(tmp, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("node", "testdata/bench-hostile.mjs", dir, filepath.Join(tmp, "vocab.json"), filepath.Join(tmp, "token.json"), strconv.Itoa(len(text)))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node testdata/bench-hostile.mjs: %v", err)
+	}
+	var peer struct {
+		LoadMs, CountMs float64
+		Tokens          int
+	}
+	if err := json.Unmarshal(out, &peer); err != nil {
+		t.Fatal(err)
+	}
+	once := func(f func()) float64 {
+		s := time.Now()
+		f()
+		return float64(time.Since(s).Microseconds()) / 1e3
+	}
+	load := func(data []byte) func() {
+		return func() {
+			if _, err := Load("hostile", data); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The best of five loads of each, taken in turn: on a shared machine a
+	// single load moves by 2× from one to the next.
+	c, r := math.Inf(1), math.Inf(1)
+	for range 5 {
+		c, r = min(c, once(load(craftedFile))), min(r, once(load(randomFile)))
+	}
+	t.Logf("160,000 crafted vocabulary keys: load %.0f ms, random keys %.0f ms: %.2f× (goal ≤ 2×: %s); tokenizers.js %.0f ms (%.1f× tokenfit's)",
+		c, r, c/r, map[bool]string{true: "met", false: "missed"}[c <= 2*r], peer.LoadMs, peer.LoadMs/c)
+	m, err := Load("hostile", tokenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := m.Count(text); n != peer.Tokens {
+		t.Errorf("the added-token text: %d tokens, tokenizers.js %d", n, peer.Tokens)
+	}
+	n := math.Inf(1)
+	for range 5 {
+		n = min(n, once(func() { m.Count(text) }))
+	}
+	t.Logf("an added token a×20000+b against 100 KB of a: count %.2f ms; tokenizers.js %.0f ms (%.0f× tokenfit's; goal: faster)", n, peer.CountMs, peer.CountMs/n)
 }

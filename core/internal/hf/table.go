@@ -101,8 +101,7 @@ func (m *Model) AppendTable(dst []byte) []byte {
 	for _, a := range added {
 		dst = binary.AppendUvarint(dst, uint64(a.id))
 		dst = append(dst, a.norm)
-		text, _ := m.texts.get(int(a.id))
-		dst = appendString(dst, text)
+		dst = appendString(dst, a.text)
 	}
 	return binary.LittleEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start:]))
 }
@@ -149,7 +148,7 @@ func LoadTable(data []byte) (*Model, error) {
 	m.vocab = newVocabTable(n)
 	byID := make([]string, n) // the vocabulary's keys, which merges split
 	for id := 0; id < n && r.err == nil; id++ {
-		l := r.count(1 << 16)
+		l := r.length()
 		if l == 0 {
 			continue
 		}
@@ -172,7 +171,7 @@ func LoadTable(data []byte) (*Model, error) {
 	made := int64(0)
 	for rank := 0; rank < k && r.err == nil; rank++ {
 		made += r.signed()
-		split := r.count(1 << 16)
+		split := r.count(maxKey)
 		if r.err != nil {
 			break
 		}
@@ -198,7 +197,9 @@ func LoadTable(data []byte) (*Model, error) {
 		if text == "" {
 			return nil, bad("an added token is empty")
 		}
-		m.setAdded(id, text, norm == 1)
+		if err := m.setAdded(id, text, norm == 1); err != nil {
+			return nil, err
+		}
 	}
 	if r.err == nil && r.i != len(body) {
 		r.err = bad("bytes after the table")
@@ -206,6 +207,7 @@ func LoadTable(data []byte) (*Model, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	m.buildAdded()
 	return m, nil
 }
 
@@ -257,7 +259,10 @@ func (r *tableReader) bytes(n int) string {
 	return s
 }
 
-func (r *tableReader) str() string { return r.bytes(r.count(1 << 20)) }
+// length reads a length, which bytes or setToken and setAdded then check.
+func (r *tableReader) length() int { return r.count(len(r.b)) }
+
+func (r *tableReader) str() string { return r.bytes(r.length()) }
 
 func (r *tableReader) byte() byte {
 	if r.err != nil || r.i >= len(r.b) {

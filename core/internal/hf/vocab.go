@@ -1,8 +1,6 @@
 package hf
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"sync/atomic"
 	"unsafe"
 )
@@ -22,6 +20,7 @@ type vocabTable struct {
 	ents  []vocabEntry // entry e ≥ 1 has the key keys[ents[e-1].end:ents[e].end]
 	slots []uint32     // an entry, or 0 where free; at most half full
 	shift uint
+	seeds seeds // hash.go
 }
 
 type vocabEntry struct {
@@ -35,7 +34,7 @@ const (
 )
 
 func newVocabTable(n int) vocabTable {
-	t := vocabTable{ents: make([]vocabEntry, 1, n+1)}
+	t := vocabTable{ents: make([]vocabEntry, 1, n+1), seeds: newSeeds()}
 	t.resize(n)
 	return t
 }
@@ -56,29 +55,10 @@ func (t *vocabTable) key(e uint32) string {
 // id returns entry e's id.
 func (t *vocabTable) id(e uint32) uint32 { return t.ents[e].word.Load() & idMask }
 
-// hashKey mixes a key's bytes eight at a time (what counting hashes is
-// mostly a word or a character, for which this is one or two multiplies).
-func hashKey(s string) uint64 {
-	const k = 0x9E3779B97F4A7C15
-	h := uint64(len(s)) * k
-	for ; len(s) > 8; s = s[8:] {
-		h = bits.RotateLeft64((h^binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8)))*k, 29)
-	}
-	var w uint64
-	switch n := len(s); {
-	case n >= 4:
-		b := unsafe.Slice(unsafe.StringData(s), n)
-		w = uint64(binary.LittleEndian.Uint32(b))<<32 | uint64(binary.LittleEndian.Uint32(b[n-4:]))
-	case n > 0:
-		w = uint64(s[0])<<16 | uint64(s[n/2])<<8 | uint64(s[n-1])
-	}
-	return (h ^ w) * k
-}
-
 // find returns the slot of key: its entry's, or the free one it would take.
 func (t *vocabTable) find(key string) int {
 	mask := len(t.slots) - 1
-	for i := int(hashKey(key) >> t.shift); ; i = (i + 1) & mask {
+	for i := int(t.seeds.str(key) >> t.shift); ; i = (i + 1) & mask {
 		e := t.slots[i]
 		if e == 0 || string(t.keys[t.ents[e-1].end:t.ents[e].end]) == key {
 			return i
@@ -126,7 +106,7 @@ func (t *vocabTable) resize(n int) {
 	t.slots, t.shift = make([]uint32, 1<<bits), 64-bits
 	mask := len(t.slots) - 1
 	for e := uint32(1); int(e) <= t.Len(); e++ {
-		i := int(hashKey(t.key(e)) >> t.shift)
+		i := int(t.seeds.str(t.key(e)) >> t.shift)
 		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}

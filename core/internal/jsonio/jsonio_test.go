@@ -136,6 +136,34 @@ func TestObjectArray_Walk(t *testing.T) {
 	}
 }
 
+// TestMembers: a repeated key once, where it first appears, with its last
+// value, as encoding/json keeps the last into a map and Python's json.loads
+// (core's TestPythonJSON) where the key first came; an escaped key is the
+// key it spells.
+func TestMembers(t *testing.T) {
+	var keys, vals []string
+	raw := ` {"a":1, "b":2, "\u0061":3, "c":{"a":4,"a":5}, "b":[6], "A":7} `
+	err := Members([]byte(raw), func(k string, v []byte) error {
+		keys, vals = append(keys, k), append(vals, string(v))
+		return nil
+	})
+	if err != nil || !slices.Equal(keys, []string{"a", "b", "c", "A"}) || !slices.Equal(vals, []string{"3", "[6]", `{"a":4,"a":5}`, "7"}) {
+		t.Errorf("Members: %q %q %v", keys, vals, err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(raw), &m); err != nil || len(m) != len(keys) {
+		t.Fatal(err)
+	}
+	for i, k := range keys {
+		if string(m[k]) != vals[i] {
+			t.Errorf("%s: %s, encoding/json %s", k, vals[i], m[k])
+		}
+	}
+	if Members([]byte(`{"a":1,}`), func(string, []byte) error { return nil }) == nil {
+		t.Error("a bad object walked without an error")
+	}
+}
+
 func TestKind(t *testing.T) {
 	for raw, want := range map[string]string{``: "nothing", ` {}`: "an object", `[]`: "an array", `"s"`: "a string",
 		`true`: "a boolean", `false`: "a boolean", `null`: "null", `-1`: "a number"} {

@@ -169,6 +169,47 @@ func Object(b []byte, fn func(key string, val []byte) error) error {
 	}
 }
 
+// Members calls fn with each distinct key of the object b holds and its
+// last value, in the order the keys first appear: the object Python's
+// json.loads builds (a dict keeps the place where a key was first set) and
+// JavaScript's JSON.parse (but for keys that are array indexes, which it
+// puts first), where Object gives a repeated key every time. O(len(b)), and
+// O(k) memory for an object of k members.
+func Members(b []byte, fn func(key string, val []byte) error) error {
+	type member struct {
+		key string
+		val []byte
+		dup bool // a later member has the key
+	}
+	var ms []member
+	if err := Object(b, func(key string, val []byte) error {
+		ms = append(ms, member{key: key, val: val})
+		return nil
+	}); err != nil {
+		return err
+	}
+	if len(ms) > 1 {
+		// first[k] is where key k first appears; a later one hands its
+		// value back there.
+		first := make(map[string]int, len(ms))
+		for i := range ms {
+			if j, ok := first[ms[i].key]; ok {
+				ms[j].val, ms[i].dup = ms[i].val, true
+			} else {
+				first[ms[i].key] = i
+			}
+		}
+	}
+	for _, m := range ms {
+		if !m.dup {
+			if err := fn(m.key, m.val); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // Array calls fn with each raw element of the array b holds, in order.
 // O(len(b)).
 func Array(b []byte, fn func(val []byte) error) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,5 +110,53 @@ func TestTokenizerFlag_Chat(t *testing.T) {
 	}
 	if r := tokenfit(t, req, "chat", "--tokenizer", filepath.Join(t.TempDir(), "missing.tkh")); r.status != 1 {
 		t.Errorf("a missing file: %d %q", r.status, r.stderr)
+	}
+}
+
+// TestConvert_Limits: convert refuses a tokenizer.json whose table the
+// loader would refuse (a key over 65,535 bytes, an added token over 1 MiB),
+// with the reason --tokenizer gives for the file, and converts one at the
+// limits into a table that counts as the file does. (Before, convert wrote
+// the table and loading it failed: "table truncated or damaged".)
+func TestConvert_Limits(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, key, added string) string {
+		var b strings.Builder // SentencePiece-style: the byte tokens are all it needs
+		b.WriteString(`{"pre_tokenizer":null,"model":{"type":"BPE","byte_fallback":true,"vocab":{`)
+		for c := range 256 {
+			b.WriteString(fmt.Sprintf(`"<0x%02X>":%d,`, c, c))
+		}
+		b.WriteString(`"` + key + `":256},"merges":[]},"added_tokens":[{"id":257,"content":"` + added + `","special":true}]}`)
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		name, key, added, reason string
+	}{
+		{"long-key.json", strings.Repeat("k", 65536), "<|x|>", "token 256 is 65536 bytes (at most 65535)"},
+		{"long-added.json", "kk", strings.Repeat("a", 1<<20+1), "added token 257 is 1048577 bytes (at most 1048576)"},
+	} {
+		p := file(c.name, c.key, c.added)
+		conv := tokenfit(t, "", "convert", "-o", filepath.Join(dir, "out.tkh"), p)
+		load := tokenfit(t, "x", "count", "--tokenizer", p)
+		if conv.status != 1 || !strings.Contains(conv.stderr, c.reason) || load.status != 1 || !strings.Contains(load.stderr, c.reason) {
+			t.Errorf("%s: convert %d %q; count %d %q; want both to say %q", c.name, conv.status, conv.stderr, load.status, load.stderr, c.reason)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out.tkh")); err == nil {
+			t.Errorf("%s: convert wrote a table", c.name)
+		}
+	}
+	p := file("at-limits.json", strings.Repeat("k", 65535), strings.Repeat("a", 1<<20))
+	table := filepath.Join(dir, "at-limits.tkh")
+	if r := tokenfit(t, "", "convert", "-o", table, p); r.status != 0 {
+		t.Fatalf("convert at the limits: %d %s", r.status, r.stderr)
+	}
+	text := "k" + strings.Repeat("a", 1<<20) + " kk"
+	a, b := tokenfit(t, text, "encode", "--tokenizer", p), tokenfit(t, text, "encode", "--tokenizer", table)
+	if a.status != 0 || b.status != 0 || !strings.HasPrefix(a.stdout, `{"ids":[107,257,`) || a.stdout != b.stdout { // <0x6B> is 107
+		t.Errorf("the file: %d %q %s; its table: %d %q %s", a.status, a.stdout, a.stderr, b.status, b.stdout, b.stderr)
 	}
 }

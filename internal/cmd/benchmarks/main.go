@@ -46,7 +46,7 @@ var targets = []struct{ name, what string }{
 	{"bench-node", "the GOOS=js module against the wasip1 module in Node"},
 	{"bench-js", "the npm package against gpt-tokenizer, tiktoken and js-tiktoken in Node, what a page downloads, and counting in Chromium"},
 	{"bench-start", "cold start phase by phase in fresh Node processes and returning Chromium visits, against gpt-tokenizer's"},
-	{"bench-hf", "Hugging Face tokenizer.json families natively and in Node against tokenizers.js: load, corpus, messages"},
+	{"bench-hf", "Hugging Face tokenizer.json families natively and in Node against tokenizers.js: load, corpus, messages; and two hostile files (a vocabulary built to collide, a long added token)"},
 	{"bench-serve", "the JSON API over HTTP: tokenfit serve (native and wasm) and tokenfit/edge in Node and workerd"},
 	{"bench-demo", "the web demo in Chromium: keystroke to count in a 1 MB document against a plain text area"},
 }
