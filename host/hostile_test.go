@@ -216,8 +216,9 @@ func (r *rawRunner) count(encoding string, text []byte) ([]byte, error) {
 	return hostile.CountAnswer(int(st)), nil
 }
 
-// TestHostile_ABI runs the cases through the raw exports of one instance:
-// alloc, call, count, free, last_error.
+// TestHostile_ABI runs the cases through the raw exports of one instance
+// (alloc, call, count, free, last_error), loaded as a host loads it: every
+// table and the model catalog.
 func TestHostile_ABI(t *testing.T) {
 	skipShort(t)
 	n := runHostile(t, func(t *testing.T) (runner, func()) {
@@ -231,6 +232,10 @@ func TestHostile_ABI(t *testing.T) {
 				t.Fatalf("load_table %s = %d", name, int32(h))
 			}
 			r.handles[name] = h
+		}
+		// As a host does: natively the catalog is built in.
+		if out, err := r.call("loadCatalog", core.CatalogJSON()); err != nil || bytes.Contains(out, []byte(`"error"`)) {
+			t.Fatalf("loadCatalog: %s, %v", out, err)
 		}
 		return r, func() { m.mod.Close(m.ctx) }
 	}, "abi")
