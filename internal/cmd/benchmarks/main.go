@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -250,6 +251,9 @@ func clean(s string) string {
 	}
 	for len(out) > 0 && out[len(out)-1] == "" {
 		out = out[:len(out)-1]
+	}
+	if len(out) > 1 && strings.HasPrefix(out[0], "# bench record:") && out[1] != "" {
+		out = slices.Insert(out, 1, "") // the stamp stands apart, whether the target printed with t.Log or fmt
 	}
 	return strings.Join(out, "\n")
 }

@@ -67,6 +67,10 @@ table from node
 	if got := clean(want); got != want {
 		t.Errorf("clean is not idempotent:\n%q", got)
 	}
+	printed := "# bench record: commit=\"abc\"\n=== RUN   TestBenchAccuracy\n| model |\n--- PASS: TestBenchAccuracy (1.71s)"
+	if got, want := clean(printed), "# bench record: commit=\"abc\"\n\n| model |"; got != want {
+		t.Errorf("clean of a target that prints with fmt:\n%q\nwant\n%q", got, want)
+	}
 }
 
 func TestStamp_RoundTrip(t *testing.T) {
