@@ -122,7 +122,7 @@ func TestBilledOpenAI_Peer(t *testing.T) {
 		if !strings.HasPrefix(r.PeerModel, "openai/") || strings.Contains(r.PeerModel, "gpt-oss") {
 			continue
 		}
-		a := countBilled(t, api, r.request())
+		a, _ := r.count(t, api)
 		acc, peer := accuracy(a.Total, r.Billed), accuracy(r.PeerPredicted, r.Billed)
 		goal := 0.995
 		if r.Size == "small" {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,13 +60,20 @@ func (e billedEntry) body(t testing.TB) []byte {
 
 // peerRow is one row of testdata/billed/ai-tokenizer.json.
 type peerRow struct {
-	PeerModel     string `json:"peerModel"`
-	Size          string `json:"size"`
-	Billed        int    `json:"billed"`
-	PeerPredicted int    `json:"peerPredicted"`
-	Seed          uint64 `json:"seed"`
-	Messages      int    `json:"messages"`
-	ToolCalls     bool   `json:"toolCalls"`
+	PeerModel     string         `json:"peerModel"`
+	Size          string         `json:"size"`
+	Billed        int            `json:"billed"`
+	PeerPredicted int            `json:"peerPredicted"`
+	ToolCalls     bool           `json:"toolCalls"`
+	Seeds         []workloadSeed `json:"seeds"`
+}
+
+// workloadSeed is one conversation internal/workload rebuilds for a row:
+// the peer's counter counts it to the row's prediction, as it did the
+// conversation billed.
+type workloadSeed struct {
+	Seed     uint64 `json:"seed"`
+	Messages int    `json:"messages"`
 }
 
 func loadPeerRows(t testing.TB) []peerRow {
@@ -109,10 +117,39 @@ func (r peerRow) model() string {
 	return id
 }
 
-// request rebuilds the row's conversation as the AI SDK request the peer
-// sent.
-func (r peerRow) request() []byte {
-	return workload.Request(r.model(), workload.Conversation(r.Seed, r.ToolCalls, r.Messages))
+// requests rebuilds the row's conversations, one per seed, as the AI SDK
+// requests the peer sent.
+func (r peerRow) requests() [][]byte {
+	reqs := make([][]byte, len(r.Seeds))
+	for i, s := range r.Seeds {
+		reqs[i] = workload.Request(r.model(), workload.Conversation(s.Seed, r.ToolCalls, s.Messages))
+	}
+	return reqs
+}
+
+// count is countChat's answer for the row: each rebuilt conversation differs
+// from the one billed in its random choices (by 0.1–0.3 % of a count at
+// ~5k and ~50k tokens), so Total is the mean of their totals, rounded, and
+// UpperBound the least of their bounds; the rest is the first one's answer.
+// totals are each conversation's.
+func (r peerRow) count(t testing.TB, a *API) (c ChatAnswer, totals []int) {
+	t.Helper()
+	var first ChatAnswer
+	sum := 0
+	for i, req := range r.requests() {
+		var c ChatAnswer
+		if out := a.Call("countChat", req); json.Unmarshal(out, &c) != nil || c.Encoding == "" {
+			t.Fatalf("%s %s: countChat: %.300s", r.PeerModel, r.Size, out)
+		}
+		sum += c.Total
+		totals = append(totals, c.Total)
+		if i == 0 {
+			first = c
+		}
+		first.UpperBound = min(first.UpperBound, c.UpperBound)
+	}
+	first.Total = int(math.Round(float64(sum) / float64(len(r.Seeds))))
+	return first, totals
 }
 
 // accuracy is the peer's measure: 1 − |counted − billed| / billed.
@@ -139,8 +176,13 @@ func TestBilled_Files(t *testing.T) {
 		t.Fatalf("%d peer rows", len(rows))
 	}
 	for _, r := range rows {
-		if r.Seed == 0 || r.Messages < 2 || r.Billed <= 0 {
+		if len(r.Seeds) < 6 || r.Billed <= 0 {
 			t.Errorf("peer row %s %s: %+v", r.PeerModel, r.Size, r)
+		}
+		for _, s := range r.Seeds {
+			if s.Seed == 0 || s.Messages < 2 {
+				t.Errorf("peer row %s %s: seed %+v", r.PeerModel, r.Size, s)
+			}
 		}
 	}
 }

@@ -84,8 +84,7 @@ func TestAnthropic_Workload(t *testing.T) {
 			continue
 		}
 		n++
-		var c ChatAnswer
-		mustUnmarshal(t, a.Call("countChat", r.request()), &c)
+		c, _ := r.count(t, a)
 		want := 0.99
 		if r.Size == "small" {
 			want = 0.97
