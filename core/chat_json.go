@@ -67,7 +67,7 @@ func decodeObject(raw []byte, path string) (o jsonObject, ok bool, err error) {
 		return jsonObject{}, false, nil
 	}
 	o.path = path
-	if bytes.TrimSpace(raw)[0] != '{' {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
 		return o, false, typeErr(path, "an object", raw)
 	}
 	o.fields = map[string][]byte{}
@@ -86,7 +86,7 @@ func decodeArray(raw []byte, path string) ([][]byte, error) {
 	if jsonio.IsNull(raw) {
 		return nil, nil
 	}
-	if bytes.TrimSpace(raw)[0] != '[' {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '[' {
 		return nil, typeErr(path, "an array", raw)
 	}
 	elems := [][]byte{}
@@ -322,14 +322,14 @@ func (c *ChatContent) decode(raw []byte, path string) error {
 		return nil
 	}
 	t := bytes.TrimSpace(raw)
-	switch t[0] {
-	case '"':
+	switch {
+	case len(t) > 0 && t[0] == '"':
 		var err error
 		if c.Text, err = jsonio.Unquote(t); err != nil {
 			return requestJSONErr(path, err)
 		}
 		return nil
-	case '[':
+	case len(t) > 0 && t[0] == '[':
 		parts, err := decodeArray(t, path)
 		if err != nil {
 			return err
