@@ -285,11 +285,15 @@ func encodingsAnswer() map[string][]EncodingInfo {
 // of a kind ("chat" for those that take chat), or with a window of at
 // least MinWindow tokens.
 type ModelsRequest struct {
-	Model     string `json:"model,omitempty"`
-	Provider  string `json:"provider,omitempty"`
-	Family    string `json:"family,omitempty"`
-	Kind      string `json:"kind,omitempty"`
-	MinWindow int    `json:"minWindow,omitempty"`
+	Model    string `json:"model,omitempty"`
+	Provider string `json:"provider,omitempty"`
+	// Family is a prefix of the model's family (modelFamily) or of its id.
+	Family string `json:"family,omitempty"`
+	// Kind is "chat", or a Model.Kind.
+	//genjson:ts 'chat' | NonNullable<Model['kind']>
+	Kind string `json:"kind,omitempty"`
+	// MinWindow is the least context window.
+	MinWindow int `json:"minWindow,omitempty"`
 }
 
 // keeps reports whether m passes the request's filters.

@@ -50,6 +50,8 @@ const (
 // Section is a part of the prompt given as text, as a list of texts (such
 // as retrieved chunks, counted one by one), or as a count the caller already
 // has: JSON "text", ["a", "b"] or {"tokens": 1200}.
+//
+//genjson:ts string | string[] | { tokens: number } | null
 type Section struct {
 	Texts  []string
 	Tokens *int
@@ -132,11 +134,11 @@ func (s Section) MarshalJSON() ([]byte, error) { return marshalOwn(s) }
 
 // Sections are the parts of a prompt that are never pruned.
 type Sections struct {
-	System    Section `json:"system"`
-	Procedure Section `json:"procedure"` // when a procedure matched
-	Knowledge Section `json:"knowledge"` // capped by maxKnowledgeTokens
-	Episodes  Section `json:"episodes"`  // capped by maxEpisodeTokens
-	Current   Section `json:"current"`
+	System    Section `json:"system,omitempty"`
+	Procedure Section `json:"procedure,omitempty"` // when a procedure matched
+	Knowledge Section `json:"knowledge,omitempty"` // capped by maxKnowledgeTokens
+	Episodes  Section `json:"episodes,omitempty"`  // capped by maxEpisodeTokens
+	Current   Section `json:"current,omitempty"`
 }
 
 // sectionNames lists the sections in prompt order.
@@ -212,20 +214,22 @@ type BudgetRequest struct {
 	// safety buffer).
 	OutputReserve *int           `json:"outputReserve,omitempty"`
 	Reserve       *ReservePolicy `json:"reserve,omitempty"`
-	Sections      Sections       `json:"sections"`
+	Sections      Sections       `json:"sections,omitempty"`
 	// Directive is counted in full, never truncated (seed: budget calculator).
 	Directive string `json:"directive,omitempty"`
 	// History is the conversation so far, as chat messages in any shape
-	// (see History); only it is ever pruned. Tools are the request's tool
-	// definitions, in any shape, a fixed cost.
+	// (OpenAI, Anthropic or AI SDK messages, or Gemini contents); only it
+	// is ever pruned.
 	History History `json:"history,omitempty"`
-	Tools   Tools   `json:"tools,omitempty"`
-	Limits  Limits  `json:"limits"`
+	// Tools are the request's tool definitions, in any shape (an AI SDK
+	// tool set is an object keyed by name), a fixed cost.
+	Tools  Tools  `json:"tools,omitempty"`
+	Limits Limits `json:"limits,omitempty"`
 	// KeepFrom is the keepFrom of the previous turn's answer: messages
 	// before it were dropped then and stay dropped.
 	KeepFrom int     `json:"keepFrom,omitempty"`
 	LowWater float64 `json:"lowWater,omitempty"`
-	Alerts   Alerts  `json:"alerts"`
+	Alerts   Alerts  `json:"alerts,omitempty"`
 	// Calibration, when it has pairs for the model, counts with the
 	// calibrated estimate and its bound (see Calibrate).
 	Calibration *Calibration `json:"calibration,omitempty"`
@@ -242,10 +246,12 @@ type SectionBudget struct {
 	Tokens int `json:"tokens"`
 	// When a cap truncated the section: its tokens before, and the kept
 	// text (or, for a list, how many items were kept, the last one cut).
-	Truncated      bool   `json:"truncated,omitempty"`
-	OriginalTokens int    `json:"originalTokens,omitempty"`
-	Text           string `json:"text,omitempty"`
-	KeptItems      *int   `json:"keptItems,omitempty"`
+	Truncated      bool `json:"truncated,omitempty"`
+	OriginalTokens int  `json:"originalTokens,omitempty"`
+	// Text is the kept text, when a cap truncated the section.
+	Text string `json:"text,omitempty"`
+	// KeptItems is, for a list, how many items were kept (the last one cut).
+	KeptItems *int `json:"keptItems,omitempty"`
 }
 
 // HistoryBudget says which history messages stay.
@@ -257,10 +263,11 @@ type HistoryBudget struct {
 	// per-message overhead and reply priming.
 	Tokens     int   `json:"tokens"`
 	PerMessage []int `json:"perMessage"`
-	// KeptTokens after pruning; Kept and Dropped are message indices.
-	KeptTokens int   `json:"keptTokens"`
-	Kept       []int `json:"kept"`
-	Dropped    []int `json:"dropped"`
+	// KeptTokens after pruning.
+	KeptTokens int `json:"keptTokens"`
+	// Kept and Dropped are message indices.
+	Kept    []int `json:"kept"`
+	Dropped []int `json:"dropped"`
 	// KeepFrom goes into the next turn's request.
 	KeepFrom int `json:"keepFrom"`
 	// Summarize proposes the oldest kept turns to summarize, and the tokens
@@ -269,7 +276,7 @@ type HistoryBudget struct {
 	SummarizeTokens int   `json:"summarizeTokens"`
 }
 
-// Budget is the answer.
+// Budget is calculateBudget's answer.
 type Budget struct {
 	Model    string `json:"model,omitempty"`
 	Encoding string `json:"encoding"`
@@ -282,6 +289,7 @@ type Budget struct {
 	// InputBudget = contextWindow − responseReserve − safetyBuffer.
 	InputBudget int `json:"inputBudget"`
 
+	//genjson:ts Partial<Record<'system' | 'procedure' | 'knowledge' | 'episodes' | 'current', SectionBudget>>
 	Sections  map[string]SectionBudget `json:"sections"`
 	Directive int                      `json:"directiveTokens"`
 	// ToolTokens is what the tool definitions cost.
@@ -292,15 +300,17 @@ type Budget struct {
 	HistoryBudget int           `json:"historyBudget"`
 	History       HistoryBudget `json:"history"`
 
-	// UsedTokens: the request as given; MemoryTokens: what it leaves of the
-	// input budget (seed: memory_tokens), never below 0.
-	UsedTokens    int  `json:"usedTokens"`
+	// UsedTokens: the request as given.
+	UsedTokens int `json:"usedTokens"`
+	// MemoryTokens is what the request leaves of the input budget (seed:
+	// memory_tokens), never below 0.
 	MemoryTokens  int  `json:"memoryTokens"`
 	IsConstrained bool `json:"isConstrained"`
 	// Utilization = usedTokens / inputBudget, and its alert level: "none",
 	// "warning" (≥ 70%) or "critical" (≥ 90%).
 	Utilization float64 `json:"utilization"`
-	Alert       string  `json:"alert"`
+	//genjson:ts 'none' | 'warning' | 'critical'
+	Alert string `json:"alert"`
 	// After pruning: the request with only the kept history.
 	UsedAfterPruning int     `json:"usedAfterPruning"`
 	UtilizationAfter float64 `json:"utilizationAfterPruning"`
@@ -308,11 +318,11 @@ type Budget struct {
 	// budget: 0 when it fits.
 	OverflowTokens int `json:"overflowTokens"`
 	// FixedOverflowTokens is how far the fixed parts alone exceed the input
-	// budget (−historyBudget when that is negative), and OverflowSections
-	// are those parts, largest first: no pruning or summarizing of history
-	// can make such a request fit.
-	FixedOverflowTokens int            `json:"fixedOverflowTokens,omitempty"`
-	OverflowSections    []SectionShare `json:"overflowSections,omitempty"`
+	// budget (−historyBudget when that is negative): no pruning or
+	// summarizing of history can make such a request fit.
+	FixedOverflowTokens int `json:"fixedOverflowTokens,omitempty"`
+	// OverflowSections are those fixed parts, largest first.
+	OverflowSections []SectionShare `json:"overflowSections,omitempty"`
 	// MinHistoryExcess is how many tokens more than the history budget the
 	// kept history holds because limits.minHistoryTokens kept it.
 	MinHistoryExcess int `json:"minHistoryExcess,omitempty"`
@@ -320,6 +330,7 @@ type Budget struct {
 	// order an app should try them; empty when it fits.
 	Remedies []Remedy `json:"remedies"`
 	// Kind is the model's kind when it takes no chat (Model.Kind).
+	//genjson:ts Model['kind']
 	Kind string `json:"kind,omitempty"`
 	// Cost is the request's price when its model has one: the request after
 	// pruning as input (CachedTokens of it at the cached price), and the

@@ -77,11 +77,12 @@ func round6(x float64) float64 { return math.Ceil(x*1e6) / 1e6 }
 
 // CalibrateRequest records reported usage for one request.
 type CalibrateRequest struct {
-	Calibration Calibration `json:"calibration"`
+	Calibration Calibration `json:"calibration,omitempty"`
 	Model       string      `json:"model"`
 	// Estimate is what tokenfit counted for the request (countTokens'
-	// tokens or countChat's total); Reported what the provider billed.
+	// tokens or countChat's total).
 	Estimate int `json:"estimate"`
+	// Reported is what the provider billed.
 	Reported int `json:"reported"`
 }
 

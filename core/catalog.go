@@ -84,6 +84,7 @@ func CatalogJSON() []byte { return embeddedCatalog() }
 // host loads it into a WebAssembly module, the built-in rows answer alone:
 // API.md, "Models"), and how many models the registry holds.
 type CatalogInfo struct {
+	//genjson:ts { name: string; version?: string; file?: string; date: string; newest?: { id: string; date: string } }[]
 	Sources RawJSON `json:"sources"`
 	Loaded  bool    `json:"loaded"`
 	Models  int     `json:"models"`

@@ -13,9 +13,9 @@ import (
 // ChatRequest is the part of an OpenAI chat completions request that costs
 // prompt tokens, under OpenAI's own JSON names. Decoding it from JSON
 // accepts and ignores every other field (temperature, max_tokens, …) and
-// reports a bad shape as a *FieldError naming the JSON path, such as
-// "messages[2].content[0].type". Decoding costs O(n) in the size of the
-// JSON.
+// reports a bad shape as an error naming the JSON path (a *FieldError),
+// such as "messages[2].content[0].type". Decoding costs O(n) in the size
+// of the JSON.
 type ChatRequest struct {
 	Model    string        `json:"model,omitempty"`
 	Messages []ChatMessage `json:"messages"`
@@ -28,13 +28,17 @@ type ChatRequest struct {
 	// ResponseFormat is the structured output the reply must follow
 	// (response_format); a json_schema format's schema is billed.
 	ResponseFormat *ResponseFormat `json:"response_format,omitempty"`
-	// API is the OpenAI API the request is sent to: APIChat (Chat
-	// Completions, the default for this shape) or APIResponses. The two
-	// bill the same conversation differently (RulesFor).
+	// API is the OpenAI API the request is sent to: "chat" (APIChat: Chat
+	// Completions, the default for this shape) or "responses"
+	// (APIResponses). The two bill the same conversation differently
+	// (RulesFor).
+	//genjson:check checkAPI
 	API OpenAIAPI `json:"api,omitempty"`
 	// ChatTemplateKwargs are the variables a request gives an open-weight
 	// model's chat template (vLLM's chat_template_kwargs); tokenfit reads
-	// those its built-in templates take.
+	// those its built-in templates take (ChatTemplateKwargs) and ignores
+	// the others.
+	//genjson:ts ChatTemplateKwargs & { [name: string]: unknown }
 	ChatTemplateKwargs *ChatTemplateKwargs `json:"chat_template_kwargs,omitempty"`
 	// gemini is what a Gemini request carries beyond this translation
 	// (shape_gemini.go); nil for the other shapes.
@@ -77,14 +81,16 @@ type ChatTemplateKwargs struct {
 // ChatMessage is one message of a chat request. Role is one of system,
 // developer, user, assistant, tool and function.
 type ChatMessage struct {
+	//genjson:required
+	//genjson:ts 'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function' | string
 	Role    string      `json:"role"`
-	Content ChatContent `json:"content"`
+	Content ChatContent `json:"content,omitempty"`
 	Name    string      `json:"name,omitempty"`
-	// ToolCalls are an assistant message's calls; ToolCallID is the call a
-	// tool message answers; FunctionCall is an assistant message's legacy
-	// call.
-	ToolCalls    []ToolCall    `json:"tool_calls,omitempty"`
+	// ToolCallID is the call a tool message answers; ToolCalls are an
+	// assistant message's calls; FunctionCall is an assistant message's
+	// legacy call.
 	ToolCallID   string        `json:"tool_call_id,omitempty"`
+	ToolCalls    []ToolCall    `json:"tool_calls,omitempty"`
 	FunctionCall *FunctionCall `json:"function_call,omitempty"`
 	// from is where a message translated from another shape came from
 	// (shape.go); nil for one read in OpenAI's shape.
@@ -94,6 +100,8 @@ type ChatMessage struct {
 // ChatContent is a message's content: a string (Text), or an array of
 // parts (Parts non-nil). JSON null and an absent content decode to the
 // zero value, which encodes as "".
+//
+//genjson:ts string | ContentPart[] | null
 type ChatContent struct {
 	Text  string
 	Parts []ContentPart
@@ -102,6 +110,8 @@ type ChatContent struct {
 // ContentPart is one element of an array content: {"type":"text","text":…}
 // or {"type":"image_url","image_url":{…}}.
 type ContentPart struct {
+	//genjson:required
+	//genjson:ts 'text' | 'image_url' | string
 	Type     string    `json:"type"`
 	Text     string    `json:"text,omitempty"`
 	ImageURL *ImageURL `json:"image_url,omitempty"`
@@ -116,7 +126,10 @@ type ContentPart struct {
 // tokenfit's own fields (OpenAI does not know them), else the count assumes
 // the largest cost the image could have.
 type ImageURL struct {
-	URL    string `json:"url"`
+	//genjson:required
+	//genjson:string
+	URL string `json:"url"`
+	//genjson:ts 'low' | 'high' | 'auto' | string
 	Detail string `json:"detail,omitempty"`
 	Width  int    `json:"width,omitempty"`
 	Height int    `json:"height,omitempty"`
@@ -125,20 +138,27 @@ type ImageURL struct {
 // ToolCall is one call in an assistant message's tool_calls. Type is
 // "function" (empty is taken as "function").
 type ToolCall struct {
-	ID       string       `json:"id,omitempty"`
-	Type     string       `json:"type"`
+	ID string `json:"id,omitempty"`
+	//genjson:ts 'function' | string
+	Type string `json:"type"`
+	//genjson:required
 	Function FunctionCall `json:"function"`
 }
 
 // FunctionCall names a function and its arguments, a JSON text.
 type FunctionCall struct {
-	Name      string `json:"name"`
+	Name string `json:"name"`
+	//genjson:want a string holding JSON
 	Arguments string `json:"arguments"`
 }
 
 // ChatTool is one entry of tools. Type is "function".
 type ChatTool struct {
-	Type     string      `json:"type"`
+	//genjson:required
+	//genjson:check checkToolType
+	//genjson:ts 'function' | string
+	Type string `json:"type"`
+	//genjson:required
 	Function FunctionDef `json:"function"`
 }
 
@@ -146,10 +166,14 @@ type ChatTool struct {
 // Parameters is its JSON schema, kept as sent: the API renders properties in
 // the order the caller wrote them.
 type FunctionDef struct {
-	Name        string  `json:"name"`
-	Description string  `json:"description,omitempty"`
-	Parameters  RawJSON `json:"parameters,omitempty"`
-	Strict      *bool   `json:"strict,omitempty"`
+	//genjson:required
+	//genjson:nonempty
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Parameters is a JSON Schema object, kept as sent.
+	//genjson:want an object (a JSON schema)
+	Parameters RawJSON `json:"parameters,omitempty"`
+	Strict     *bool   `json:"strict,omitempty"`
 	// deferred marks an Anthropic tool with defer_loading, which stays out
 	// of the prompt until a tool search loads it.
 	deferred bool
@@ -157,6 +181,8 @@ type FunctionDef struct {
 
 // ToolChoice is tool_choice: Mode "none", "auto", "required", or
 // "function" with the function's Name.
+//
+//genjson:ts 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } }
 type ToolChoice struct {
 	Mode string
 	Name string
@@ -164,6 +190,8 @@ type ToolChoice struct {
 
 // FunctionCallChoice is the legacy function_call option: Mode "none",
 // "auto", or "function" with the function's Name.
+//
+//genjson:ts 'none' | 'auto' | { name: string }
 type FunctionCallChoice struct {
 	Mode string
 	Name string

@@ -11,10 +11,14 @@ import (
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
-// JSON decoding of chat requests. Each field is checked for its JSON type,
-// and a mismatch becomes a *FieldError with the field's full path; fields
-// tokenfit does not know are ignored. Names match exactly, as OpenAI
-// matches them (encoding/json alone would also accept "Role" for "role").
+// JSON decoding of chat requests, by the exact rule: the decoders
+// internal/cmd/genjson writes from chat.go's types (json_decode_gen.go)
+// and the shapes' translations read objects with the helpers below, and
+// the unions at the end of this file are written by hand. Each field is
+// checked for its JSON type, and a mismatch becomes a *FieldError with the
+// field's full path; fields tokenfit does not know are ignored. Names
+// match exactly, as OpenAI matches them (encoding/json alone would also
+// accept "Role" for "role").
 //
 // encoding/json validates the whole text before it calls an UnmarshalJSON
 // method; the methods then walk it with package jsonio's scanner, which
@@ -67,7 +71,7 @@ func decodeObject(raw []byte, path string) (o jsonObject, ok bool, err error) {
 		return jsonObject{}, false, nil
 	}
 	o.path = path
-	if bytes.TrimSpace(raw)[0] != '{' {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
 		return o, false, typeErr(path, "an object", raw)
 	}
 	o.fields = map[string][]byte{}
@@ -81,12 +85,21 @@ func decodeObject(raw []byte, path string) (o jsonObject, ok bool, err error) {
 	return o, true, nil
 }
 
+// objectAt decodes raw as an object; null is an error too.
+func objectAt(raw []byte, path string) (jsonObject, error) {
+	o, ok, err := decodeObject(raw, path)
+	if err == nil && !ok {
+		err = typeErr(path, "an object", raw)
+	}
+	return o, err
+}
+
 // decodeArray decodes raw as an array; null gives nil.
 func decodeArray(raw []byte, path string) ([][]byte, error) {
 	if jsonio.IsNull(raw) {
 		return nil, nil
 	}
-	if bytes.TrimSpace(raw)[0] != '[' {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '[' {
 		return nil, typeErr(path, "an array", raw)
 	}
 	elems := [][]byte{}
@@ -167,176 +180,75 @@ func (o jsonObject) size(key string, dst *int) error {
 	return nil
 }
 
-// UnmarshalJSON decodes a chat request; see ChatRequest. Cost: O(n).
-func (r *ChatRequest) UnmarshalJSON(b []byte) error { return r.decode(b, "") }
+// Each UnmarshalJSON decodes a value for Go callers; error paths start at
+// its fields. Cost: O(n).
 
-func (r *ChatRequest) decode(raw []byte, path string) error {
-	*r = ChatRequest{}
-	o, ok, err := decodeObject(raw, path)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return typeErr(path, "an object", raw)
-	}
-	if err := o.str("model", &r.Model); err != nil {
-		return err
-	}
-	msgs, err := decodeArray(o.fields["messages"], joinPath(path, "messages"))
-	if err != nil {
-		return err
-	}
-	if msgs != nil {
-		r.Messages = make([]ChatMessage, len(msgs))
-	}
-	for i, m := range msgs {
-		if err := r.Messages[i].decode(m, indexPath(joinPath(path, "messages"), i)); err != nil {
-			return err
-		}
-	}
-	tools, err := decodeArray(o.fields["tools"], joinPath(path, "tools"))
-	if err != nil {
-		return err
-	}
-	if tools != nil {
-		r.Tools = make([]ChatTool, len(tools))
-	}
-	for i, t := range tools {
-		if err := r.Tools[i].decode(t, indexPath(joinPath(path, "tools"), i)); err != nil {
-			return err
-		}
-	}
-	funcs, err := decodeArray(o.fields["functions"], joinPath(path, "functions"))
-	if err != nil {
-		return err
-	}
-	if funcs != nil {
-		r.Functions = make([]FunctionDef, len(funcs))
-	}
-	for i, f := range funcs {
-		if err := r.Functions[i].decode(f, indexPath(joinPath(path, "functions"), i)); err != nil {
-			return err
-		}
-	}
-	if raw, ok := o.fields["tool_choice"]; ok && !jsonio.IsNull(raw) {
-		r.ToolChoice = new(ToolChoice)
-		if err := r.ToolChoice.decode(raw, joinPath(path, "tool_choice")); err != nil {
-			return err
-		}
-	}
-	if raw, ok := o.fields["function_call"]; ok && !jsonio.IsNull(raw) {
-		r.FunctionCall = new(FunctionCallChoice)
-		if err := r.FunctionCall.decode(raw, joinPath(path, "function_call")); err != nil {
-			return err
-		}
-	}
-	if raw, ok := o.fields["response_format"]; ok && !jsonio.IsNull(raw) {
-		r.ResponseFormat = new(ResponseFormat)
-		if err := r.ResponseFormat.decode(raw, joinPath(path, "response_format"), false); err != nil {
-			return err
-		}
-	}
-	if err := r.API.read(o); err != nil {
-		return err
-	}
-	kw, ok, err := decodeObject(o.fields["chat_template_kwargs"], joinPath(path, "chat_template_kwargs"))
-	if err != nil {
-		return err
-	}
-	if ok {
-		r.ChatTemplateKwargs = new(ChatTemplateKwargs)
-		k := r.ChatTemplateKwargs
-		for _, f := range []struct {
-			key string
-			dst **string
-		}{{"date_string", &k.DateString}, {"reasoning_effort", &k.ReasoningEffort}, {"model_identity", &k.ModelIdentity}} {
-			if raw, ok := kw.fields[f.key]; ok && !jsonio.IsNull(raw) {
-				*f.dst = new(string)
-				if err := kw.str(f.key, *f.dst); err != nil {
-					return err
-				}
-			}
-		}
+// UnmarshalJSON decodes a chat request; see ChatRequest.
+func (r *ChatRequest) UnmarshalJSON(b []byte) error { return r.decodeExact(b, "") }
+
+// UnmarshalJSON decodes one message.
+func (m *ChatMessage) UnmarshalJSON(b []byte) error { return m.decodeExact(b, "") }
+
+// UnmarshalJSON decodes a string, null or an array of parts.
+func (c *ChatContent) UnmarshalJSON(b []byte) error { return c.decodeExact(b, "") }
+
+// UnmarshalJSON decodes one content part.
+func (p *ContentPart) UnmarshalJSON(b []byte) error { return p.decodeExact(b, "") }
+
+// UnmarshalJSON decodes {"url":…,"detail":…}, or a bare URL string as
+// early clients sent it.
+func (u *ImageURL) UnmarshalJSON(b []byte) error { return u.decodeExact(b, "") }
+
+// UnmarshalJSON decodes one tool call.
+func (t *ToolCall) UnmarshalJSON(b []byte) error { return t.decodeExact(b, "") }
+
+// UnmarshalJSON decodes {"name":…,"arguments":…}.
+func (f *FunctionCall) UnmarshalJSON(b []byte) error { return f.decodeExact(b, "") }
+
+// UnmarshalJSON decodes one tools entry.
+func (t *ChatTool) UnmarshalJSON(b []byte) error { return t.decodeExact(b, "") }
+
+// UnmarshalJSON decodes a function definition, keeping parameters as sent.
+func (f *FunctionDef) UnmarshalJSON(b []byte) error { return f.decodeExact(b, "") }
+
+// UnmarshalJSON decodes "none", "auto", "required" or
+// {"type":"function","function":{"name":…}}.
+func (t *ToolChoice) UnmarshalJSON(b []byte) error { return t.decodeExact(b, "") }
+
+// UnmarshalJSON decodes "none", "auto" or {"name":…}.
+func (f *FunctionCallChoice) UnmarshalJSON(b []byte) error { return f.decodeExact(b, "") }
+
+// checkToolType refuses a tools entry of a type other than "function".
+func checkToolType(typ, path string) error {
+	if typ != "function" {
+		return fieldErr(path, "unknown tool type %q (want \"function\")", engine.Clip(typ))
 	}
 	return nil
 }
 
-// messageKeys are the fields an OpenAI message is read by.
-var messageKeys = []string{"role", "content", "name", "tool_calls", "tool_call_id", "function_call"}
+// The unions: JSON that takes several shapes.
 
-// UnmarshalJSON decodes one message; error paths start at its fields.
-// Cost: O(n).
-func (m *ChatMessage) UnmarshalJSON(b []byte) error { return m.decode(b, "") }
-
-func (m *ChatMessage) decode(raw []byte, path string) error {
-	*m = ChatMessage{}
-	o, ok, err := decodeObject(raw, path)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return typeErr(path, "an object", raw)
-	}
-	if err := o.exactKeys(messageKeys); err != nil {
-		return err
-	}
-	if err := o.requiredStr("role", &m.Role); err != nil {
-		return err
-	}
-	if err := m.Content.decode(o.fields["content"], joinPath(path, "content")); err != nil {
-		return err
-	}
-	if err := o.str("name", &m.Name); err != nil {
-		return err
-	}
-	if err := o.str("tool_call_id", &m.ToolCallID); err != nil {
-		return err
-	}
-	calls, err := decodeArray(o.fields["tool_calls"], joinPath(path, "tool_calls"))
-	if err != nil {
-		return err
-	}
-	if calls != nil {
-		m.ToolCalls = make([]ToolCall, len(calls))
-	}
-	for i, c := range calls {
-		if err := m.ToolCalls[i].decode(c, indexPath(joinPath(path, "tool_calls"), i)); err != nil {
-			return err
-		}
-	}
-	if raw, ok := o.fields["function_call"]; ok && !jsonio.IsNull(raw) {
-		m.FunctionCall = new(FunctionCall)
-		if err := m.FunctionCall.decode(raw, joinPath(path, "function_call")); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// UnmarshalJSON decodes a string, null or an array of parts. Cost: O(n).
-func (c *ChatContent) UnmarshalJSON(b []byte) error { return c.decode(b, "") }
-
-func (c *ChatContent) decode(raw []byte, path string) error {
+func (c *ChatContent) decodeExact(raw []byte, path string) error {
 	*c = ChatContent{}
 	if jsonio.IsNull(raw) {
 		return nil
 	}
 	t := bytes.TrimSpace(raw)
-	switch t[0] {
-	case '"':
+	switch {
+	case len(t) > 0 && t[0] == '"':
 		var err error
 		if c.Text, err = jsonio.Unquote(t); err != nil {
 			return requestJSONErr(path, err)
 		}
 		return nil
-	case '[':
+	case len(t) > 0 && t[0] == '[':
 		parts, err := decodeArray(t, path)
 		if err != nil {
 			return err
 		}
 		c.Parts = make([]ContentPart, len(parts))
 		for i, p := range parts {
-			if err := c.Parts[i].decode(p, indexPath(path, i)); err != nil {
+			if err := c.Parts[i].decodeExact(p, indexPath(path, i)); err != nil {
 				return err
 			}
 		}
@@ -349,17 +261,13 @@ func (c *ChatContent) decode(raw []byte, path string) error {
 // Cost: O(n).
 func (c ChatContent) MarshalJSON() ([]byte, error) { return marshalOwn(c) }
 
-// UnmarshalJSON decodes one content part. Cost: O(n).
-func (p *ContentPart) UnmarshalJSON(b []byte) error { return p.decode(b, "") }
-
-func (p *ContentPart) decode(raw []byte, path string) error {
+// decodeExact reads a part by its type: a text part's text, an image_url
+// part's image; the members another type has are not read.
+func (p *ContentPart) decodeExact(raw []byte, path string) error {
 	*p = ContentPart{}
-	o, ok, err := decodeObject(raw, path)
+	o, err := objectAt(raw, path)
 	if err != nil {
 		return err
-	}
-	if !ok {
-		return typeErr(path, "an object", raw)
 	}
 	if err := o.requiredStr("type", &p.Type); err != nil {
 		return err
@@ -373,160 +281,12 @@ func (p *ContentPart) decode(raw []byte, path string) error {
 			return fieldErr(joinPath(path, "image_url"), "missing")
 		}
 		p.ImageURL = new(ImageURL)
-		return p.ImageURL.decode(img, joinPath(path, "image_url"))
+		return p.ImageURL.decodeExact(img, joinPath(path, "image_url"))
 	}
 	return fieldErr(joinPath(path, "type"), "unknown content part type %q (tokenfit counts text and image_url)", engine.Clip(p.Type))
 }
 
-// UnmarshalJSON decodes {"url":…,"detail":…}, or a bare URL string as
-// early clients sent it. Cost: O(n).
-func (u *ImageURL) UnmarshalJSON(b []byte) error { return u.decode(b, "") }
-
-func (u *ImageURL) decode(raw []byte, path string) error {
-	*u = ImageURL{}
-	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '"' {
-		var err error
-		if u.URL, err = jsonio.Unquote(t); err != nil {
-			return requestJSONErr(path, err)
-		}
-		return nil
-	}
-	o, ok, err := decodeObject(raw, path)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return typeErr(path, "an object", raw)
-	}
-	if err := o.requiredStr("url", &u.URL); err != nil {
-		return err
-	}
-	if err := o.str("detail", &u.Detail); err != nil {
-		return err
-	}
-	if err := o.size("width", &u.Width); err != nil {
-		return err
-	}
-	return o.size("height", &u.Height)
-}
-
-// UnmarshalJSON decodes one tool call. Cost: O(n).
-func (t *ToolCall) UnmarshalJSON(b []byte) error { return t.decode(b, "") }
-
-func (t *ToolCall) decode(raw []byte, path string) error {
-	*t = ToolCall{}
-	o, ok, err := decodeObject(raw, path)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return typeErr(path, "an object", raw)
-	}
-	if err := o.str("id", &t.ID); err != nil {
-		return err
-	}
-	if err := o.str("type", &t.Type); err != nil {
-		return err
-	}
-	fn, ok := o.fields["function"]
-	if !ok || jsonio.IsNull(fn) {
-		return fieldErr(joinPath(path, "function"), "missing")
-	}
-	return t.Function.decode(fn, joinPath(path, "function"))
-}
-
-// UnmarshalJSON decodes {"name":…,"arguments":…}. Cost: O(n).
-func (f *FunctionCall) UnmarshalJSON(b []byte) error { return f.decode(b, "") }
-
-func (f *FunctionCall) decode(raw []byte, path string) error {
-	*f = FunctionCall{}
-	o, ok, err := decodeObject(raw, path)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return typeErr(path, "an object", raw)
-	}
-	if err := o.str("name", &f.Name); err != nil {
-		return err
-	}
-	if raw, ok := o.fields["arguments"]; ok && !jsonio.IsNull(raw) {
-		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] != '"' {
-			return fieldErr(joinPath(path, "arguments"), "want a string holding JSON, got %s", jsonio.Kind(raw))
-		}
-	}
-	return o.str("arguments", &f.Arguments)
-}
-
-// UnmarshalJSON decodes one tools entry. Cost: O(n).
-func (t *ChatTool) UnmarshalJSON(b []byte) error { return t.decode(b, "") }
-
-func (t *ChatTool) decode(raw []byte, path string) error {
-	*t = ChatTool{}
-	o, ok, err := decodeObject(raw, path)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return typeErr(path, "an object", raw)
-	}
-	if err := o.requiredStr("type", &t.Type); err != nil {
-		return err
-	}
-	if t.Type != "function" {
-		return fieldErr(joinPath(path, "type"), "unknown tool type %q (want \"function\")", engine.Clip(t.Type))
-	}
-	fn, ok := o.fields["function"]
-	if !ok || jsonio.IsNull(fn) {
-		return fieldErr(joinPath(path, "function"), "missing")
-	}
-	return t.Function.decode(fn, joinPath(path, "function"))
-}
-
-// UnmarshalJSON decodes a function definition, keeping parameters as sent.
-// Cost: O(n).
-func (f *FunctionDef) UnmarshalJSON(b []byte) error { return f.decode(b, "") }
-
-func (f *FunctionDef) decode(raw []byte, path string) error {
-	*f = FunctionDef{}
-	o, ok, err := decodeObject(raw, path)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return typeErr(path, "an object", raw)
-	}
-	if err := o.requiredStr("name", &f.Name); err != nil {
-		return err
-	}
-	if f.Name == "" {
-		return fieldErr(joinPath(path, "name"), "missing")
-	}
-	if err := o.str("description", &f.Description); err != nil {
-		return err
-	}
-	if p, ok := o.fields["parameters"]; ok && !jsonio.IsNull(p) {
-		if bytes.TrimSpace(p)[0] != '{' {
-			return typeErr(joinPath(path, "parameters"), "an object (a JSON schema)", p)
-		}
-		f.Parameters = bytes.Clone(bytes.TrimSpace(p))
-	}
-	if s, ok := o.fields["strict"]; ok && !jsonio.IsNull(s) {
-		v := string(bytes.TrimSpace(s))
-		if v != "true" && v != "false" {
-			return typeErr(joinPath(path, "strict"), "a boolean", s)
-		}
-		strict := v == "true"
-		f.Strict = &strict
-	}
-	return nil
-}
-
-// UnmarshalJSON decodes "none", "auto", "required" or
-// {"type":"function","function":{"name":…}}. Cost: O(n).
-func (t *ToolChoice) UnmarshalJSON(b []byte) error { return t.decode(b, "") }
-
-func (t *ToolChoice) decode(raw []byte, path string) error {
+func (t *ToolChoice) decodeExact(raw []byte, path string) error {
 	*t = ToolChoice{}
 	if s := bytes.TrimSpace(raw); len(s) > 0 && s[0] == '"' {
 		var err error
@@ -567,10 +327,7 @@ func (t *ToolChoice) decode(raw []byte, path string) error {
 // MarshalJSON encodes the choice as OpenAI spells it. Cost: O(1).
 func (t ToolChoice) MarshalJSON() ([]byte, error) { return marshalOwn(t) }
 
-// UnmarshalJSON decodes "none", "auto" or {"name":…}. Cost: O(n).
-func (f *FunctionCallChoice) UnmarshalJSON(b []byte) error { return f.decode(b, "") }
-
-func (f *FunctionCallChoice) decode(raw []byte, path string) error {
+func (f *FunctionCallChoice) decodeExact(raw []byte, path string) error {
 	*f = FunctionCallChoice{}
 	if s := bytes.TrimSpace(raw); len(s) > 0 && s[0] == '"' {
 		var err error

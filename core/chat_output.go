@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/tokenfit/tokenfit/core/engine"
@@ -14,6 +13,8 @@ import (
 // responseFormat are read into it. OpenAI bills a json_schema format's
 // schema as part of the prompt (formatText says how it is counted).
 type ResponseFormat struct {
+	//genjson:required
+	//genjson:ts 'text' | 'json_object' | 'json_schema' | string
 	Type       string            `json:"type"`
 	JSONSchema *JSONSchemaFormat `json:"json_schema,omitempty"`
 }
@@ -22,10 +23,17 @@ type ResponseFormat struct {
 // description, schema (kept as sent: the API renders properties in the
 // order written) and strict flag.
 type JSONSchemaFormat struct {
-	Name        string  `json:"name"`
-	Description string  `json:"description,omitempty"`
-	Schema      RawJSON `json:"schema,omitempty"`
-	Strict      *bool   `json:"strict,omitempty"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Schema is a JSON Schema object, kept as sent.
+	//genjson:want an object (a JSON schema)
+	Schema RawJSON `json:"schema,omitempty"`
+	Strict *bool   `json:"strict,omitempty"`
+}
+
+// decodeExact reads Chat Completions' response_format.
+func (f *ResponseFormat) decodeExact(raw []byte, path string) error {
+	return f.decode(raw, path, false)
 }
 
 // decode reads Chat's response_format, {"type": …, "json_schema": {name,
@@ -40,18 +48,18 @@ func (f *ResponseFormat) decode(raw []byte, path string, flat bool) error {
 	if typ != "json_schema" {
 		return f.check(path)
 	}
-	js := o
-	if !flat {
-		var ok bool
-		if js, ok, err = decodeObject(o.fields["json_schema"], joinPath(path, "json_schema")); err != nil {
-			return err
-		}
-		if !ok {
-			return fieldErr(joinPath(path, "json_schema"), "missing")
-		}
-	}
 	f.JSONSchema = new(JSONSchemaFormat)
-	return f.JSONSchema.decode(js)
+	if flat {
+		return f.JSONSchema.decodeExactFields(o)
+	}
+	raw, path = o.fields["json_schema"], joinPath(path, "json_schema")
+	if jsonio.IsNull(raw) {
+		return fieldErr(path, "missing")
+	}
+	if o, err = objectAt(raw, path); err != nil {
+		return err
+	}
+	return f.JSONSchema.decodeExactFields(o)
 }
 
 func (f *ResponseFormat) check(path string) error {
@@ -60,30 +68,6 @@ func (f *ResponseFormat) check(path string) error {
 		return nil
 	}
 	return fieldErr(joinPath(path, "type"), "unknown format %q (want text, json_object or json_schema)", engine.Clip(f.Type))
-}
-
-func (s *JSONSchemaFormat) decode(o jsonObject) error {
-	if err := o.str("name", &s.Name); err != nil {
-		return err
-	}
-	if err := o.str("description", &s.Description); err != nil {
-		return err
-	}
-	if raw, ok := o.fields["schema"]; ok && !jsonio.IsNull(raw) {
-		if jsonio.Kind(raw) != "an object" {
-			return typeErr(joinPath(o.path, "schema"), "an object (a JSON schema)", raw)
-		}
-		s.Schema = bytes.Clone(bytes.TrimSpace(raw))
-	}
-	if raw, ok := o.fields["strict"]; ok && !jsonio.IsNull(raw) {
-		v := string(bytes.TrimSpace(raw))
-		if v != "true" && v != "false" {
-			return typeErr(joinPath(o.path, "strict"), "a boolean", raw)
-		}
-		strict := v == "true"
-		s.Strict = &strict
-	}
-	return nil
 }
 
 // How a json_schema response format is billed (testdata/chat-rules.md

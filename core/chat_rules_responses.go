@@ -17,18 +17,13 @@ const (
 	APIResponses OpenAIAPI = "responses"
 )
 
-// read reads a request's "api" field.
-func (a *OpenAIAPI) read(o jsonObject) error {
-	var s string
-	if err := o.str("api", &s); err != nil {
-		return err
-	}
-	switch OpenAIAPI(s) {
+// checkAPI refuses an API other than the two.
+func checkAPI(a OpenAIAPI, path string) error {
+	switch a {
 	case "", APIChat, APIResponses:
-		*a = OpenAIAPI(s)
 		return nil
 	}
-	return fieldErr(joinPath(o.path, "api"), "unknown API %q (want chat or responses)", engine.Clip(s))
+	return fieldErr(path, "unknown API %q (want chat or responses)", engine.Clip(string(a)))
 }
 
 // apiRules are the parts of a family's rules that differ on the

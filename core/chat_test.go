@@ -660,6 +660,10 @@ func FuzzCountChat(f *testing.F) {
 	f.Add([]byte(`{"messages":[{"role":"user","content":[{"type":"image_url","image_url":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEAW9gE2QAAAABJRU5ErkJggg=="}]}]}`), "gpt-4.1-nano")
 	f.Add([]byte(`{"messages":[{"role":"tool","tool_call_id":"x","content":"1"}],"functions":[{"name":"f","parameters":{"properties":{"a":{"type":["string","null"],"enum":[1,"b",null,{}]}}}}],"function_call":{"name":"f"}}`), "gpt-3.5-turbo-0301")
 	f.Add([]byte(`{"messages":null,"tools":[]}`), "")
+	// Space JSON does not know (\f, \v) where a value is: UnmarshalJSON
+	// called directly indexed the empty rest.
+	f.Add([]byte("\f"), "")
+	f.Add([]byte(`{"messages":[{"role":"user","content":`+"\v"+`}]}`), "")
 	cl, err := GetEncoding("cl100k_base")
 	if err != nil {
 		f.Fatal(err)

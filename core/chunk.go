@@ -25,16 +25,18 @@ type ChunkRequest struct {
 // [End of the previous chunk, End) is what the chunk adds. Input that is not
 // UTF-8 is chunked as ValidUTF8 makes it, and offsets count in that.
 type Chunk struct {
-	Text   string `json:"text"`
-	Start  int    `json:"start"`
-	End    int    `json:"end"`
-	Tokens int    `json:"tokens"`
+	Text string `json:"text"`
+	// Start and End are UTF-8 byte offsets of the chunk in the text.
+	Start  int `json:"start"`
+	End    int `json:"end"`
+	Tokens int `json:"tokens"`
 	// Cut says where the chunk ended: "paragraph", "line", "sentence",
 	// "word", "token" (no better boundary was close) or "end".
 	Cut string `json:"cut"`
 }
 
-// ChunkAnswer lists the chunks.
+// ChunkAnswer is chunk's answer: the text split into chunks of at most
+// maxTokens tokens.
 type ChunkAnswer struct {
 	Chunks []Chunk `json:"chunks"`
 	Counted

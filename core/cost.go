@@ -14,13 +14,16 @@ import (
 // output reserve of a count or budget: what the answer may cost at most;
 // the output of a reported usage). Tokens says what each part is of.
 type Cost struct {
-	Currency    string     `json:"currency"` // "USD"
-	Input       float64    `json:"input"`
-	CachedInput float64    `json:"cachedInput,omitempty"`
-	CacheWrite  float64    `json:"cacheWrite,omitempty"`
-	Output      float64    `json:"output"`
-	Total       float64    `json:"total"`
-	Tokens      CostTokens `json:"tokens"`
+	//genjson:ts 'USD'
+	Currency    string  `json:"currency"` // "USD"
+	Input       float64 `json:"input"`
+	CachedInput float64 `json:"cachedInput,omitempty"`
+	CacheWrite  float64 `json:"cacheWrite,omitempty"`
+	// Output is a count's or budget's output reserve (the most the answer
+	// may cost), a usage's output tokens.
+	Output float64    `json:"output"`
+	Total  float64    `json:"total"`
+	Tokens CostTokens `json:"tokens"`
 	// Price is the price list the cost was worked out from, with its
 	// source and date.
 	Price Price `json:"price"`
@@ -75,7 +78,8 @@ func requestCost(m Model, input, cached, reserve int) *Cost {
 // UsageRequest asks what a finished (or aborted) request cost: its model
 // and the usage object its provider reported, as the provider sent it.
 type UsageRequest struct {
-	Model string  `json:"model"`
+	Model string `json:"model"`
+	//genjson:ts Record<string, unknown>
 	Usage RawJSON `json:"usage"`
 }
 

@@ -12,10 +12,14 @@ import (
 // Each names what to count with as an encoding, a model, or neither (then
 // o200k_base).
 
-// Target names the tokenizer: Encoding (an encoding or heuristic name) wins
-// over Model; an unknown model falls back to cl100k_base.
+// Target names the tokenizer: Encoding wins over Model; neither means
+// o200k_base.
 type Target struct {
-	Model    string `json:"model,omitempty"`
+	// Model is a model id, alias or dated snapshot (README.md, "Model
+	// names"); an unknown one counts with its family's encoding or
+	// cl100k_base, and answers say fallback.
+	Model string `json:"model,omitempty"`
+	// Encoding is an encoding, or a heuristic name such as "chars4".
 	Encoding string `json:"encoding,omitempty"`
 	// Calibration, when it has pairs for the model, scales the model's
 	// counts by what the provider reported (see Calibrate).
@@ -87,10 +91,11 @@ type CountRequest struct {
 	CachedTokens int `json:"cachedTokens,omitempty"`
 }
 
-// CountAnswer is the count. For an estimate, UpperBound is what the
-// provider's count will not exceed; for an exact count it equals Tokens.
+// CountAnswer is countTokens' answer.
 type CountAnswer struct {
-	Tokens     int `json:"tokens"`
+	Tokens int `json:"tokens"`
+	// UpperBound is what the provider's count will not exceed: for an
+	// estimate, Tokens grown by its error bound; Tokens when exact.
 	UpperBound int `json:"upperBound"`
 	Counted
 	// Cost is the text's price as input to the model (no output), when the
@@ -117,7 +122,7 @@ func (r *Registry) CountTokens(req CountRequest) (CountAnswer, error) {
 	return a, nil
 }
 
-// EncodeAnswer holds token ids.
+// EncodeAnswer is encode's answer: the token ids.
 type EncodeAnswer struct {
 	IDs []int `json:"ids"`
 	Counted
@@ -144,12 +149,13 @@ func (r *DecodeRequest) UnmarshalJSON(b []byte) error {
 	return decodeWith(b, r)
 }
 
-// DecodeAnswer is the text. Valid is false when the ids end (or start)
-// inside a character: Text then holds U+FFFD for those bytes, one per
-// maximal subpart as tiktoken's decode has it (engine.LossyUTF8).
+// DecodeAnswer is decode's answer: the text of the ids.
 type DecodeAnswer struct {
-	Text  string `json:"text"`
-	Valid bool   `json:"valid"`
+	Text string `json:"text"`
+	// Valid is false when the ids end (or start) inside a character: Text
+	// then holds U+FFFD for those bytes, one per maximal subpart as
+	// tiktoken's decode (and TextDecoder) has it.
+	Valid bool `json:"valid"`
 	Counted
 }
 
@@ -183,11 +189,12 @@ type LimitRequest struct {
 	Limit int    `json:"limit"`
 }
 
-// LimitAnswer says whether it fits. Tokens is exact when Within; otherwise
-// it is where counting stopped, a number above the limit.
+// LimitAnswer is withinLimit's answer: whether a text fits a limit.
 type LimitAnswer struct {
 	Within bool `json:"within"`
-	Tokens int  `json:"tokens"`
+	// Tokens is exact when Within; otherwise it is where counting stopped,
+	// a number above the limit.
+	Tokens int `json:"tokens"`
 	Counted
 }
 
@@ -218,7 +225,7 @@ type TruncateRequest struct {
 	Keep      string `json:"keep,omitempty"`
 }
 
-// TruncateAnswer is the kept text and its count.
+// TruncateAnswer is truncate's answer: the kept text and its count.
 type TruncateAnswer struct {
 	Text      string `json:"text"`
 	Tokens    int    `json:"tokens"`

@@ -17,6 +17,8 @@ type LoadTokenizerRequest struct {
 }
 
 // Base64 is bytes sent as a base64 string, as encoding/json sends []byte.
+//
+//genjson:ts string
 type Base64 []byte
 
 // MarshalJSON writes the bytes as a base64 string.
@@ -43,6 +45,7 @@ func (b *Base64) decodeJSON(d *decoder, raw []byte) error {
 
 // TokenizerInfo describes a loaded tokenizer.
 type TokenizerInfo struct {
-	Name      string `json:"name"`
-	VocabSize int    `json:"vocabSize"`
+	Name string `json:"name"`
+	// VocabSize is one past the highest token id, added tokens included.
+	VocabSize int `json:"vocabSize"`
 }

@@ -11,6 +11,8 @@ import (
 // JSON in Anthropic's, Gemini's or the AI SDK's shape (see Shape) is read
 // too, as its OpenAI translation, whose messages remember the message
 // they came from: the budget counts, keeps and drops the original ones.
+//
+//genjson:ts ChatMessage[] | AnthropicRequest['messages'] | GeminiRequest['contents'] | AISDKRequest['messages']
 type History []ChatMessage
 
 // UnmarshalJSON decodes an array of chat messages in any shape. Cost: O(n).

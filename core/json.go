@@ -107,6 +107,8 @@ func (f FunctionCallChoice) appendJSON(w *jsonio.Writer) {
 
 // RawJSON is JSON text kept as it was sent, as json.RawMessage is (core
 // does not import encoding/json: see RATIONALE.md).
+//
+//genjson:ts unknown
 type RawJSON []byte
 
 // MarshalJSON returns the text, or null for none.

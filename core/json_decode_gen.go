@@ -3,7 +3,11 @@
 
 package core
 
-import "github.com/tokenfit/tokenfit/core/internal/jsonio"
+import (
+	"bytes"
+
+	"github.com/tokenfit/tokenfit/core/internal/jsonio"
+)
 
 func (v *CountRequest) decodeJSON(d *decoder, raw []byte) error {
 	return v.decodeFields(d, raw, "core.CountRequest")
@@ -1575,4 +1579,304 @@ func (v *Price) decodeFields(d *decoder, raw []byte, typeName string) error {
 		d.path = d.path[:n]
 		return nil
 	})
+}
+
+// chatRequestKeys are ChatRequest's JSON keys.
+var chatRequestKeys = []string{"model", "messages", "tools", "functions", "tool_choice", "function_call", "response_format", "api", "chat_template_kwargs"}
+
+// decodeExact decodes a JSON object into v (null: an error naming path).
+func (v *ChatRequest) decodeExact(raw []byte, path string) error {
+	*v = ChatRequest{}
+	o, err := objectAt(raw, path)
+	if err != nil {
+		return err
+	}
+	if err := o.str("model", &v.Model); err != nil {
+		return err
+	}
+	if list, err := decodeArray(o.fields["messages"], joinPath(o.path, "messages")); err != nil {
+		return err
+	} else if list != nil {
+		v.Messages = make([]ChatMessage, len(list))
+		for i, raw := range list {
+			if err := v.Messages[i].decodeExact(raw, indexPath(joinPath(o.path, "messages"), i)); err != nil {
+				return err
+			}
+		}
+	}
+	if list, err := decodeArray(o.fields["tools"], joinPath(o.path, "tools")); err != nil {
+		return err
+	} else if list != nil {
+		v.Tools = make([]ChatTool, len(list))
+		for i, raw := range list {
+			if err := v.Tools[i].decodeExact(raw, indexPath(joinPath(o.path, "tools"), i)); err != nil {
+				return err
+			}
+		}
+	}
+	if list, err := decodeArray(o.fields["functions"], joinPath(o.path, "functions")); err != nil {
+		return err
+	} else if list != nil {
+		v.Functions = make([]FunctionDef, len(list))
+		for i, raw := range list {
+			if err := v.Functions[i].decodeExact(raw, indexPath(joinPath(o.path, "functions"), i)); err != nil {
+				return err
+			}
+		}
+	}
+	if raw := o.fields["tool_choice"]; !jsonio.IsNull(raw) {
+		v.ToolChoice = new(ToolChoice)
+		if err := v.ToolChoice.decodeExact(raw, joinPath(o.path, "tool_choice")); err != nil {
+			return err
+		}
+	}
+	if raw := o.fields["function_call"]; !jsonio.IsNull(raw) {
+		v.FunctionCall = new(FunctionCallChoice)
+		if err := v.FunctionCall.decodeExact(raw, joinPath(o.path, "function_call")); err != nil {
+			return err
+		}
+	}
+	if raw := o.fields["response_format"]; !jsonio.IsNull(raw) {
+		v.ResponseFormat = new(ResponseFormat)
+		if err := v.ResponseFormat.decodeExact(raw, joinPath(o.path, "response_format")); err != nil {
+			return err
+		}
+	}
+	if err := o.str("api", (*string)(&v.API)); err != nil {
+		return err
+	}
+	if err := checkAPI(v.API, joinPath(o.path, "api")); err != nil {
+		return err
+	}
+	if raw := o.fields["chat_template_kwargs"]; !jsonio.IsNull(raw) {
+		v.ChatTemplateKwargs = new(ChatTemplateKwargs)
+		if err := v.ChatTemplateKwargs.decodeExact(raw, joinPath(o.path, "chat_template_kwargs")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chatMessageKeys are ChatMessage's JSON keys.
+var chatMessageKeys = []string{"role", "content", "name", "tool_call_id", "tool_calls", "function_call"}
+
+// decodeExact decodes a JSON object into v (null: an error naming path).
+func (v *ChatMessage) decodeExact(raw []byte, path string) error {
+	*v = ChatMessage{}
+	o, err := objectAt(raw, path)
+	if err != nil {
+		return err
+	}
+	if err := o.exactKeys(chatMessageKeys); err != nil {
+		return err
+	}
+	if err := o.requiredStr("role", &v.Role); err != nil {
+		return err
+	}
+	if raw := o.fields["content"]; !jsonio.IsNull(raw) {
+		if err := v.Content.decodeExact(raw, joinPath(o.path, "content")); err != nil {
+			return err
+		}
+	}
+	if err := o.str("name", &v.Name); err != nil {
+		return err
+	}
+	if err := o.str("tool_call_id", &v.ToolCallID); err != nil {
+		return err
+	}
+	if list, err := decodeArray(o.fields["tool_calls"], joinPath(o.path, "tool_calls")); err != nil {
+		return err
+	} else if list != nil {
+		v.ToolCalls = make([]ToolCall, len(list))
+		for i, raw := range list {
+			if err := v.ToolCalls[i].decodeExact(raw, indexPath(joinPath(o.path, "tool_calls"), i)); err != nil {
+				return err
+			}
+		}
+	}
+	if raw := o.fields["function_call"]; !jsonio.IsNull(raw) {
+		v.FunctionCall = new(FunctionCall)
+		if err := v.FunctionCall.decodeExact(raw, joinPath(o.path, "function_call")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeExact decodes a JSON object into v (null: an error naming path).
+func (v *ChatTool) decodeExact(raw []byte, path string) error {
+	*v = ChatTool{}
+	o, err := objectAt(raw, path)
+	if err != nil {
+		return err
+	}
+	if err := o.requiredStr("type", &v.Type); err != nil {
+		return err
+	}
+	if err := checkToolType(v.Type, joinPath(o.path, "type")); err != nil {
+		return err
+	}
+	if raw := o.fields["function"]; jsonio.IsNull(raw) {
+		return fieldErr(joinPath(o.path, "function"), "missing")
+	} else if err := v.Function.decodeExact(raw, joinPath(o.path, "function")); err != nil {
+		return err
+	}
+	return nil
+}
+
+// decodeExact decodes a JSON object into v (null: an error naming path).
+func (v *FunctionDef) decodeExact(raw []byte, path string) error {
+	*v = FunctionDef{}
+	o, err := objectAt(raw, path)
+	if err != nil {
+		return err
+	}
+	if err := o.requiredStr("name", &v.Name); err != nil {
+		return err
+	}
+	if v.Name == "" {
+		return fieldErr(joinPath(o.path, "name"), "missing")
+	}
+	if err := o.str("description", &v.Description); err != nil {
+		return err
+	}
+	if raw := o.fields["parameters"]; !jsonio.IsNull(raw) && jsonio.Kind(raw) != "an object" {
+		return typeErr(joinPath(o.path, "parameters"), "an object (a JSON schema)", raw)
+	}
+	if raw := o.fields["parameters"]; !jsonio.IsNull(raw) {
+		v.Parameters = bytes.Clone(bytes.TrimSpace(raw))
+	}
+	if !jsonio.IsNull(o.fields["strict"]) {
+		x := new(bool)
+		if err := o.boolean("strict", x); err != nil {
+			return err
+		}
+		v.Strict = x
+	}
+	return nil
+}
+
+// decodeExact decodes a JSON object into v (null: an error naming path).
+func (v *ChatTemplateKwargs) decodeExact(raw []byte, path string) error {
+	*v = ChatTemplateKwargs{}
+	o, err := objectAt(raw, path)
+	if err != nil {
+		return err
+	}
+	if !jsonio.IsNull(o.fields["date_string"]) {
+		x := new(string)
+		if err := o.str("date_string", x); err != nil {
+			return err
+		}
+		v.DateString = x
+	}
+	if !jsonio.IsNull(o.fields["reasoning_effort"]) {
+		x := new(string)
+		if err := o.str("reasoning_effort", x); err != nil {
+			return err
+		}
+		v.ReasoningEffort = x
+	}
+	if !jsonio.IsNull(o.fields["model_identity"]) {
+		x := new(string)
+		if err := o.str("model_identity", x); err != nil {
+			return err
+		}
+		v.ModelIdentity = x
+	}
+	return nil
+}
+
+// decodeExact decodes a JSON object into v (null: an error naming path).
+func (v *ToolCall) decodeExact(raw []byte, path string) error {
+	*v = ToolCall{}
+	o, err := objectAt(raw, path)
+	if err != nil {
+		return err
+	}
+	if err := o.str("id", &v.ID); err != nil {
+		return err
+	}
+	if err := o.str("type", &v.Type); err != nil {
+		return err
+	}
+	if raw := o.fields["function"]; jsonio.IsNull(raw) {
+		return fieldErr(joinPath(o.path, "function"), "missing")
+	} else if err := v.Function.decodeExact(raw, joinPath(o.path, "function")); err != nil {
+		return err
+	}
+	return nil
+}
+
+// decodeExact decodes a JSON object into v (null: an error naming path).
+func (v *FunctionCall) decodeExact(raw []byte, path string) error {
+	*v = FunctionCall{}
+	o, err := objectAt(raw, path)
+	if err != nil {
+		return err
+	}
+	if err := o.str("name", &v.Name); err != nil {
+		return err
+	}
+	if raw := o.fields["arguments"]; !jsonio.IsNull(raw) && jsonio.Kind(raw) != "a string" {
+		return typeErr(joinPath(o.path, "arguments"), "a string holding JSON", raw)
+	}
+	if err := o.str("arguments", &v.Arguments); err != nil {
+		return err
+	}
+	return nil
+}
+
+// decodeExactFields decodes an object's members into v's fields.
+func (v *JSONSchemaFormat) decodeExactFields(o jsonObject) error {
+	if err := o.str("name", &v.Name); err != nil {
+		return err
+	}
+	if err := o.str("description", &v.Description); err != nil {
+		return err
+	}
+	if raw := o.fields["schema"]; !jsonio.IsNull(raw) && jsonio.Kind(raw) != "an object" {
+		return typeErr(joinPath(o.path, "schema"), "an object (a JSON schema)", raw)
+	}
+	if raw := o.fields["schema"]; !jsonio.IsNull(raw) {
+		v.Schema = bytes.Clone(bytes.TrimSpace(raw))
+	}
+	if !jsonio.IsNull(o.fields["strict"]) {
+		x := new(bool)
+		if err := o.boolean("strict", x); err != nil {
+			return err
+		}
+		v.Strict = x
+	}
+	return nil
+}
+
+// decodeExact decodes a JSON object into v (null: an error naming path).
+func (v *ImageURL) decodeExact(raw []byte, path string) error {
+	*v = ImageURL{}
+	if s := bytes.TrimSpace(raw); len(s) > 0 && s[0] == '"' {
+		u, err := jsonio.Unquote(s)
+		if err != nil {
+			return requestJSONErr(path, err)
+		}
+		v.URL = u
+		return nil
+	}
+	o, err := objectAt(raw, path)
+	if err != nil {
+		return err
+	}
+	if err := o.requiredStr("url", &v.URL); err != nil {
+		return err
+	}
+	if err := o.str("detail", &v.Detail); err != nil {
+		return err
+	}
+	if err := o.size("width", &v.Width); err != nil {
+		return err
+	}
+	if err := o.size("height", &v.Height); err != nil {
+		return err
+	}
+	return nil
 }

@@ -44,6 +44,7 @@ type Model struct {
 	// Kind says what a model that takes no chat is for: "embedding",
 	// "moderation", "image", "video", "speech", "transcription" or "other"
 	// (empty: a chat model). A budget for one without a window says so.
+	//genjson:ts 'embedding' | 'moderation' | 'image' | 'video' | 'speech' | 'transcription' | 'other'
 	Kind string `json:"kind,omitempty"`
 	// Family is the catalog's family of the model (models.dev's: "claude-sonnet", "qwen").
 	Family string `json:"modelFamily,omitempty"`
@@ -480,6 +481,7 @@ type Resolved struct {
 	// with its family's tokenizer or cl100k_base, in an 8,192-token window.
 	Fallback bool `json:"fallback,omitempty"`
 	// ResolvedBy is "family" or "unknown" when Fallback is set.
+	//genjson:ts 'family' | 'unknown'
 	ResolvedBy string `json:"resolvedBy,omitempty"`
 	// Family is the name prefix a "family" answer took its tokenizer from.
 	Family string `json:"family,omitempty"`

@@ -35,24 +35,25 @@ type PlanItem struct {
 	// ID is unique within the request and not empty.
 	ID string `json:"id"`
 	// Name shows in the name-only form; the ID stands in when it is empty.
-	Name string `json:"name"`
+	Name string `json:"name,omitempty"`
 	// Kind "constraint" (never below the summary tier, never demoted) goes
 	// under Constraints, "procedure" under Procedures, any other kind under
 	// Directives; the match ignores case. An empty kind shows as
 	// "directive".
-	Kind string `json:"kind"`
+	Kind string `json:"kind,omitempty"`
 	// Tags show in the name-only form as #tag.
-	Tags []string `json:"tags"`
+	Tags []string `json:"tags,omitempty"`
 	// Activation in [0, 1] decides the tier.
 	Activation float64 `json:"activation"`
 	// Content is injected whole at the full tier.
-	Content string `json:"content"`
+	Content string `json:"content,omitempty"`
 	// Summary, optional, is injected at the summary tier; without it the
 	// content's first line, cut short, is.
-	Summary string `json:"summary"`
+	Summary string `json:"summary,omitempty"`
 }
 
-// Plan is what to inject: each item's tier and why, and the compiled text.
+// Plan is planInjection's answer: what to inject, each item's tier and why,
+// and the compiled text.
 type Plan struct {
 	// Items are the request's items in their order.
 	Items []PlannedItem `json:"items"`

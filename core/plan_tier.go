@@ -17,6 +17,8 @@ import (
 // Tier is how much of an item a plan injects. Tiers are ordered: a larger
 // Tier injects less. In JSON a Tier is "full", "summary", "nameOnly" or
 // "omitted".
+//
+//genjson:ts 'full' | 'summary' | 'nameOnly' | 'omitted'
 type Tier uint8
 
 const (

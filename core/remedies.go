@@ -28,6 +28,7 @@ type Remedy struct {
 	//     send it in pieces of MaxTokens with chunk;
 	//   - "largerModel": use Model, whose window (ContextWindow) is the
 	//     smallest in the same family that takes the request.
+	//genjson:ts 'summarizeHistory' | 'dropHistory' | 'capSection' | 'truncate' | 'largerModel'
 	Action   string `json:"action"`
 	Section  string `json:"section,omitempty"`
 	Messages []int  `json:"messages,omitempty"`
@@ -37,10 +38,10 @@ type Remedy struct {
 	Model         string `json:"model,omitempty"`
 	ContextWindow int    `json:"contextWindow,omitempty"`
 	// Tokens is what the action frees on its own (for largerModel, the
-	// input budget it adds); Fits says whether that alone makes the
-	// request fit.
-	Tokens int  `json:"tokens"`
-	Fits   bool `json:"fits"`
+	// input budget it adds).
+	Tokens int `json:"tokens"`
+	// Fits says whether the action alone makes the request fit.
+	Fits bool `json:"fits"`
 }
 
 // budgetState is what CalculateBudget hands explain.

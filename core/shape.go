@@ -26,7 +26,10 @@ import (
 // shape_anthropic.go, shape_gemini.go and shape_aisdk.go. Blocks a
 // translation does not know count as their JSON text, which errs high.
 
-// Shape names the JSON shape a chat request was read in.
+// Shape names the JSON shape a chat request was read in: OpenAI's,
+// Anthropic's Messages, Gemini's generateContent, the Vercel AI SDK's
+// ModelMessage[] or OpenAI's Responses API (API.md, "Request shapes").
+// Detected from the request unless it names one.
 type Shape string
 
 // The shapes countChat and calculateBudget read.
@@ -110,12 +113,9 @@ type translated struct {
 func (s *shapedChat) messages(list [][]byte, path string, translate func(o jsonObject, typ string, raw []byte, path string) (translated, error)) error {
 	for i, raw := range list {
 		mp := indexPath(path, i)
-		o, ok, err := decodeObject(raw, mp)
+		o, err := objectAt(raw, mp)
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return typeErr(mp, "an object", raw)
 		}
 		msg := ChatMessage{Content: ChatContent{Parts: []ContentPart{}}}
 		if err := o.requiredStr("role", &msg.Role); err != nil {
@@ -123,7 +123,7 @@ func (s *shapedChat) messages(list [][]byte, path string, translate func(o jsonO
 		}
 		content := o.fields["content"]
 		if jsonio.IsNull(content) || jsonio.Kind(content) == "a string" {
-			if err := msg.Content.decode(content, joinPath(mp, "content")); err != nil {
+			if err := msg.Content.decodeExact(content, joinPath(mp, "content")); err != nil {
 				return err
 			}
 			s.add(msg, i)
@@ -223,14 +223,14 @@ func modeChoice(raw []byte, path string) (*ToolChoice, error) {
 // readChat reads a chat request in any shape. Cost: O(n) in the size of
 // the JSON.
 func readChat(b []byte) (*shapedChat, error) {
-	o, ok, err := decodeObject(b, "")
+	o, err := objectAt(b, "")
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		return nil, typeErr("", "an object", b)
+	if err := o.exactKeys(chatRequestKeys); err != nil {
+		return nil, err
 	}
-	if err := o.exactKeys(chatKeys); err != nil {
+	if err := o.exactKeys(shapeKeys); err != nil {
 		return nil, err
 	}
 	shape, err := detectShape(o)
@@ -240,7 +240,7 @@ func readChat(b []byte) (*shapedChat, error) {
 	s := &shapedChat{shape: shape}
 	switch shape {
 	case ShapeOpenAI:
-		err = s.req.decode(b, "")
+		err = s.req.decodeExact(b, "")
 	case ShapeAnthropic:
 		err = s.readAnthropic(o)
 	case ShapeGemini:
@@ -267,12 +267,11 @@ func (s *shapedChat) mark() {
 	}
 }
 
-// chatKeys are the fields a chat request is read by, in every shape.
-var chatKeys = []string{
-	"model", "shape", "messages", "contents", "system", "systemInstruction", "system_instruction",
-	"instructions", "tools", "functions", "tool_choice", "toolChoice", "toolConfig", "tool_config",
-	"function_call", "chat_template_kwargs", "thinking", "output_config", "output_format",
-	"input", "text", "response_format", "responseFormat", "api",
+// shapeKeys are the fields a chat request is read by beside OpenAI's
+// (chatRequestKeys): the other shapes' translations'.
+var shapeKeys = []string{
+	"shape", "contents", "system", "systemInstruction", "system_instruction", "instructions", "toolChoice",
+	"toolConfig", "tool_config", "thinking", "output_config", "output_format", "input", "text", "responseFormat",
 }
 
 // readHistory reads a budget's history, an array of messages in any shape
@@ -293,7 +292,7 @@ func readHistory(b []byte) (*shapedChat, error) {
 	case ShapeOpenAI:
 		s.req.Messages = make([]ChatMessage, len(msgs))
 		for i, m := range msgs {
-			if err := s.req.Messages[i].decode(m, indexPath("history", i)); err != nil {
+			if err := s.req.Messages[i].decodeExact(m, indexPath("history", i)); err != nil {
 				return nil, err
 			}
 		}
@@ -656,6 +655,8 @@ func (s *shapedChat) refield(err error, list string) error {
 // Tools are a request's tool definitions. Decoding reads OpenAI's, and
 // Anthropic's, Gemini's or the AI SDK's (an object keyed by name) as their
 // OpenAI translation. Cost: O(n).
+//
+//genjson:ts ChatTool[] | AnthropicTool[] | Record<string, unknown>[] | AISDKRequest['tools']
 type Tools []ChatTool
 
 // UnmarshalJSON decodes tool definitions in any shape.
@@ -677,7 +678,7 @@ func (t *Tools) UnmarshalJSON(b []byte) error {
 		switch {
 		case hasKey(raw, "function") || typeIs(raw, "function"):
 			var tool ChatTool
-			if err := tool.decode(raw, path); err != nil {
+			if err := tool.decodeExact(raw, path); err != nil {
 				return err
 			}
 			s.req.Tools = append(s.req.Tools, tool)

@@ -30,7 +30,10 @@ func (s *shapedChat) readAISDK(o jsonObject) error {
 	if err := s.readHead(o, []string{"system", "instructions"}, system, "messages", s.aisdkMessages); err != nil {
 		return err
 	}
-	if err := s.req.API.read(o); err != nil {
+	if err := o.str("api", (*string)(&s.req.API)); err != nil {
+		return err
+	}
+	if err := checkAPI(s.req.API, joinPath(o.path, "api")); err != nil {
 		return err
 	}
 	if s.req.API == "" {
@@ -213,12 +216,9 @@ func (s *shapedChat) aisdkTools(raw []byte, path string) error {
 	// first appears: the object JSON.parse gives the AI SDK.
 	return jsonio.Members(raw, func(name string, v []byte) error {
 		tp := joinPath(path, name)
-		t, ok, err := decodeObject(v, tp)
+		t, err := objectAt(v, tp)
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return typeErr(tp, "an object", v)
 		}
 		f := FunctionDef{Name: name}
 		if err := t.str("description", &f.Description); err != nil {

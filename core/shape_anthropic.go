@@ -35,12 +35,9 @@ func (s *shapedChat) readAnthropic(o jsonObject) error {
 		return err
 	}
 	if raw, ok := o.fields["tool_choice"]; ok && !jsonio.IsNull(raw) && len(s.req.Tools) > 0 {
-		c, ok, err := decodeObject(raw, "tool_choice")
+		c, err := objectAt(raw, "tool_choice")
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return typeErr("tool_choice", "an object", raw)
 		}
 		var typ string
 		if err := c.requiredStr("type", &typ); err != nil {
@@ -91,12 +88,9 @@ func (s *shapedChat) anthropicBlock(o jsonObject, typ string, raw []byte, path s
 
 // block decodes a content block and its type.
 func block(raw []byte, path string) (jsonObject, string, error) {
-	o, ok, err := decodeObject(raw, path)
+	o, err := objectAt(raw, path)
 	if err != nil {
 		return o, "", err
-	}
-	if !ok {
-		return o, "", typeErr(path, "an object", raw)
 	}
 	var typ string
 	err = o.requiredStr("type", &typ)
@@ -256,12 +250,9 @@ func (s *shapedChat) anthropicResult(raw []byte, path string) (string, []Content
 // with input_schema as its parameters, a server tool (web search, bash…)
 // with its definition as the description.
 func anthropicTool(raw []byte, path string) (ChatTool, error) {
-	o, ok, err := decodeObject(raw, path)
+	o, err := objectAt(raw, path)
 	if err != nil {
 		return ChatTool{}, err
-	}
-	if !ok {
-		return ChatTool{}, typeErr(path, "an object", raw)
 	}
 	t := ChatTool{Type: "function"}
 	f := &t.Function

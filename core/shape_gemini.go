@@ -107,12 +107,9 @@ func (s *shapedChat) geminiSystem(raw []byte, path string) (string, error) {
 		}
 		return t, nil
 	}
-	o, ok, err := decodeObject(raw, path)
+	o, err := objectAt(raw, path)
 	if err != nil {
 		return "", err
-	}
-	if !ok {
-		return "", typeErr(path, "an object", raw)
 	}
 	parts, err := decodeArray(o.fields["parts"], joinPath(path, "parts"))
 	if err != nil {
@@ -143,12 +140,9 @@ func (s *shapedChat) geminiContents(list [][]byte, path string) error {
 	open := map[string][]string{} // function name → ids of its calls awaiting a response
 	for i, raw := range list {
 		cp := indexPath(path, i)
-		o, ok, err := decodeObject(raw, cp)
+		o, err := objectAt(raw, cp)
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return typeErr(cp, "an object", raw)
 		}
 		role := "user"
 		if err := o.str("role", &role); err != nil {
@@ -170,12 +164,9 @@ func (s *shapedChat) geminiContents(list [][]byte, path string) error {
 		var signed geminiSignatures
 		for j, p := range parts {
 			pp := indexPath(joinPath(cp, "parts"), j)
-			po, ok, err := decodeObject(p, pp)
+			po, err := objectAt(p, pp)
 			if err != nil {
 				return err
-			}
-			if !ok {
-				return typeErr(pp, "an object", p)
 			}
 			if raw, key := field(po, "functionCall", "function_call"); !jsonio.IsNull(raw) {
 				call, err := s.geminiCall(raw, key)
@@ -215,12 +206,9 @@ func (s *shapedChat) geminiContents(list [][]byte, path string) error {
 }
 
 func (s *shapedChat) geminiCall(raw []byte, path string) (ToolCall, error) {
-	o, ok, err := decodeObject(raw, path)
+	o, err := objectAt(raw, path)
 	if err != nil {
 		return ToolCall{}, err
-	}
-	if !ok {
-		return ToolCall{}, typeErr(path, "an object", raw)
 	}
 	call := ToolCall{Type: "function", Function: FunctionCall{Arguments: "{}"}}
 	if err := o.requiredStr("name", &call.Function.Name); err != nil {
@@ -241,12 +229,9 @@ func (s *shapedChat) geminiCall(raw []byte, path string) (ToolCall, error) {
 // geminiResponse is a functionResponse as a tool message; it answers the
 // call with its id, else the earliest open call of its name.
 func geminiResponse(raw []byte, path string, open map[string][]string) (ChatMessage, error) {
-	o, ok, err := decodeObject(raw, path)
+	o, err := objectAt(raw, path)
 	if err != nil {
 		return ChatMessage{}, err
-	}
-	if !ok {
-		return ChatMessage{}, typeErr(path, "an object", raw)
 	}
 	m := ChatMessage{Role: "tool"}
 	if err := o.requiredStr("name", &m.Name); err != nil {
@@ -310,12 +295,9 @@ func (s *shapedChat) geminiPart(o jsonObject, raw []byte) (ContentPart, error) {
 // function (parameters, else parametersJsonSchema), any other tool (Google
 // Search, code execution…) a function described by its JSON text.
 func (s *shapedChat) geminiTool(raw []byte, path string) error {
-	o, ok, err := decodeObject(raw, path)
+	o, err := objectAt(raw, path)
 	if err != nil {
 		return err
-	}
-	if !ok {
-		return typeErr(path, "an object", raw)
 	}
 	decls, key := field(o, "functionDeclarations", "function_declarations")
 	if jsonio.IsNull(decls) {
@@ -338,12 +320,9 @@ func (s *shapedChat) geminiTool(raw []byte, path string) error {
 	}
 	for j, d := range list {
 		dp := indexPath(key, j)
-		do, ok, err := decodeObject(d, dp)
+		do, err := objectAt(d, dp)
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return typeErr(dp, "an object", d)
 		}
 		f := FunctionDef{}
 		if err := do.requiredStr("name", &f.Name); err != nil {

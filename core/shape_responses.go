@@ -107,12 +107,9 @@ func (s *shapedChat) responsesItems(raw []byte, path string, from int) error {
 		if from < 0 {
 			src = -1
 		}
-		o, ok, err := decodeObject(it, ip)
+		o, err := objectAt(it, ip)
 		if err != nil {
 			return err
-		}
-		if !ok {
-			return typeErr(ip, "an object", it)
 		}
 		var typ string
 		if err := o.str("type", &typ); err != nil {
@@ -223,7 +220,7 @@ func (s *shapedChat) responsesMessage(o jsonObject, path string) (ChatMessage, e
 	}
 	raw := o.fields["content"]
 	if jsonio.IsNull(raw) || jsonio.Kind(raw) == "a string" {
-		return m, m.Content.decode(raw, joinPath(path, "content"))
+		return m, m.Content.decodeExact(raw, joinPath(path, "content"))
 	}
 	parts, err := decodeArray(raw, joinPath(path, "content"))
 	if err != nil {
@@ -282,7 +279,7 @@ func (s *shapedChat) responsesPart(o jsonObject, typ string, raw []byte, path st
 func (s *shapedChat) responsesOutput(raw []byte, path string) (string, []ContentPart, error) {
 	if jsonio.IsNull(raw) || jsonio.Kind(raw) == "a string" {
 		var m ChatContent
-		return m.Text, nil, m.decode(raw, path)
+		return m.Text, nil, m.decodeExact(raw, path)
 	}
 	parts, err := decodeArray(raw, path)
 	if err != nil {
@@ -332,7 +329,7 @@ func (s *shapedChat) responsesTools(raw []byte) error {
 		switch typ {
 		case "function":
 			var f FunctionDef
-			if err := f.decode(t, tp); err != nil {
+			if err := f.decodeExact(t, tp); err != nil {
 				return err
 			}
 			s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: f})

@@ -28,7 +28,7 @@ test('npm pack, install the tarball in an empty directory, import tokenfit by na
     const packed = JSON.parse(await run(npm, ['pack', '--json', '--pack-destination', dir], js));
     const files = packed[0].files.map((f) => f.path).sort();
     for (const f of ['package.json', 'dist/esm/node.js', 'dist/esm/index.js', 'dist/esm/edge.js', 'dist/esm/worker-entry.js', 'src/esbuild.js',
-      'src/assets/lite.js', 'src/index.d.ts', 'src/worker.d.ts', 'dist/tokenfit.wasm',
+      'src/assets/lite.js', 'src/index.d.ts', 'src/schema.d.ts', 'src/worker.d.ts', 'dist/tokenfit.wasm',
       'dist/tokenfit-lite.wasm', 'dist/tokenfit-nohf.mem', 'dist/tables/o200k_base.tkt', 'dist/tables/r50k_base.tkt', 'dist/tables/o200k_base.tkp', 'dist/tables/catalog.json',
       'tokenizers/qwen3.js', 'dist/tables/qwen3.tkh', 'dist/tables/qwen3.LICENSE', 'dist/tables/mistral-7b-v0.1.LICENSE',
       'tokenizers/gemini.js', 'dist/tables/gemini.tkh', 'dist/tables/gemini.LICENSE']) {

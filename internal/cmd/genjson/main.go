@@ -1,13 +1,22 @@
-// Command genjson writes core's JSON encoding without reflection:
-// core/json_gen.go holds an appendJSON method for every type an answer of
-// core's API holds, and appendAny, which writes any answer value. The bytes
-// are encoding/json's (SetEscapeHTML(false)): fields in declaration order,
-// embedded structs flattened by encoding/json's rules, omitempty, map keys
-// sorted. A type with an appendJSON method of its own (written by hand
-// beside its MarshalJSON-like logic) is called, not generated.
+// Command genjson writes, from core's request and answer types, the one
+// schema of tokenfit's JSON API in three forms, without reflection:
 //
-// Run it with `go generate ./core` after changing an answer type;
-// TestGenerated_Fresh in this package fails when json_gen.go is stale.
+//   - core/json_encode_gen.go: an appendJSON method for every type an
+//     answer holds, and appendAny, which writes any answer. The bytes are
+//     encoding/json's (SetEscapeHTML(false)): fields in declaration order,
+//     embedded structs flattened by encoding/json's rules, omitempty, map
+//     keys sorted. A type with an appendJSON of its own is called.
+//   - core/json_decode_gen.go: the request decoders, by encoding/json's
+//     rule (decode.go) for core's own requests and by the exact rule
+//     (exact.go) for the chat request, as the providers' APIs read it.
+//   - js/src/schema.d.ts: the TypeScript of every request and answer, with
+//     the Go doc comments as TSDoc (ts.go).
+//
+// So adding a field to a request or an answer is one edit: the field, its
+// json tag and its doc comment (and, where Go cannot say it, a genjson or
+// ts tag: exact.go and ts.go list them). Run it with `go generate ./core`
+// (make generate); TestGenerated_Fresh in this package fails when a file
+// is stale.
 package main
 
 import (
@@ -25,6 +34,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -43,6 +53,10 @@ var roots = []string{
 	"ModelInfo", "[]ModelInfo", "map[string]Estimator", "map[string]any", "map[string]bool", "map[string]int",
 	"map[string][]EncodingInfo", "TokenizerInfo", "UsageAnswer", "CatalogInfo",
 }
+
+// generated matches the type errors of hand-written code that calls what
+// genjson writes, expected while core is checked without it.
+var generated = regexp.MustCompile(`appendJSON|appendAny|decodeJSON|decodeFields|decodeExact|decodeExactFields|\w+Keys\b`)
 
 // handWritten are the types that core's hand-written appendJSON methods
 // (core/json.go) write by calling their generated method.
@@ -98,7 +112,7 @@ func generate(dir string) (map[string][]byte, error) {
 	// expected, any other is not.
 	var typeErr error
 	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil), Error: func(err error) {
-		if msg := err.Error(); typeErr == nil && !strings.Contains(msg, "appendJSON") && !strings.Contains(msg, "appendAny") && !strings.Contains(msg, "decodeJSON") && !strings.Contains(msg, "decodeFields") {
+		if msg := err.Error(); typeErr == nil && !generated.MatchString(msg) {
 			typeErr = err
 		}
 	}}
@@ -107,6 +121,7 @@ func generate(dir string) (map[string][]byte, error) {
 		return nil, typeErr
 	}
 	g := &gen{pkg: pkg, done: map[string]bool{}}
+	g.index(files)
 	var rootTypes []types.Type
 	for _, r := range roots {
 		t, err := g.parseType(r)
@@ -145,6 +160,25 @@ func generate(dir string) (map[string][]byte, error) {
 		dg.queue = dg.queue[1:]
 		dg.writeMethod(n)
 	}
+	xg := &exactGen{gen: g, done: map[string]bool{}}
+	for _, r := range exactRoots {
+		t, err := g.parseType(r)
+		if err != nil {
+			return nil, fmt.Errorf("exact root %s: %v", r, err)
+		}
+		xg.need(t.(*types.Named))
+	}
+	for len(xg.queue) > 0 {
+		n := xg.queue[0]
+		xg.queue = xg.queue[1:]
+		xg.writeMethods(n)
+	}
+	var reqTypes []types.Type
+	for _, r := range requestRoots {
+		t, _ := g.parseType(r)
+		reqTypes = append(reqTypes, t)
+	}
+	ts := g.writeTS(fset, rootTypes, reqTypes)
 	if g.err != nil {
 		return nil, g.err
 	}
@@ -153,11 +187,11 @@ func generate(dir string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec, err := gofmt(head+"import \"github.com/tokenfit/tokenfit/core/internal/jsonio\"\n\n", dg.body.Bytes())
+	dec, err := gofmt(head+"import (\n\"bytes\"\n\n\"github.com/tokenfit/tokenfit/core/internal/jsonio\"\n)\n\n", dg.body.Bytes(), xg.body.Bytes())
 	if err != nil {
 		return nil, err
 	}
-	return map[string][]byte{encodeFile: enc, decodeFile: dec}, nil
+	return map[string][]byte{encodeFile: enc, decodeFile: dec, tsFile: ts}, nil
 }
 
 func gofmt(head string, parts ...[]byte) ([]byte, error) {
@@ -174,12 +208,68 @@ func gofmt(head string, parts ...[]byte) ([]byte, error) {
 
 type gen struct {
 	pkg   *types.Package
+	specs map[string]*ast.TypeSpec     // core's type declarations by name
+	docs  map[string]*ast.CommentGroup // and their doc comments
 	anyFn bytes.Buffer
 	body  bytes.Buffer
 	queue []*types.Named
 	done  map[string]bool
 	err   error
 	tmp   int
+}
+
+// index records each type declaration of files with its doc comment.
+func (g *gen) index(files []*ast.File) {
+	g.specs, g.docs = map[string]*ast.TypeSpec{}, map[string]*ast.CommentGroup{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range gd.Specs {
+				ts := s.(*ast.TypeSpec)
+				g.specs[ts.Name.Name] = ts
+				g.docs[ts.Name.Name] = ts.Doc
+				if ts.Doc == nil && len(gd.Specs) == 1 {
+					g.docs[ts.Name.Name] = gd.Doc
+				}
+			}
+		}
+	}
+}
+
+// fieldDoc returns the doc comment of a struct field of core.
+func (g *gen) fieldDoc(f *types.Var) *ast.CommentGroup {
+	for _, spec := range g.specs {
+		st, ok := spec.Type.(*ast.StructType)
+		if !ok || st.Pos() > f.Pos() || f.Pos() > st.End() {
+			continue
+		}
+		for _, af := range st.Fields.List {
+			for _, n := range af.Names {
+				if n.Pos() == f.Pos() {
+					return af.Doc
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// directive returns the argument of a //genjson:<key> line of a doc
+// comment, and whether it has one. Go leaves such lines out of the
+// documentation (go/doc/comment), and out of the TSDoc.
+func directive(doc *ast.CommentGroup, key string) (string, bool) {
+	if doc == nil {
+		return "", false
+	}
+	for _, c := range doc.List {
+		if rest, ok := strings.CutPrefix(c.Text, "//genjson:"+key); ok && (rest == "" || rest[0] == ' ') {
+			return strings.TrimSpace(rest), true
+		}
+	}
+	return "", false
 }
 
 func (g *gen) fail(format string, args ...any) {

@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// TestGenerated_Fresh fails when core/json_gen.go is not what genjson
-// makes from core's types today: run `go generate ./core`.
+// TestGenerated_Fresh fails when a generated file (core/json_*_gen.go,
+// js/src/schema.d.ts) is not what genjson makes from core's types today:
+// run `go generate ./core`.
 func TestGenerated_Fresh(t *testing.T) {
 	dir := filepath.Join("..", "..", "..", "core")
 	files, err := generate(dir)
@@ -21,7 +22,7 @@ func TestGenerated_Fresh(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("core/%s is stale: run go generate ./core", name)
+			t.Errorf("%s is stale: run go generate ./core", filepath.Join("core", name))
 		}
 	}
 }
