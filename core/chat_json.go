@@ -50,16 +50,23 @@ func indexPath(path string, i int) string { return format.Sprintf("%s[%d]", path
 // request's fields match exactly, as the providers' APIs match them, so
 // "Messages" would otherwise be an unknown field, ignored, and the count
 // silently that of a request without messages. Other unknown fields stay
-// ignored: requests are often whole provider request bodies.
+// ignored: requests are often whole provider request bodies. The error
+// names the first of known (in its order) that is missing and given in
+// another case, by its least such spelling: the same request gets the same
+// error every time, whatever the map's order.
 func (o jsonObject) exactKeys(known []string) error {
-	for key := range o.fields {
-		for _, k := range known {
-			if key != k && strings.EqualFold(key, k) {
-				if _, both := o.fields[k]; both {
-					break
-				}
-				return fieldErr(joinPath(o.path, key), "unknown field; did you mean %q? (a chat request's fields match exactly, as the providers' APIs do)", k)
+	for _, k := range known {
+		if _, ok := o.fields[k]; ok {
+			continue
+		}
+		bad := ""
+		for key := range o.fields {
+			if strings.EqualFold(key, k) && (bad == "" || key < bad) {
+				bad = key
 			}
+		}
+		if bad != "" {
+			return fieldErr(joinPath(o.path, bad), "unknown field; did you mean %q? (a chat request's fields match exactly, as the providers' APIs do)", k)
 		}
 	}
 	return nil

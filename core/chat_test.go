@@ -465,6 +465,8 @@ func TestChatRequest_Errors(t *testing.T) {
 		{"image negative width", `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"u","width":-1}}]}]}`, "messages[0].content[0].image_url.width"},
 		{"missing role", `{"messages":[{"content":"x"}]}`, "messages[0].role"},
 		{"role is case-sensitive", `{"messages":[{"Role":"user","content":"x"}]}`, "messages[0].Role"},
+		{"keys in another case: the first field, its least spelling", `{"messages":[{"Content":"x","Role":"user","ROLE":"user"}]}`, "messages[0].ROLE"},
+		{"keys in another case beside the exact one", `{"messages":[{"role":"user","Role":"user","CONTENT":"x"}]}`, "messages[0].CONTENT"},
 		{"unknown role", `{"messages":[{"role":"wizard","content":"x"}]}`, "messages[0].role"},
 		{"name a number", `{"messages":[{"role":"user","content":"x","name":5}]}`, "messages[0].name"},
 		{"tool call without name", `{"messages":[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"arguments":"{}"}}]}]}`, "messages[0].tool_calls[0].function.name"},
