@@ -44,9 +44,9 @@ func Loaded(name string) bool {
 }
 
 // Table returns the vocabulary table of an encoding as compiled into this
-// binary (a .tkt file, what Load takes), or nil when the name is unknown or
-// the build left the tables out (tag tokenfit_noembed). The bytes are
-// shared: do not modify them.
+// program (a .tkt file, what Load takes), or nil when the name is unknown or
+// the program does not import package core/tables. The bytes are shared:
+// do not modify them.
 func Table(name string) []byte { return tables.Embedded(name) }
 
 // Get returns an encoding by name: one loaded before, or one whose table is

@@ -1,0 +1,4 @@
+package bpe
+
+// The tests read the tables compiled in (tables.Embedded).
+import _ "github.com/tokenfit/tokenfit/core/tables"
