@@ -20,6 +20,7 @@ package tables
 import (
 	_ "embed"
 
+	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/core/internal/tables"
 )
 
@@ -34,7 +35,10 @@ var (
 	r50k []byte
 )
 
-func init() { tables.Compile(table) }
+func init() {
+	tables.Compile(table)
+	engine.UseCompiledTables()
+}
 
 func table(name string) []byte {
 	switch name {

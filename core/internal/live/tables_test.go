@@ -1,4 +1,10 @@
 package live
 
-// The tests read the tables compiled in (tables.Embedded).
-import _ "github.com/tokenfit/tokenfit/core/tables"
+import (
+	"github.com/tokenfit/tokenfit/core/internal/tables"
+	"github.com/tokenfit/tokenfit/internal/tkptest"
+)
+
+// The tests read the tables core/tables compiles in (tables.Embedded); it
+// imports this package, so they cannot import it.
+func init() { tables.Compile(tkptest.Table) }

@@ -1,18 +1,7 @@
 package tables
 
-import (
-	"os"
-	"path/filepath"
-)
+import "github.com/tokenfit/tokenfit/internal/tkptest"
 
-// The tests read the tables package core/tables compiles in (which imports
-// this one, so the tests cannot import it): from its directory.
-func init() {
-	files := map[string][]byte{}
-	for _, name := range Names {
-		if b, err := os.ReadFile(filepath.Join("..", "..", "tables", name+".tkt")); err == nil {
-			files[name] = b
-		}
-	}
-	Compile(func(name string) []byte { return files[name] })
-}
+// The tests read the tables core/tables compiles in; it imports this
+// package, so they cannot import it.
+func init() { Compile(tkptest.Table) }
