@@ -270,11 +270,11 @@ js-core: wasm js-deps
 	cd js && $(NODE) scripts/build-esm.mjs
 	cp $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-nohf.wasm $(WASM_DIR)/tokenfit-lite.wasm $(JS_DIST)/
 	$(NODE) js/scripts/memory-image.mjs $(JS_DIST)/tokenfit.wasm $(JS_DIST)/tokenfit-nohf.wasm $(JS_DIST)/tokenfit-lite.wasm
-	cp core/internal/tables/*.tkt $(JS_DIST)/tables/
+	cp core/tables/*.tkt $(JS_DIST)/tables/
 	cp core/registry/catalog.json $(JS_DIST)/tables/catalog.json
 	$(GO) run ./host/internal/mkindex $(JS_DIST)/tables
 	$(NODE) js/scripts/loaded-image.mjs $(JS_DIST)/tokenfit-nohf.wasm
-	$(NODE) js/scripts/pack-tables.mjs core/internal/tables $(JS_DIST)/tables
+	$(NODE) js/scripts/pack-tables.mjs core/tables $(JS_DIST)/tables
 	$(js-sums)
 
 js-sums = cd $(JS_DIST) && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum > SHA256SUMS
@@ -331,8 +331,8 @@ vectors: js-deps
 	cd js && $(NODE) scripts/vectors.mjs
 
 # Refresh wasm/wasip1/default.pgo, the CPU profile Go's compiler optimises
-# the wasip1 modules with (go build picks up a main package's default.pgo,
-# so make wasm, host/internal/modbuild and a plain go build agree): core
+# the wasip1 modules with (-pgo in make wasm and host/internal/modbuild;
+# a plain go build ./wasm/wasip1 picks it up as its main package's): core
 # counting natively, 1 MiB texts in every encoding and o200k_base texts of
 # 10 bytes to 1 MiB. RATIONALE.md, "Why are the wasip1 modules built with a
 # profile?".
@@ -364,20 +364,22 @@ clean:
 # ---- WebAssembly ----------------------------------------------------------
 
 # The modules, without tables (hosts load the ones they use): the full
-# wasip1 reactor, the same without the tokenizer.json loader (-tags
-# tokenfit_nohf: what the npm package starts by default), the lean one
-# (-tags tokenfit_lite: counting only, for pages), the GOOS=js module and Go's wasm_exec.js for it. Package
-# core is compiled without inlining in each module that has it (modbuild.CoreNoInline says why). After go build,
-# internal/cmd/postlink merges each module's data segments (as
-# host/internal/modbuild does). Prints each module's size raw, gzip -9 and
-# brotli (Node's, quality 11).
+# wasip1 reactor, the same without the tokenizer.json loader (nohf: what
+# the npm package starts by default), the lean one (lite: counting only,
+# for pages), the GOOS=js module and Go's wasm_exec.js for it. Each is a
+# main package whose imports make it what it is (wasm/wasip1/doc.go); the
+# wasip1 ones are compiled with wasm/wasip1's profile. Package core is
+# compiled without inlining in each module that has it (modbuild.CoreNoInline
+# says why). After go build, internal/cmd/postlink merges each module's data
+# segments (as host/internal/modbuild does). Prints each module's size raw,
+# gzip -9 and brotli (Node's, quality 11).
 WASM_MODULES := $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-nohf.wasm $(WASM_DIR)/tokenfit-lite.wasm $(WASM_DIR)/tokenfit-js.wasm
 wasm:
 	@mkdir -p $(WASM_DIR)
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(WASM_DIR)/tokenfit.wasm ./wasm/wasip1
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_nohf -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(WASM_DIR)/tokenfit-nohf.wasm ./wasm/wasip1
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_lite -o $(WASM_DIR)/tokenfit-lite.wasm ./wasm/wasip1
-	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -tags tokenfit_noembed -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(WASM_DIR)/tokenfit-js.wasm ./wasm/js
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -pgo=wasm/wasip1/default.pgo -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(WASM_DIR)/tokenfit.wasm ./wasm/wasip1
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -pgo=wasm/wasip1/default.pgo -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(WASM_DIR)/tokenfit-nohf.wasm ./wasm/wasip1/nohf
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -pgo=wasm/wasip1/default.pgo -o $(WASM_DIR)/tokenfit-lite.wasm ./wasm/wasip1/lite
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(WASM_DIR)/tokenfit-js.wasm ./wasm/js
 	$(GO) run ./internal/cmd/postlink $(WASM_MODULES)
 	@cp $(GOROOT_WASM)/wasm_exec.js $(WASM_DIR)/wasm_exec.js
 	@for f in $(WASM_MODULES); do \
@@ -438,9 +440,7 @@ wazero: $(WAZERO)
 
 test-wasm-wasip1: $(WAZERO)
 	PATH="$(abspath $(BUILD)/bin):$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
-		$(GO) test -timeout 30m -ldflags=-checklinkname=0 -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./core/... ./wasm/wasip1/
-	PATH="$(abspath $(BUILD)/bin):$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
-		$(GO) test -timeout 30m -ldflags=-checklinkname=0 -tags=tokenfit_lite -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./wasm/wasip1/
+		$(GO) test -timeout 30m -ldflags=-checklinkname=0 -exec="$(GOROOT_WASM)/go_wasip1_wasm_exec" ./core/... ./wasm/internal/reactor/
 
 # The host under the race detector: 16 goroutines x 200 mixed calls in make test,
 # x 10,000 in test-race, with the deadline and Close cases (a call stopped by
@@ -497,8 +497,6 @@ fuzz:
 check-wasm:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./core/...
 	GOOS=wasip1 GOARCH=wasm $(GO) vet ./wasm/... ./core/...
-	GOOS=wasip1 GOARCH=wasm $(GO) vet -tags tokenfit_lite ./wasm/...
-	GOOS=wasip1 GOARCH=wasm $(GO) vet -tags tokenfit_nohf ./wasm/... ./core/...
 	@for os in js wasip1; do \
 		! GOOS=$$os GOARCH=wasm $(GO) list -f '{{range .Imports}}{{.}}{{"\n"}}{{end}}' ./core/... | grep -E '^(os|os/.*|syscall/js|github.com/tetratelabs/wazero.*)$$' || { echo "core must stay pure (GOOS=$$os)"; exit 1; }; \
 		! GOOS=$$os GOARCH=wasm $(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./core/... | grep -v '^github.com/tokenfit/tokenfit/\(core\|internal/errs$$\|internal/scripts$$\)' | grep . || { echo "core depends on a module (GOOS=$$os)"; exit 1; }; \
@@ -543,7 +541,7 @@ bench-js: chromium js js-deps js-bundlers $(CORPUS)
 bench-start: chromium js js-deps js-runtimes
 	$(new-record)
 	$(call record,TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) js/scripts/bench-start.mjs)
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -tags tokenfit_noembed,tokenfit_nohf -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(BUILD)/bench/tokenfit-plain.wasm ./wasm/wasip1
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -pgo=wasm/wasip1/default.pgo -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(BUILD)/bench/tokenfit-plain.wasm ./wasm/wasip1/nohf
 	$(GO) run ./internal/cmd/postlink -plain $(BUILD)/bench/tokenfit-plain.wasm
 	$(call record,TOKENFIT_MODULE=$(abspath $(BUILD)/bench/tokenfit-plain.wasm) $(NODE) js/scripts/bench-start.mjs)
 

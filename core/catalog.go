@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/tokenfit/tokenfit/core/internal/format"
+	"github.com/tokenfit/tokenfit/core/internal/tables"
 )
 
 // catalog is the catalog's rows, under a registry's own: parsed once, at
@@ -74,10 +75,11 @@ func (r *Registry) WithCatalog(data []byte) (*Registry, error) {
 	return &n, nil
 }
 
-// CatalogJSON returns the catalog built into this binary
-// (core/registry/catalog.json), or nil in builds without it (the
-// WebAssembly modules: their hosts load it with the loadCatalog operation).
-func CatalogJSON() []byte { return embeddedCatalog() }
+// CatalogJSON returns the catalog compiled into this program
+// (core/registry/catalog.json), or nil unless it imports package
+// core/registry (the WebAssembly modules do not: their hosts load it with
+// the loadCatalog operation).
+func CatalogJSON() []byte { return tables.Catalog() }
 
 // CatalogInfo says where a registry's rows come from (each source's name,
 // version, date and newest entry), whether the catalog is loaded (until a

@@ -1,8 +1,3 @@
-//go:build !tokenfit_lite
-
-// The lean WebAssembly module (-tags tokenfit_lite) links no tokenizer.json
-// loader; see engine/hf.go.
-
 package core
 
 import (
@@ -44,9 +39,11 @@ func (r *Registry) WithTokenizer(t *HFTokenizer) (*Registry, error) {
 }
 
 // Tokenizer returns the tokenizer loaded under name (WithTokenizer), and
-// false when none is.
-func (r *Registry) Tokenizer(name string) (*HFTokenizer, bool) {
-	t, ok := r.tokenizers[name].(*HFTokenizer)
+// false when none is. It answers the interface, not the *HFTokenizer, so
+// that a program looking a name up (the wasip1 adapter's count by name)
+// does not link the tokenizer's methods unless it can also load one.
+func (r *Registry) Tokenizer(name string) (Tokenizer, bool) {
+	t, ok := r.tokenizers[name]
 	return t, ok
 }
 

@@ -1,5 +1,3 @@
-//go:build !tokenfit_lite
-
 package core
 
 import (

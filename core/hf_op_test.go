@@ -1,5 +1,3 @@
-//go:build !tokenfit_lite && !tokenfit_nohf
-
 package core_test
 
 import (

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/tokenfit/tokenfit/core/internal/format"
+	"github.com/tokenfit/tokenfit/core/internal/tables"
 	"github.com/tokenfit/tokenfit/internal/scripts"
 
 	"github.com/tokenfit/tokenfit/core/engine"
@@ -125,7 +126,7 @@ var defaultRegistry = sync.OnceValue(func() *Registry {
 		panic("core: the built-in model table: " + err.Error())
 	}
 	r.sources = f.Catalog
-	if t := embeddedCatalog(); t != nil {
+	if t := tables.Catalog(); t != nil {
 		r.catalog = &catalog{text: t}
 	}
 	return r

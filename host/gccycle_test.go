@@ -119,7 +119,7 @@ func (w *gcWatch) jsonCall(op string, req []byte) []byte {
 // ends, with its wall-clock time, and the test moves the instance's clock on
 // by epochGap before each export, so a cycle that ended in a later export
 // than the one that started it shows at least epochGap. Before every export
-// ended its cycle (wasm/wasip1/gccycle.go), more than 20 of this sequence's
+// ended its cycle (wasm/internal/reactor/gccycle.go), more than 20 of this sequence's
 // cycles, started by alloc, call and the stream exports, ended 1 to 27
 // exports after the one that started them.
 func TestExports_EndTheirGCCycle(t *testing.T) {
@@ -145,7 +145,7 @@ func TestExports_EndTheirGCCycle(t *testing.T) {
 
 	var handles []uint64
 	for _, enc := range []string{"o200k_base", "cl100k_base", "p50k_base"} {
-		table, err := os.ReadFile("../core/internal/tables/" + enc + ".tkt")
+		table, err := os.ReadFile("../core/tables/" + enc + ".tkt")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -69,12 +69,12 @@ func TestModuleConfig_RandomSource(t *testing.T) {
 
 // The full module is pre-initialised: memory starts as _initialize left it
 // at build time, the runtime's generators included, and _initialize
-// re-seeds them from random_get (wasm/wasip1/reseed.go). Two instances
+// re-seeds them from random_get (wasm/internal/reactor/reseed.go). Two instances
 // started as the host starts them end _initialize with different memories;
 // two given the same random bytes end it with equal ones, so what differs
 // is what the runtime drew from random_get, which every map seed,
 // hash/maphash seed and map iteration order after the start comes from.
-// (wasm/wasip1's TestReseedRuntime checks that the running M's generator is
+// (wasm/internal/reactor's TestReseedRuntime checks that the running M's generator is
 // the one drawn afresh. The lean module is not pre-initialised: its
 // _initialize is the runtime's own start.)
 func TestModule_RandomStatePerInstance(t *testing.T) {

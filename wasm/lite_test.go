@@ -1,6 +1,6 @@
 package wasm_test
 
-// Tests of the lean reactor (wasm/wasip1 with -tags tokenfit_lite): its
+// Tests of the lean reactor (wasm/wasip1/lite): its
 // exports against wasm/exports-lite.txt and ABI.md, and its answers against
 // core/engine run natively. The full reactor is tested by package host.
 
@@ -53,7 +53,7 @@ func liteModule(t *testing.T) []byte {
 		defer os.RemoveAll(dir)
 		out := filepath.Join(dir, "tokenfit-lite.wasm")
 		cmd := exec.Command(goCmd, "build", "-trimpath", "-ldflags=-s -w -buildid= -checklinkname=0", "-buildvcs=false",
-			"-buildmode=c-shared", "-tags=tokenfit_noembed,tokenfit_lite", "-o", out, "./wasip1")
+			"-buildmode=c-shared", "-pgo=wasip1/default.pgo", "-o", out, "./wasip1/lite")
 		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 		if b, err := cmd.CombinedOutput(); err != nil {
 			liteErr = &buildError{string(b)}

@@ -44,9 +44,9 @@ func Loaded(name string) bool {
 }
 
 // Table returns the vocabulary table of an encoding as compiled into this
-// binary (a .tkt file, what Load takes), or nil when the name is unknown or
-// the build left the tables out (tag tokenfit_noembed). The bytes are
-// shared: do not modify them.
+// program (a .tkt file, what Load takes), or nil when the name is unknown or
+// the program does not import package core/tables. The bytes are shared:
+// do not modify them.
 func Table(name string) []byte { return tables.Embedded(name) }
 
 // Get returns an encoding by name: one loaded before, or one whose table is
@@ -68,13 +68,36 @@ func Get(name string) (*Encoding, error) {
 	if !slices.Contains(tables.Names, name) {
 		return nil, &Error{Err: ErrUnknownEncoding, Detail: " \"" + Clip(name) + "\" (known: " + strings.Join(tables.Names, ", ") + ")"}
 	}
-	data := tables.Embedded(name)
-	if data == nil {
-		return nil, &Error{Err: ErrEncodingNotLoaded, Encoding: name, Detail: ": " + name + ": load its table first"}
+	if compiled != nil {
+		return compiled(name)
 	}
-	// Native builds carry o200k_base's index (tables.EmbeddedIndex), so
-	// that a fresh process builds nothing before its first count.
-	return addLocked(data, tables.EmbeddedIndex(name), nil, false, false)
+	return nil, notLoaded(name)
+}
+
+func notLoaded(name string) error {
+	return &Error{Err: ErrEncodingNotLoaded, Encoding: name, Detail: ": " + name + ": load its table first"}
+}
+
+// compiled is what Get builds an encoding from when none is loaded: nil
+// until UseCompiledTables. Through a function value, so that a program
+// without compiled-in tables (a WebAssembly module) links none of it.
+var compiled func(name string) (*Encoding, error)
+
+// UseCompiledTables makes Get build an encoding from its table compiled
+// into the program (on first use, as a loaded one, and without the digest
+// Load checks: the bytes are the program's own). Package core/tables,
+// which compiles the tables in, calls it in its initialisation: import
+// that package rather than call it.
+func UseCompiledTables() {
+	compiled = func(name string) (*Encoding, error) {
+		data := tables.Embedded(name)
+		if data == nil {
+			return nil, notLoaded(name)
+		}
+		// Native programs carry o200k_base's index (tables.EmbeddedIndex),
+		// so that a fresh process builds nothing before its first count.
+		return addLocked(data, tables.EmbeddedIndex(name), nil, false, false)
+	}
 }
 
 // Load parses a vocabulary table given at run time (a .tkt file), checks it

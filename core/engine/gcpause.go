@@ -55,7 +55,7 @@ func resumeGC() {
 // setGCPercent is runtime/debug.SetGCPercent without importing
 // runtime/debug, which would link fmt and os into every program built on
 // this package: the runtime's own implementation, which it exports to
-// runtime/debug under this name (as wasm/wasip1's gcpercent.go, which says
+// runtime/debug under this name (as wasm/internal/reactor's gcpercent.go, which says
 // more). TestPauseGC holds it to debug.SetGCPercent.
 //
 //go:linkname setGCPercent runtime/debug.setGCPercent

@@ -1,8 +1,3 @@
-//go:build !tokenfit_lite
-
-// The lean WebAssembly module (-tags tokenfit_lite) counts with the built-in
-// encodings only, so it links no tokenizer.json loader.
-
 package engine
 
 import (

@@ -20,6 +20,8 @@ import (
 
 	"github.com/bytecodealliance/wasmtime-go/v39"
 	"github.com/tokenfit/tokenfit/core"
+	_ "github.com/tokenfit/tokenfit/core/registry" // core natively, as the CLI has it
+	_ "github.com/tokenfit/tokenfit/core/tables"
 	"github.com/tokenfit/tokenfit/internal/hostile"
 )
 
@@ -71,7 +73,7 @@ func start(t *testing.T) *instance {
 		t.Fatalf("abi_version = %v", v)
 	}
 	for _, name := range core.EncodingNames() {
-		table, err := os.ReadFile(filepath.Join("core", "internal", "tables", name+".tkt"))
+		table, err := os.ReadFile(filepath.Join("core", "tables", name+".tkt"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 // at build time, under wazero, and writes the module whose memory and
 // globals start as they were after it and whose _initialize only calls the
 // module's ReseedExport, which draws the runtime's random state afresh from
-// the host (wasm/wasip1/reseed.go); that export is then no longer exported.
+// the host (wasm/internal/reactor/reseed.go); that export is then no longer exported.
 // See RATIONALE.md, "Why is the module pre-initialised, and how does each
 // instance get its own random seed?".
 //

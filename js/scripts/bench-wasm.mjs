@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const [wasmDir = 'build/wasm', corpusPath = 'build/bench/corpus.txt', startOnly] = process.argv.slice(2);
-const table = readFileSync('core/internal/tables/o200k_base.tkt');
+const table = readFileSync('core/tables/o200k_base.tkt');
 const mixed = readFileSync(corpusPath, 'utf8');
 const message = new TextDecoder().decode(Buffer.from(mixed).subarray(0, 200)).replace(/\uFFFD$/, '');
 

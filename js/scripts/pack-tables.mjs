@@ -1,4 +1,4 @@
-// Writes each vocabulary table (core/internal/tables/*.tkt) in tokenfit's
+// Writes each vocabulary table (core/tables/*.tkt) in tokenfit's
 // transport form, .tkp: what browsers and edge runtimes download. Every
 // token of a BPE vocabulary longer than one byte is two earlier tokens
 // joined, so a table travels as pairs of ranks instead of token bytes: 27%
@@ -7,7 +7,7 @@
 // Expand, which also documents the format; src/table.js's expandTable for
 // modules built before it) and checks them against the digest it carries.
 //
-//   node js/scripts/pack-tables.mjs core/internal/tables js/dist/tables   (make js)
+//   node js/scripts/pack-tables.mjs core/tables js/dist/tables   (make js)
 //
 // Format: core/internal/tables/packed.go.
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expandTable } from '../src/table.js';
 
-const [from = '../core/internal/tables', to = 'dist/tables'] = process.argv.slice(2);
+const [from = '../core/tables', to = 'dist/tables'] = process.argv.slice(2);
 
 export function packTable(tkt) {
   const dv = new DataView(tkt.buffer, tkt.byteOffset, tkt.byteLength);

@@ -51,7 +51,7 @@ function raw() {
   };
   const handles = {};
   for (const name of ENCODINGS) {
-    const table = readFileSync(new URL(`../../core/internal/tables/${name}.tkt`, import.meta.url));
+    const table = readFileSync(new URL(`../../core/tables/${name}.tkt`, import.meta.url));
     const p = put(table);
     handles[name] = x.load_table(p, table.length);
     x.free(p);

@@ -4,7 +4,7 @@
 // globalThis.__tokenfit, for browsers, Node, Deno, Bun and workerd. Build it
 // with
 //
-//	GOOS=js GOARCH=wasm go build -tags tokenfit_noembed -gcflags=github.com/tokenfit/tokenfit/core=-l \
+//	GOOS=js GOARCH=wasm go build -gcflags=github.com/tokenfit/tokenfit/core=-l \
 //	    -trimpath -ldflags="-s -w -buildid= -checklinkname=0" -buildvcs=false -o tokenfit-js.wasm ./wasm/js
 //
 // (make wasm does; core without inlining is only smaller) and run it with Go's wasm_exec.js. When main has run,
@@ -29,6 +29,7 @@ import (
 
 	"github.com/tokenfit/tokenfit/core"
 	"github.com/tokenfit/tokenfit/core/engine"
+	_ "github.com/tokenfit/tokenfit/core/hf" // loadTokenizer
 	"github.com/tokenfit/tokenfit/wasm/internal/abi"
 )
 

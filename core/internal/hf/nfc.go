@@ -25,29 +25,46 @@ const (
 	hangulCount = 11172
 )
 
-// compositions is built on first use (not at start-up: most programs that
-// link this package never normalize).
-var compositions = sync.OnceValue(func() map[uint64]rune {
-	m := make(map[uint64]rune, len(compTriples)/3)
-	for i := 0; i+2 < len(compTriples); i += 3 {
-		m[uint64(compTriples[i])<<32|uint64(compTriples[i+1])] = compTriples[i+2]
-	}
-	return m
-})
+// lazy holds compositions' map and unstableBMP's bits, each built on its
+// first use: not at start-up, since most programs that link this package
+// never normalize, and not as sync.OnceValue package variables, whose
+// initialisation would link the builders and these tables into every
+// program that imports the package (the lean WebAssembly module imports
+// core/engine, and with it this package, without loading a tokenizer).
+var lazy struct {
+	compOnce, bmpOnce sync.Once
+	comp              map[uint64]rune
+	bmp               *[1 << 16 / 64]uint64
+}
+
+// compositions maps a pair of characters to the one NFC composes them into.
+func compositions() map[uint64]rune {
+	lazy.compOnce.Do(func() {
+		m := make(map[uint64]rune, len(compTriples)/3)
+		for i := 0; i+2 < len(compTriples); i += 3 {
+			m[uint64(compTriples[i])<<32|uint64(compTriples[i+1])] = compTriples[i+2]
+		}
+		lazy.comp = m
+	})
+	return lazy.comp
+}
 
 // unstableBMP has a bit for each character below U+10000 in unstableRunes:
 // the scan for them looks up every character from U+0300 on (most of a
 // text in Chinese), which a binary search made most of Qwen's counting
-// time. Built on first use, as compositions.
-var unstableBMP = sync.OnceValue(func() *[1 << 16 / 64]uint64 {
-	var t [1 << 16 / 64]uint64
-	for _, r := range unstableRunes {
-		if r < 1<<16 {
-			t[r/64] |= 1 << (r % 64)
+// time.
+func unstableBMP() *[1 << 16 / 64]uint64 {
+	lazy.bmpOnce.Do(func() {
+		var t [1 << 16 / 64]uint64
+		for _, r := range unstableRunes {
+			if r < 1<<16 {
+				t[r/64] |= 1 << (r % 64)
+			}
 		}
-	}
-	return &t
-})
+		lazy.bmp = &t
+	})
+	return lazy.bmp
+}
 
 func unstable(r rune) bool {
 	if r < 1<<16 {

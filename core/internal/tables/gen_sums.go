@@ -4,7 +4,7 @@
 // (<name>.tkt) and of its prebuilt index (core/internal/bpe's AppendIndex,
 // the .tkx files core/engine.Index gives), which every build carries to
 // check the tables and indexes it is given at run time (Verify); and
-// o200k_base.tkx, the index native builds compile in (index_embed.go).
+// core/tables/o200k_base.tkx, the index native programs compile in.
 //
 // Run it with `go generate ./core/internal/tables` whenever a table or the
 // index format changes; core/engine's TestSums and TestIndex_Embedded fail
@@ -18,10 +18,14 @@ import (
 	"go/format"
 	"log"
 	"os"
+	"path/filepath"
 
 	"github.com/tokenfit/tokenfit/core/internal/bpe"
 	"github.com/tokenfit/tokenfit/core/internal/tables"
 )
+
+// dir is where the tables are (gen_tables.go writes them there).
+const dir = "../../tables"
 
 func main() {
 	var b bytes.Buffer
@@ -30,7 +34,10 @@ func main() {
 	b.WriteString("// sums are the digests (Digest) of each encoding's table and prebuilt\n// index.\n")
 	b.WriteString("var sums = map[string]struct{ table, index uint64 }{\n")
 	for _, name := range tables.Names {
-		data := tables.Embedded(name)
+		data, err := os.ReadFile(filepath.Join(dir, name+".tkt"))
+		if err != nil {
+			log.Fatal(err)
+		}
 		t, err := tables.Parse(data, true)
 		if err != nil {
 			log.Fatal(err)
@@ -41,7 +48,7 @@ func main() {
 		}
 		idx := enc.AppendIndex(nil, t.CRC)
 		if name == "o200k_base" {
-			if err := os.WriteFile(name+".tkx", idx, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, name+".tkx"), idx, 0o644); err != nil {
 				log.Fatal(err)
 			}
 		}

@@ -3,7 +3,8 @@
 // Command gen writes the compact vocabulary tables that the counting engine
 // reads in place. It takes each vocabulary from github.com/tiktoken-go/tokenizer
 // (the source of truth for the token bytes) and writes one <encoding>.tkt file
-// per encoding, in the format documented in format.go.
+// per encoding, in the format documented in format.go, into core/tables
+// (which compiles them into the programs that import it).
 //
 // Run it with `go generate ./core/internal/tables` after upgrading
 // tiktoken-go/tokenizer; the tables change only when that dependency does.

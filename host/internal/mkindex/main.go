@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/tokenfit/tokenfit/core"
+	_ "github.com/tokenfit/tokenfit/core/tables" // the tables it writes the indexes of
 )
 
 func main() {

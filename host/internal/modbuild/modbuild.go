@@ -53,27 +53,33 @@ type Target struct {
 // core compiled without inlining?").
 const CoreNoInline = "-gcflags=github.com/tokenfit/tokenfit/core=-l"
 
+// Profile is the CPU profile the wasip1 modules are compiled with, a path
+// from the repository's root (RATIONALE.md, "Why are the wasip1 modules
+// built with a profile?"); Build makes it absolute.
+const Profile = "-pgo=wasm/wasip1/default.pgo"
+
 // The modules, as the Makefile builds them (TestMakefile holds the
-// Makefile's wasm target to these and to Reproducible).
+// Makefile's wasm target to these and to Reproducible). Each is a main
+// package whose imports make it what it is (wasm/wasip1/doc.go).
 var (
 	WASIP1 = Target{Name: "tokenfit.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1",
-		Flags: []string{"-buildmode=c-shared", "-tags=tokenfit_noembed", CoreNoInline}}
+		Flags: []string{"-buildmode=c-shared", Profile, CoreNoInline}}
 	// NoHF is the full reactor without the tokenizer.json loader: what the
 	// npm package starts by default (RATIONALE.md, "Why does init() start
 	// without the tokenizer.json loader?").
-	NoHF = Target{Name: "tokenfit-nohf.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1",
-		Flags: []string{"-buildmode=c-shared", "-tags=tokenfit_noembed,tokenfit_nohf", CoreNoInline}}
+	NoHF = Target{Name: "tokenfit-nohf.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1/nohf",
+		Flags: []string{"-buildmode=c-shared", Profile, CoreNoInline}}
 	// Lite is the lean wasip1 reactor: counting only.
-	Lite = Target{Name: "tokenfit-lite.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1",
-		Flags: []string{"-buildmode=c-shared", "-tags=tokenfit_noembed,tokenfit_lite"}}
+	Lite = Target{Name: "tokenfit-lite.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1/lite",
+		Flags: []string{"-buildmode=c-shared", Profile}}
 	JS = Target{Name: "tokenfit-js.wasm", GOOS: "js", Package: "github.com/tokenfit/tokenfit/wasm/js",
-		Flags: []string{"-tags=tokenfit_noembed", CoreNoInline}}
+		Flags: []string{CoreNoInline}}
 )
 
 // Reproducible are the flags that make a build byte-for-byte repeatable,
 // and -checklinkname=0, without which Go's linker refuses the wasip1
 // adapter's references to the runtime's random state
-// (wasm/wasip1/reseed.go).
+// (wasm/internal/reactor/reseed.go).
 var Reproducible = []string{"-trimpath", "-ldflags=-s -w -buildid= -checklinkname=0", "-buildvcs=false"}
 
 // ErrNoToolchain reports that the go command is not on PATH.
@@ -93,7 +99,18 @@ func Build(ctx context.Context, t Target, dir string) (string, error) {
 			return "", err
 		}
 	}
-	key, err := sourceKey(ctx, goCmd, t)
+	root, err := moduleRoot(ctx, goCmd)
+	if err != nil {
+		return "", err
+	}
+	flags := make([]string, len(t.Flags))
+	for i, f := range t.Flags {
+		if p, ok := strings.CutPrefix(f, "-pgo="); ok {
+			f = "-pgo=" + filepath.Join(root, p)
+		}
+		flags[i] = f
+	}
+	key, err := sourceKey(ctx, goCmd, t, flags)
 	if err != nil {
 		return "", err
 	}
@@ -111,7 +128,7 @@ func Build(ctx context.Context, t Target, dir string) (string, error) {
 	tmp.Close()
 	defer os.Remove(tmp.Name())
 	args := append([]string{"build", "-o", tmp.Name()}, Reproducible...)
-	args = append(append(args, t.Flags...), t.Package)
+	args = append(append(args, flags...), t.Package)
 	if err := run(ctx, goCmd, t.GOOS, nil, args...); err != nil {
 		return "", err
 	}
@@ -151,22 +168,23 @@ func DefaultDir() (string, error) {
 	return filepath.Join(base, "tokenfit", "modules"), nil
 }
 
+// moduleRoot is the directory of the tokenfit module, which the profile's
+// path starts from.
+func moduleRoot(ctx context.Context, goCmd string) (string, error) {
+	var out bytes.Buffer
+	if err := run(ctx, goCmd, "wasip1", &out, "list", "-m", "-f", "{{.Dir}}", "github.com/tokenfit/tokenfit"); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
 // sourceKey hashes the Go version, the flags and every file of every
 // package the module is built from or post-linked by, outside the standard
-// library, with the profile go build optimises the adapter with (its
-// default.pgo, when it has one).
-func sourceKey(ctx context.Context, goCmd string, t Target) (string, error) {
+// library, with the profile go build optimises it with (flags has its
+// absolute path).
+func sourceKey(ctx context.Context, goCmd string, t Target, flags []string) (string, error) {
 	var listing bytes.Buffer
-	tags := ""
-	for _, f := range t.Flags {
-		if v, ok := strings.CutPrefix(f, "-tags="); ok {
-			tags = "-tags=" + v
-		}
-	}
 	args := []string{"list", "-deps", "-json=ImportPath,Dir,GoFiles,EmbedFiles,Standard"}
-	if tags != "" {
-		args = append(args, tags)
-	}
 	if err := run(ctx, goCmd, t.GOOS, &listing, append(args, t.Package, postlinkPackage)...); err != nil {
 		return "", err
 	}
@@ -194,18 +212,22 @@ func sourceKey(ctx context.Context, goCmd string, t Target) (string, error) {
 		if p.Standard {
 			continue
 		}
-		files := append(p.GoFiles, p.EmbedFiles...)
-		if p.ImportPath == t.Package {
-			if _, err := os.Stat(filepath.Join(p.Dir, "default.pgo")); err == nil {
-				files = append(files, "default.pgo")
-			}
-		}
-		for _, f := range files {
+		for _, f := range append(p.GoFiles, p.EmbedFiles...) {
 			b, err := os.ReadFile(filepath.Join(p.Dir, f))
 			if err != nil {
 				return "", err
 			}
 			fmt.Fprintf(h, "%s %d\n", f, len(b))
+			h.Write(b)
+		}
+	}
+	for _, f := range flags {
+		if p, ok := strings.CutPrefix(f, "-pgo="); ok {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(h, "profile %d\n", len(b))
 			h.Write(b)
 		}
 	}

@@ -1,4 +1,4 @@
-// Package abi holds what the two full WebAssembly adapters (wasm/wasip1 and
+// Package abi holds what the two full WebAssembly adapters (wasm/internal/full and
 // wasm/js) share: the error answers and status numbers of core's errors and
 // of the boundary's own faults. It translates; the domain stays in core. The
 // version, the status table and the boundary faults themselves are in

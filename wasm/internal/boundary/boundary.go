@@ -2,7 +2,7 @@
 // (wasm/ABI.md) that needs neither core, fmt nor encoding/json: the ABI
 // version, the boundary's own errors and the JSON error answer written by
 // hand, over core/engine's table of codes and status numbers. The lean
-// module (wasm/wasip1 with -tags tokenfit_lite) is built on it without core;
+// module (wasm/wasip1/lite) is built on it without core;
 // package abi builds the full modules' error answers on it with core's
 // codes.
 package boundary

@@ -1,6 +1,6 @@
 //go:build wasip1
 
-package main
+package reactor
 
 import _ "unsafe" // for go:linkname
 
@@ -23,7 +23,7 @@ import _ "unsafe" // for go:linkname
 //
 //go:wasmexport reseed_runtime
 func reseedRuntime() {
-	defer endGCCycle()
+	defer EndGCCycle()
 	reseedGlobal()
 	mrandinit(getm())
 	// A map draws its seed when it is made, from the generator just

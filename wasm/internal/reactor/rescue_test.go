@@ -1,6 +1,6 @@
 //go:build wasip1
 
-package main
+package reactor
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ import (
 // panic's message in last_error, and the next call is answered as usual.
 func TestRescue(t *testing.T) {
 	status := func() (s int32) {
-		defer rescue(&s)
+		defer Rescue(&s)
 		var m map[string]int
 		m["x"] = 1 // a panic: assignment to a nil map
 		return 1
@@ -24,13 +24,13 @@ func TestRescue(t *testing.T) {
 	}
 	res := func() (r uint64) {
 		r = 7
-		defer rescueBuffer(&r)
+		defer RescueBuffer(&r)
 		panic("boom")
 	}()
 	if res != 0 || !strings.Contains(string(lastErr), "boom") {
 		t.Errorf("a buffer export answered %d after a panic; last_error %s", res, lastErr)
 	}
-	if h := encodingHandle(0, 0); h >= 0 {
-		t.Errorf("encoding_handle of no name answered %d", h)
+	if h := loadTable(0, 0); h >= 0 {
+		t.Errorf("load_table of no table answered %d", h)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build wasip1
 
-package main
+package reactor
 
 import (
 	"strconv"
@@ -52,17 +52,17 @@ func stream(id int32) (*engine.StreamCounter, error) {
 //
 //go:wasmexport stream_new
 func streamNew(h, limit int32) (id int32) {
-	defer endGCCycle()
-	defer rescue(&id)
-	e, err := enc(h)
+	defer EndGCCycle()
+	defer Rescue(&id)
+	e, err := Encoding(h)
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	if limit < 0 {
-		return fail(invalid("limit", "must not be negative"))
+		return Fail(Invalid("limit", "must not be negative"))
 	}
 	if len(streams) >= maxStreams {
-		return fail(&boundary.Error{Err: boundary.ErrInvalidArgument, Detail: strconv.Itoa(maxStreams) + " stream counters are open: end one (stream_end) before opening another"})
+		return Fail(&boundary.Error{Err: boundary.ErrInvalidArgument, Detail: strconv.Itoa(maxStreams) + " stream counters are open: end one (stream_end) before opening another"})
 	}
 	s := e.NewStreamCounter()
 	s.StopAbove(int(limit))
@@ -79,21 +79,21 @@ func streamNew(h, limit int32) (id int32) {
 //
 //go:wasmexport stream_write
 func streamWrite(id int32, ptr, n uint32) (c int32) {
-	defer endGCCycle()
-	defer rescue(&c)
+	defer EndGCCycle()
+	defer Rescue(&c)
 	s, err := stream(id)
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
-	b, err := view(ptr, n)
+	b, err := View(ptr, n)
 	if err != nil {
 		delete(streams, id)
-		return fail(err)
+		return Fail(err)
 	}
 	s.Write(b)
 	if s.Held() > maxHeld {
 		delete(streams, id)
-		return fail(&boundary.Error{Err: boundary.ErrInvalidArgument, Detail: "the text has more than 256 MiB with no place to split it between tokens (one run of whitespace, of letters or of symbols), more than the module counts as one piece"})
+		return Fail(&boundary.Error{Err: boundary.ErrInvalidArgument, Detail: "the text has more than 256 MiB with no place to split it between tokens (one run of whitespace, of letters or of symbols), more than the module counts as one piece"})
 	}
 	if s.Over() {
 		return 1
@@ -108,11 +108,11 @@ func streamWrite(id int32, ptr, n uint32) (c int32) {
 //
 //go:wasmexport stream_end
 func streamEnd(id int32) (c int32) {
-	defer endGCCycle()
-	defer rescue(&c)
+	defer EndGCCycle()
+	defer Rescue(&c)
 	s, err := stream(id)
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	delete(streams, id)
 	return int32(s.Count())

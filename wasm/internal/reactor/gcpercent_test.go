@@ -1,6 +1,6 @@
 //go:build wasip1
 
-package main
+package reactor
 
 import (
 	"runtime/debug"
@@ -16,7 +16,7 @@ func TestSetGCPercent(t *testing.T) {
 	if got := debug.SetGCPercent(40); got != 60 {
 		t.Errorf("debug.SetGCPercent reported %d, setGCPercent set 60", got)
 	}
-	resume := pauseGC()
+	resume := PauseGC()
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Errorf("GC percent %d while paused, want -1 (off)", got)
 	}

@@ -1,11 +1,11 @@
 //go:build wasip1
 
-package main
+package reactor
 
-// The buffers both variants share: what the host allocates, what the module
-// hands over, and the error answer of the latest failure. Nothing here may
-// import core, fmt, encoding/json or runtime/debug (which brings fmt and
-// os): the lean variant must stay small.
+// The buffers every module has: what the host allocates, what the module
+// hands over, and the error answer of the latest failure. Nothing in this
+// package may import core, fmt, encoding/json or runtime/debug (which
+// brings fmt and os): the lean module must stay small.
 
 import (
 	"strconv"
@@ -39,15 +39,15 @@ func own(b []byte) uint32 {
 	return p
 }
 
-// pack returns a buffer as (address << 32 | length), or 0 for none.
-func pack(b []byte) uint64 {
+// Pack returns a buffer as (address << 32 | length), or 0 for none.
+func Pack(b []byte) uint64 {
 	p := own(b)
 	return uint64(p)<<32 | uint64(len(b))
 }
 
-// view returns the n bytes at ptr, which must start a live buffer that holds
+// View returns the n bytes at ptr, which must start a live buffer that holds
 // them. n == 0 needs no buffer.
-func view(ptr, n uint32) ([]byte, error) {
+func View(ptr, n uint32) ([]byte, error) {
 	if n == 0 {
 		return nil, nil
 	}
@@ -59,18 +59,29 @@ func view(ptr, n uint32) ([]byte, error) {
 	return b[:n:n], nil
 }
 
-// str returns the n bytes at ptr as a string that aliases them (valid while
+// Text returns the n bytes at ptr as a string that aliases them (valid while
 // the buffer is, and only during the call).
-func str(ptr, n uint32) (string, error) {
-	b, err := view(ptr, n)
+func Text(ptr, n uint32) (string, error) {
+	b, err := View(ptr, n)
 	return unsafe.String(unsafe.SliceData(b), len(b)), err
+}
+
+// Fail records err's error answer for last_error, as the module's variant
+// answers it, and returns its status. It is called at some forty places,
+// each on an error path: inlined there, it cost the lean module 12 KB.
+//
+//go:noinline
+func Fail(err error) int32 {
+	answer, status := variant.answer(err)
+	lastErr = answer
+	return status
 }
 
 // abiVersion reports the ABI version (wasm/ABI.md).
 //
 //go:wasmexport abi_version
 func abiVersion() int32 {
-	defer endGCCycle()
+	defer EndGCCycle()
 	return boundary.Version
 }
 
@@ -79,15 +90,15 @@ func abiVersion() int32 {
 //
 //go:wasmexport alloc
 func alloc(size uint32) (ptr uint32) {
-	defer endGCCycle()
+	defer EndGCCycle()
 	defer func() {
 		if p := recover(); p != nil {
-			fail(recovered(p))
+			Fail(variant.recovered(p))
 			ptr = 0
 		}
 	}()
 	if size > maxAlloc {
-		fail(&boundary.Error{Err: boundary.ErrInvalidArgument,
+		Fail(&boundary.Error{Err: boundary.ErrInvalidArgument,
 			Detail: "alloc(" + strconv.FormatUint(uint64(size), 10) + "): at most " + strconv.Itoa(maxAlloc) + " bytes"})
 		return 0
 	}
@@ -95,7 +106,7 @@ func alloc(size uint32) (ptr uint32) {
 		// The first table or index, in a young heap: a collection now would
 		// scan a heap that is about to hold it anyway (tens of ms in a cold
 		// V8). Later big buffers (texts) let the collector keep pace.
-		defer pauseGC()()
+		defer PauseGC()()
 	}
 	return own(make([]byte, size))
 }
@@ -106,7 +117,7 @@ func alloc(size uint32) (ptr uint32) {
 //
 //go:wasmexport free
 func free(ptr uint32) {
-	defer endGCCycle()
+	defer EndGCCycle()
 	delete(bufs, ptr)
 }
 
@@ -116,13 +127,13 @@ func free(ptr uint32) {
 //
 //go:wasmexport last_error
 func lastError() uint64 {
-	defer endGCCycle()
+	defer EndGCCycle()
 	if lastErr == nil {
 		return 0
 	}
 	b := lastErr
 	lastErr = nil
-	return pack(b)
+	return Pack(b)
 }
 
 // The heap of an instance is mostly tables and their indexes: pointer-free
@@ -132,30 +143,30 @@ func lastError() uint64 {
 // enough headroom.
 func init() { setGCPercent(25) }
 
-// pauseGC turns the collector off and returns what turns it back on.
+// PauseGC turns the collector off and returns what turns it back on.
 // Loading a table allocates its structures once and frees nothing, so a
 // collection in the middle of it finds no garbage; under V8's baseline
 // compiler those collections were a third of loading o200k_base.
-func pauseGC() (resume func()) {
+func PauseGC() (resume func()) {
 	old := setGCPercent(-1)
 	return func() { setGCPercent(old) }
 }
 
-// rescue is deferred by every export that answers a status: a panic becomes
+// Rescue is deferred by every export that answers a status: a panic becomes
 // the internal error's status, with its message in last_error, and the
-// instance stays usable. (recover works here because rescue itself is the
+// instance stays usable. (recover works here because Rescue itself is the
 // deferred call.)
-func rescue(status *int32) {
+func Rescue(status *int32) {
 	if p := recover(); p != nil {
-		*status = fail(recovered(p))
+		*status = Fail(variant.recovered(p))
 	}
 }
 
-// rescueBuffer is rescue for the exports that answer a buffer: 0, with the
+// RescueBuffer is Rescue for the exports that answer a buffer: 0, with the
 // error in last_error.
-func rescueBuffer(res *uint64) {
+func RescueBuffer(res *uint64) {
 	if p := recover(); p != nil {
-		fail(recovered(p))
+		Fail(variant.recovered(p))
 		*res = 0
 	}
 }

@@ -1,10 +1,10 @@
 //go:build wasip1
 
-package main
+package reactor
 
 import _ "unsafe" // for go:linkname
 
-// endGCCycle is deferred first by every export, so it runs last: when a
+// EndGCCycle is deferred first by every export, so it runs last: when a
 // collection cycle is under way it waits for its mark phase to finish, so
 // the export returns with none open. In a reactor the collector's mark
 // workers are goroutines, and goroutines other than the export's run only
@@ -18,7 +18,7 @@ import _ "unsafe" // for go:linkname
 // TestExportsEndGCCycle holds every export to it; RATIONALE.md, "Why does
 // every export of the wasip1 adapter end the collector's cycle?", has the
 // measurements.
-func endGCCycle() {
+func EndGCCycle() {
 	if writeBarrier.enabled {
 		// setGCPercent(-1) returns once the running mark phase is over
 		// (the runtime's gcWaitOnMark); the old setting goes back on.

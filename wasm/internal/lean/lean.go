@@ -1,11 +1,12 @@
-//go:build wasip1 && tokenfit_lite
+//go:build wasip1
 
-// The lean variant: counting only, over core/engine, with every operation a
-// direct export (no JSON in or out). It leaves out core's JSON API, the
-// model registry, fmt and encoding/json, which is what makes it small (see
-// wasm/ABI.md, "The lean reactor"). wasm/exports-lite.txt lists its exports.
-
-package main
+// Package lean is the lean wasip1 module's own part (wasm/wasip1/lite):
+// counting only, over core/engine, with every operation a direct export
+// (no JSON in or out), besides the exports every module has (package
+// reactor). It leaves out core's JSON API, the model registry, fmt and
+// encoding/json, which is what makes the module small (see wasm/ABI.md,
+// "The lean reactor"). wasm/exports-lite.txt lists its exports.
+package lean
 
 import (
 	"errors"
@@ -16,7 +17,43 @@ import (
 	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/internal/errs"
 	"github.com/tokenfit/tokenfit/wasm/internal/boundary"
+	"github.com/tokenfit/tokenfit/wasm/internal/reactor"
 )
+
+func init() { reactor.Use(answer, recovered) }
+
+// encodingHandle returns the handle of a loaded encoding named by the n
+// bytes at ptr, or a negative status (encoding_not_loaded,
+// unknown_encoding).
+//
+//go:wasmexport encoding_handle
+func encodingHandle(ptr, n uint32) (h int32) {
+	defer reactor.EndGCCycle()
+	defer reactor.Rescue(&h)
+	s, err := reactor.Text(ptr, n)
+	if err != nil {
+		return reactor.Fail(err)
+	}
+	e, err := engine.Get(s)
+	if err != nil {
+		return reactor.Fail(err)
+	}
+	return reactor.Handle(e)
+}
+
+// count returns the number of tokens in the n bytes at ptr with the
+// encoding h, or a negative status. The text is read in place.
+//
+//go:wasmexport count
+func count(h int32, ptr, n uint32) (c int32) {
+	defer reactor.EndGCCycle()
+	defer reactor.Rescue(&c)
+	e, s, err := reactor.EncodingText(h, ptr, n)
+	if err != nil {
+		return reactor.Fail(err)
+	}
+	return int32(e.Count(s))
+}
 
 // lives are the live counters by handle; nextLive is the next handle.
 var (
@@ -26,8 +63,8 @@ var (
 
 var errInternal = errors.New("tokenfit: internal error")
 
-// fail records err for last_error and returns its status number.
-func fail(err error) int32 {
+// answer is last_error's answer for err, and err's status.
+func answer(err error) ([]byte, int32) {
 	code, field, encoding := boundary.Code(err), "", ""
 	if code == "" {
 		code = engine.Code(err)
@@ -35,8 +72,7 @@ func fail(err error) int32 {
 	if ee, ok := errs.As[*engine.Error](err); ok {
 		field, encoding = ee.Field, ee.Encoding
 	}
-	lastErr = boundary.AppendErrorJSON(nil, code, err.Error(), field, encoding)
-	return boundary.Status(code)
+	return boundary.AppendErrorJSON(nil, code, err.Error(), field, encoding), boundary.Status(code)
 }
 
 func recovered(p any) error {
@@ -49,19 +85,19 @@ func recovered(p any) error {
 //
 //go:wasmexport encode
 func encode(h int32, ptr, n uint32) (res uint64) {
-	defer endGCCycle()
-	defer rescueBuffer(&res)
-	e, s, err := encText(h, ptr, n)
+	defer reactor.EndGCCycle()
+	defer reactor.RescueBuffer(&res)
+	e, s, err := reactor.EncodingText(h, ptr, n)
 	if err != nil {
-		fail(err)
+		reactor.Fail(err)
 		return 0
 	}
 	ids := e.AppendEncode(nil, s)
 	if len(ids) == 0 {
-		return pack(nil)
+		return reactor.Pack(nil)
 	}
 	// WebAssembly is little-endian: the uint32s are their own encoding.
-	return pack(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), 4*len(ids)))
+	return reactor.Pack(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ids))), 4*len(ids)))
 }
 
 // decode returns the text of the token ids at ptr (n bytes of little-endian
@@ -72,17 +108,17 @@ func encode(h int32, ptr, n uint32) (res uint64) {
 //
 //go:wasmexport decode
 func decode(h int32, ptr, n uint32) (res uint64) {
-	defer endGCCycle()
-	defer rescueBuffer(&res)
+	defer reactor.EndGCCycle()
+	defer reactor.RescueBuffer(&res)
 	text, err := decodeIDs(h, ptr, n)
 	if err != nil {
-		fail(err)
+		reactor.Fail(err)
 		return 0
 	}
 	if !utf8.Valid(text) {
 		text = []byte(engine.LossyUTF8(string(text)))
 	}
-	return pack(text)
+	return reactor.Pack(text)
 }
 
 // decodeValid reports whether the text of the token ids at ptr is whole
@@ -92,11 +128,11 @@ func decode(h int32, ptr, n uint32) (res uint64) {
 //
 //go:wasmexport decode_valid
 func decodeValid(h int32, ptr, n uint32) (c int32) {
-	defer endGCCycle()
-	defer rescue(&c)
+	defer reactor.EndGCCycle()
+	defer reactor.Rescue(&c)
 	text, err := decodeIDs(h, ptr, n)
 	if err != nil {
-		return fail(err)
+		return reactor.Fail(err)
 	}
 	if utf8.Valid(text) {
 		return 1
@@ -106,14 +142,14 @@ func decodeValid(h int32, ptr, n uint32) (c int32) {
 
 // decodeIDs returns the bytes of the token ids at ptr.
 func decodeIDs(h int32, ptr, n uint32) ([]byte, error) {
-	e, err := enc(h)
+	e, err := reactor.Encoding(h)
 	if err != nil {
 		return nil, err
 	}
 	if n%4 != 0 {
 		return nil, &boundary.Error{Err: boundary.ErrInvalidArgument, Detail: "decode: " + strconv.Itoa(int(n)) + " bytes are not a list of uint32 ids"}
 	}
-	b, err := view(ptr, n)
+	b, err := reactor.View(ptr, n)
 	if err != nil {
 		return nil, err
 	}
@@ -130,14 +166,14 @@ func decodeIDs(h int32, ptr, n uint32) ([]byte, error) {
 //
 //go:wasmexport within_limit
 func withinLimit(h int32, ptr, n uint32, limit int32) (c int32) {
-	defer endGCCycle()
-	defer rescue(&c)
+	defer reactor.EndGCCycle()
+	defer reactor.Rescue(&c)
 	if limit < 0 {
-		return fail(invalid("limit", "must not be negative"))
+		return reactor.Fail(reactor.Invalid("limit", "must not be negative"))
 	}
-	e, s, err := encText(h, ptr, n)
+	e, s, err := reactor.EncodingText(h, ptr, n)
 	if err != nil {
-		return fail(err)
+		return reactor.Fail(err)
 	}
 	count, _ := e.WithinLimit(s, int(limit))
 	return int32(count)
@@ -151,18 +187,18 @@ func withinLimit(h int32, ptr, n uint32, limit int32) (c int32) {
 //
 //go:wasmexport truncate
 func truncate(h int32, ptr, n uint32, max int32, fromEnd int32) (res int64) {
-	defer endGCCycle()
+	defer reactor.EndGCCycle()
 	defer func() {
 		if p := recover(); p != nil {
-			res = int64(fail(recovered(p)))
+			res = int64(reactor.Fail(recovered(p)))
 		}
 	}()
 	if max < 0 {
-		return int64(fail(invalid("maxTokens", "must not be negative")))
+		return int64(reactor.Fail(reactor.Invalid("maxTokens", "must not be negative")))
 	}
-	e, s, err := encText(h, ptr, n)
+	e, s, err := reactor.EncodingText(h, ptr, n)
 	if err != nil {
-		return int64(fail(err))
+		return int64(reactor.Fail(err))
 	}
 	side := engine.KeepStart
 	if fromEnd != 0 {
@@ -187,7 +223,7 @@ func liveWithText(id int32, ptr, n uint32) (*engine.LiveCounter, string, error) 
 	if err != nil {
 		return nil, "", err
 	}
-	s, err := str(ptr, n)
+	s, err := reactor.Text(ptr, n)
 	return l, s, err
 }
 
@@ -197,14 +233,14 @@ func liveWithText(id int32, ptr, n uint32) (*engine.LiveCounter, string, error) 
 //
 //go:wasmexport live_new
 func liveNew(h int32) (id int32) {
-	defer endGCCycle()
-	defer rescue(&id)
-	e, err := enc(h)
+	defer reactor.EndGCCycle()
+	defer reactor.Rescue(&id)
+	e, err := reactor.Encoding(h)
 	if err != nil {
-		return fail(err)
+		return reactor.Fail(err)
 	}
 	if len(lives) >= engine.MaxLiveCounters {
-		return fail(engine.TooManyLiveCounters())
+		return reactor.Fail(engine.TooManyLiveCounters())
 	}
 	nextLive++
 	lives[nextLive] = e.NewLiveCounter(engine.UTF16)
@@ -218,15 +254,15 @@ func liveNew(h int32) (id int32) {
 //
 //go:wasmexport live_edit
 func liveEdit(id, at, del int32, ptr, n uint32) (c int32) {
-	defer endGCCycle()
-	defer rescue(&c)
+	defer reactor.EndGCCycle()
+	defer reactor.Rescue(&c)
 	l, s, err := liveWithText(id, ptr, n)
 	if err != nil {
-		return fail(err)
+		return reactor.Fail(err)
 	}
 	count, err := l.Edit(int(at), int(del), s)
 	if err != nil {
-		return fail(err)
+		return reactor.Fail(err)
 	}
 	return int32(count)
 }
@@ -236,11 +272,11 @@ func liveEdit(id, at, del int32, ptr, n uint32) (c int32) {
 //
 //go:wasmexport live_reset
 func liveReset(id int32, ptr, n uint32) (c int32) {
-	defer endGCCycle()
-	defer rescue(&c)
+	defer reactor.EndGCCycle()
+	defer reactor.Rescue(&c)
 	l, s, err := liveWithText(id, ptr, n)
 	if err != nil {
-		return fail(err)
+		return reactor.Fail(err)
 	}
 	// Reset keeps the text: a copy, as the buffer is the host's.
 	return int32(l.Reset(string([]byte(s))))
@@ -250,32 +286,20 @@ func liveReset(id int32, ptr, n uint32) (c int32) {
 //
 //go:wasmexport live_text
 func liveText(id int32) (res uint64) {
-	defer endGCCycle()
-	defer rescueBuffer(&res)
+	defer reactor.EndGCCycle()
+	defer reactor.RescueBuffer(&res)
 	l, err := live(id)
 	if err != nil {
-		fail(err)
+		reactor.Fail(err)
 		return 0
 	}
-	return pack([]byte(l.Text()))
+	return reactor.Pack([]byte(l.Text()))
 }
 
 // liveFree releases a live counter. An unknown handle is ignored.
 //
 //go:wasmexport live_free
 func liveFree(id int32) {
-	defer endGCCycle()
+	defer reactor.EndGCCycle()
 	delete(lives, id)
 }
-
-// handleNamed returns the handle of the encoding name.
-func handleNamed(name string) (int32, error) {
-	e, err := engine.Get(name)
-	if err != nil {
-		return 0, err
-	}
-	return handle(e), nil
-}
-
-// counter returns what handle h counts with.
-func counter(h int32) (*engine.Encoding, error) { return enc(h) }

@@ -1,0 +1,18 @@
+// Package hf gives core's JSON API the tokenizer.json loader in a program
+// that imports it:
+//
+//	import _ "github.com/tokenfit/tokenfit/core/hf"
+//
+// The loadTokenizer operation (and core.API.LoadTokenizerBytes) then loads
+// a Hugging Face tokenizer.json, or its compact table, under a name that
+// requests count with. A program that does not import it links none of the
+// loader, and the operation answers unknown_operation: the WebAssembly
+// module pages start with is built so, 80 KB of gzip smaller (RATIONALE.md,
+// "Why does init() start without the tokenizer.json loader?").
+// core.LoadTokenizer, which a Go program can call directly, works either
+// way. The full WebAssembly modules and the CLI import it.
+package hf
+
+import "github.com/tokenfit/tokenfit/core"
+
+func init() { core.RegisterTokenizerLoader() }
