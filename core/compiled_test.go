@@ -1,3 +1,5 @@
+//go:build wasm
+
 package core
 
 import (
@@ -5,7 +7,7 @@ import (
 	_ "github.com/tokenfit/tokenfit/core/tables"   // the four tables, compiled in
 )
 
-// Every test of the package, the external ones too, runs with what a
-// native program that imports core/tables, core/registry and core/hf has
-// (core/hf itself imports core, so its registration is called here).
+// Under WebAssembly (make test-wasm-*), every test of the package, the
+// external ones too, runs with what a native program has (native.go): the
+// tables, the catalog and the loader.
 func init() { RegisterTokenizerLoader() }

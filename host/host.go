@@ -14,8 +14,6 @@ import (
 	"github.com/tetratelabs/wazero"
 
 	"github.com/tokenfit/tokenfit/core"
-	_ "github.com/tokenfit/tokenfit/core/registry" // the catalog, which Host loads into its instances
-	_ "github.com/tokenfit/tokenfit/core/tables"   // the tables, which Host gives its instances
 )
 
 // ABIVersion is the version of wasm/ABI.md this host speaks; New refuses a

@@ -9,8 +9,8 @@
 // built-in rows alone until it loads the catalog (the loadCatalog
 // operation), as the WebAssembly modules do when their hosts give it
 // (RATIONALE.md, "Why is the catalog a table beside the module, loaded when
-// a call first needs it?"). The Go host (package host) and the CLI import
-// it. The directory also holds the catalog's sources, which core's
+// a call first needs it?"). Core imports it in every native program
+// (core/native.go); no WebAssembly module does. The directory also holds the catalog's sources, which core's
 // go generate (core/gen_models.go) reads.
 package registry
 

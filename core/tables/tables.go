@@ -9,8 +9,8 @@
 // does not import it links none of them and loads the tables it uses at
 // run time (core.LoadEncoding): the WebAssembly modules do, as their hosts
 // give each instance the tables it needs (RATIONALE.md, "Why do the
-// modules carry no vocabulary tables?"). The Go host (package host) and
-// the CLI import it.
+// modules carry no vocabulary tables?"). Core imports it in every native
+// program (core/native.go); no WebAssembly module does.
 //
 // The files are the tables in core/internal/tables' format, which its
 // go generate writes here from github.com/tiktoken-go/tokenizer's

@@ -20,8 +20,6 @@ import (
 
 	"github.com/bytecodealliance/wasmtime-go/v39"
 	"github.com/tokenfit/tokenfit/core"
-	_ "github.com/tokenfit/tokenfit/core/registry" // core natively, as the CLI has it
-	_ "github.com/tokenfit/tokenfit/core/tables"
 	"github.com/tokenfit/tokenfit/internal/hostile"
 )
 

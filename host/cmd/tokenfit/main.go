@@ -77,12 +77,6 @@ import (
 	"io"
 	"os"
 	"strings"
-
-	// What --runtime native counts with: the tables and the catalog
-	// compiled in, and the JSON API's tokenizer.json loader.
-	_ "github.com/tokenfit/tokenfit/core/hf"
-	_ "github.com/tokenfit/tokenfit/core/registry"
-	_ "github.com/tokenfit/tokenfit/core/tables"
 )
 
 func main() {

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 
 	"github.com/tokenfit/tokenfit/core"
-	_ "github.com/tokenfit/tokenfit/core/tables" // the tables it writes the indexes of
 )
 
 func main() {
