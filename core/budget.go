@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tokenfit/tokenfit/core/internal/chat"
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
@@ -407,9 +408,8 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	if req.KeepFrom < 0 || req.KeepFrom > req.History.Len() {
 		return b, fieldErr("keepFrom", "must be from 0 to the number of history messages (%d)", req.History.Len())
 	}
-	rules := m.ChatRules()
-	rules.stop = reg.stop
-	items, priming, tools, err := historyItems(tok, rules, req.History, req.Tools)
+	rules := chatRules(m.ChatRules(), tok, reg.stop)
+	items, priming, tools, err := chat.HistoryItems(tok, rules, req.History, req.Tools)
 	if err != nil {
 		return b, err
 	}
@@ -420,7 +420,7 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	h.Shape = req.History.Shape()
 	h.PerMessage = make([]int, len(items))
 	for i, it := range items {
-		h.PerMessage[i] = it.tokens
+		h.PerMessage[i] = it.Tokens
 	}
 	lowWater := req.LowWater
 	if lowWater == 0 {
@@ -431,8 +431,8 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	}
 	pinned := 0
 	for _, it := range items {
-		if it.pinned {
-			pinned += it.tokens
+		if it.Pinned {
+			pinned += it.Tokens
 		}
 	}
 	// The history budget less the pinned messages and the reply priming is
@@ -650,7 +650,7 @@ func (p ReservePolicy) check() error {
 func sumTokens(items []histItem, idx []int) int {
 	n := 0
 	for _, i := range idx {
-		n += items[i].tokens
+		n += items[i].Tokens
 	}
 	return n
 }

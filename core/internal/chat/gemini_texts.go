@@ -1,6 +1,7 @@
-package core
+package chat
 
 import (
+	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
@@ -27,7 +28,7 @@ import (
 
 // geminiStrings counts the strings of one piece of a request.
 type geminiStrings struct {
-	tok Tokenizer
+	tok engine.Tokenizer
 	n   int
 }
 

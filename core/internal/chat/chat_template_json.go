@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
+	"github.com/tokenfit/tokenfit/core/internal/limit"
 )
 
 // toolJSON is a tool as a template's tojson filter prints it: Python's
@@ -143,7 +144,7 @@ func (t *templateRender) toolsIndented(tools []ChatTool) ([]string, bool) {
 		n += indentedSize(out[i]) + 2
 	}
 	if t.size+n > t.budget {
-		t.err = tooLarge("the tools printed with tojson(indent=4)", t.size+n, t.budget)
+		t.err = limit.TooLarge("the tools printed with tojson(indent=4)", t.size+n, t.budget)
 		return nil, false
 	}
 	return out, true

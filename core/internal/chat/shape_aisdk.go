@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"strings"
@@ -21,7 +21,7 @@ import (
 // says the request goes to Chat Completions (openai.chat(…)). Cost: O(n)
 // in the size of the JSON.
 
-func (s *shapedChat) readAISDK(o jsonObject) error {
+func (s *Shaped) readAISDK(o jsonObject) error {
 	s.req.aisdk = true
 	system := func(o jsonObject, key string) (string, error) {
 		var text string
@@ -72,13 +72,13 @@ func (s *shapedChat) readAISDK(o jsonObject) error {
 }
 
 // aisdkMessages translates the messages of list (at path).
-func (s *shapedChat) aisdkMessages(list [][]byte, path string) error {
+func (s *Shaped) aisdkMessages(list [][]byte, path string) error {
 	return s.messages(list, path, s.aisdkBlock)
 }
 
 // aisdkBlock translates one part: tool-call a tool call, tool-result a
 // tool message, any other a content part.
-func (s *shapedChat) aisdkBlock(o jsonObject, typ string, raw []byte, path string) (translated, error) {
+func (s *Shaped) aisdkBlock(o jsonObject, typ string, raw []byte, path string) (translated, error) {
 	switch typ {
 	case "tool-call":
 		in, _ := field(o, "input", "args")
@@ -101,7 +101,7 @@ func (s *shapedChat) aisdkBlock(o jsonObject, typ string, raw []byte, path strin
 }
 
 // aisdkPart is one part as an OpenAI content part.
-func (s *shapedChat) aisdkPart(o jsonObject, typ string, raw []byte, path string) (ContentPart, error) {
+func (s *Shaped) aisdkPart(o jsonObject, typ string, raw []byte, path string) (ContentPart, error) {
 	switch typ {
 	case "text", "reasoning":
 		p := ContentPart{Type: "text"}
@@ -126,7 +126,7 @@ func (s *shapedChat) aisdkPart(o jsonObject, typ string, raw []byte, path string
 // aisdkImage is an image's data (a URL, a data URL or base64) as an
 // image_url part; bytes serialised as an object cannot be read, and count
 // at an image's largest cost.
-func (s *shapedChat) aisdkImage(data, media []byte) ContentPart {
+func (s *Shaped) aisdkImage(data, media []byte) ContentPart {
 	v, err := jsonio.Unquote(data)
 	if err != nil || v == "" {
 		s.note("an image given as bytes (not a URL or base64 text): counted at the largest cost an image can have")
@@ -149,7 +149,7 @@ func (s *shapedChat) aisdkImage(data, media []byte) ContentPart {
 // aisdkOutput is a tool result's output as text, with its media apart:
 // {type: text|error-text, value} gives the text, json|error-json the value's
 // JSON text, content its text parts and media; v4's result is its JSON text.
-func (s *shapedChat) aisdkOutput(raw []byte, path string) (string, []ContentPart, error) {
+func (s *Shaped) aisdkOutput(raw []byte, path string) (string, []ContentPart, error) {
 	if jsonio.IsNull(raw) {
 		return "", nil, nil
 	}
@@ -208,7 +208,7 @@ func (s *shapedChat) aisdkOutput(raw []byte, path string) (string, []ContentPart
 }
 
 // aisdkTools translates generateText's tools, an object keyed by name.
-func (s *shapedChat) aisdkTools(raw []byte, path string) error {
+func (s *Shaped) aisdkTools(raw []byte, path string) error {
 	if jsonio.Kind(raw) != "an object" {
 		return typeErr(path, "an object keyed by tool name", raw)
 	}
@@ -261,7 +261,7 @@ func aisdkSchema(schema []byte) ([]byte, bool) {
 // an optional JSON Schema (or the value of jsonSchema()), name and
 // description, as the SDK's OpenAI provider sends it: json_schema named
 // "response" unless named, json_object without a schema.
-func (s *shapedChat) aisdkFormat(raw []byte) error {
+func (s *Shaped) aisdkFormat(raw []byte) error {
 	if jsonio.IsNull(raw) {
 		return nil
 	}

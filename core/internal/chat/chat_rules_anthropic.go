@@ -1,4 +1,4 @@
-package core
+package chat
 
 import "strings"
 
@@ -58,6 +58,10 @@ var anthropicTable = []struct {
 	{[]string{"claude-3-sonnet"}, claude2025(159, 235)},
 	{[]string{"claude-3-haiku"}, claude2025(264, 340)},
 }
+
+// AnthropicNewest is the id of the newest Claude generation, whose rules
+// AnthropicRulesFor gives an id it does not know.
+func AnthropicNewest() string { return anthropicTable[0].prefixes[0] }
 
 // AnthropicRulesFor returns the rules of a Claude model id (a registry id
 // such as claude-sonnet-4-5, or a dated snapshot of one), and whether its

@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"bytes"
@@ -51,9 +51,9 @@ var shapeNotes = map[Shape]string{
 	ShapeAISDK:     "read as AI SDK ModelMessages and counted as their OpenAI translation: the provider behind the SDK decides the real costs",
 }
 
-// shapedChat is a chat request translated to OpenAI's shape, with where
+// Shaped is a chat request translated to OpenAI's shape, with where
 // each message came from.
-type shapedChat struct {
+type Shaped struct {
 	shape Shape
 	req   ChatRequest
 	// from holds, for each message of req, the index of the message it
@@ -68,13 +68,13 @@ type shapedChat struct {
 }
 
 // add appends a translated message that came from message src.
-func (s *shapedChat) add(m ChatMessage, src int) {
+func (s *Shaped) add(m ChatMessage, src int) {
 	s.req.Messages = append(s.req.Messages, m)
 	s.from = append(s.from, src)
 }
 
 // note records a reason the count may be off (once per reason).
-func (s *shapedChat) note(n string) {
+func (s *Shaped) note(n string) {
 	for _, have := range s.notes {
 		if have == n {
 			return
@@ -84,7 +84,7 @@ func (s *shapedChat) note(n string) {
 }
 
 // callID makes up an id for a tool call that has none.
-func (s *shapedChat) callID() string {
+func (s *Shaped) callID() string {
 	s.calls++
 	return format.Sprintf("tokenfit-call-%d", s.calls)
 }
@@ -110,7 +110,7 @@ type translated struct {
 // typed blocks, as Anthropic's and the AI SDK's are, each block by
 // translate. A tool message's (the AI SDK's) blocks other than results
 // join a user message.
-func (s *shapedChat) messages(list [][]byte, path string, translate func(o jsonObject, typ string, raw []byte, path string) (translated, error)) error {
+func (s *Shaped) messages(list [][]byte, path string, translate func(o jsonObject, typ string, raw []byte, path string) (translated, error)) error {
 	for i, raw := range list {
 		mp := indexPath(path, i)
 		o, err := objectAt(raw, mp)
@@ -170,7 +170,7 @@ func (s *shapedChat) messages(list [][]byte, path string, translate func(o jsonO
 // readHead reads what the translated shapes' requests open with: the
 // model, a system prompt under each of systemKeys present (as text by
 // system) and the list of messages under list, each translated by read.
-func (s *shapedChat) readHead(o jsonObject, systemKeys []string, system func(o jsonObject, key string) (string, error), list string, read func(msgs [][]byte, path string) error) error {
+func (s *Shaped) readHead(o jsonObject, systemKeys []string, system func(o jsonObject, key string) (string, error), list string, read func(msgs [][]byte, path string) error) error {
 	if err := o.str("model", &s.req.Model); err != nil {
 		return err
 	}
@@ -220,9 +220,9 @@ func modeChoice(raw []byte, path string) (*ToolChoice, error) {
 	return nil, fieldErr(path, "unknown choice %q (want auto, none, required or a tool)", engine.Clip(mode))
 }
 
-// readChat reads a chat request in any shape. Cost: O(n) in the size of
+// Read reads a chat request in any shape. Cost: O(n) in the size of
 // the JSON.
-func readChat(b []byte) (*shapedChat, error) {
+func Read(b []byte) (*Shaped, error) {
 	o, err := objectAt(b, "")
 	if err != nil {
 		return nil, err
@@ -237,7 +237,7 @@ func readChat(b []byte) (*shapedChat, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &shapedChat{shape: shape}
+	s := &Shaped{shape: shape}
 	switch shape {
 	case ShapeOpenAI:
 		err = s.req.decodeExact(b, "")
@@ -258,7 +258,7 @@ func readChat(b []byte) (*shapedChat, error) {
 }
 
 // mark records in each translated message where it came from.
-func (s *shapedChat) mark() {
+func (s *Shaped) mark() {
 	if s.from == nil {
 		return
 	}
@@ -276,7 +276,7 @@ var shapeKeys = []string{
 
 // readHistory reads a budget's history, an array of messages in any shape
 // but Gemini's contents, which are messages too. Cost: O(n).
-func readHistory(b []byte) (*shapedChat, error) {
+func readHistory(b []byte) (*Shaped, error) {
 	msgs, err := decodeArray(b, "history")
 	if err != nil {
 		return nil, err
@@ -287,7 +287,7 @@ func readHistory(b []byte) (*shapedChat, error) {
 			return nil, err
 		}
 	}
-	s := &shapedChat{shape: shape}
+	s := &Shaped{shape: shape}
 	switch shape {
 	case ShapeOpenAI:
 		s.req.Messages = make([]ChatMessage, len(msgs))
@@ -586,15 +586,18 @@ func appendLastWins(b, raw []byte) []byte {
 	return jsonio.Compact(b, raw)
 }
 
-// fold maps a count of the translated request back to the original
-// messages: PerMessage[i] is original message i's tokens, a top-level
-// system prompt's are System, and the answer says the shape and why it is
-// an estimate.
-func (s *shapedChat) fold(a ChatAnswer) ChatAnswer {
-	a.Shape = s.shape
+// Request is the request as translated to OpenAI's shape, which CountChat
+// counts.
+func (s *Shaped) Request() ChatRequest { return s.req }
+
+// Fold maps a count of the translated request back to the original
+// messages: PerMessage[i] is original message i's tokens, and the count
+// says why it is an estimate. It returns the shape the request was read in
+// and a top-level system prompt's tokens.
+func (s *Shaped) Fold(a *ChatCount) (shape Shape, system int) {
 	a.UpperBound += s.slack
 	if s.from == nil {
-		return a
+		return s.shape, 0
 	}
 	n := 0
 	for _, f := range s.from {
@@ -603,7 +606,7 @@ func (s *shapedChat) fold(a ChatAnswer) ChatAnswer {
 	per := make([]int, n)
 	for i, f := range s.from {
 		if f < 0 {
-			a.System += a.PerMessage[i]
+			system += a.PerMessage[i]
 		} else {
 			per[f] += a.PerMessage[i]
 		}
@@ -614,7 +617,7 @@ func (s *shapedChat) fold(a ChatAnswer) ChatAnswer {
 	// shapes are translations, always estimates.
 	var lead []string
 	switch n, ok := shapeNotes[s.shape]; {
-	case isGeminiFamily(a.Rules):
+	case IsGeminiFamily(a.Rules):
 		// counted as the Gemini request itself (chat_gemini.go)
 	case a.Rules == "anthropic" && s.shape == ShapeAnthropic:
 		lead = append(lead, "read as an Anthropic Messages request")
@@ -626,13 +629,13 @@ func (s *shapedChat) fold(a ChatAnswer) ChatAnswer {
 		a.Exact = false
 		a.Notes = append(lead, a.Notes...)
 	}
-	return a
+	return s.shape, system
 }
 
-// refield maps an error about the translated request to the original:
+// Refield maps an error about the translated request to the original:
 // "messages[k]…" becomes the message it came from.
-func (s *shapedChat) refield(err error, list string) error {
-	fe, ok := err.(*FieldError)
+func (s *Shaped) Refield(err error, list string) error {
+	fe, ok := err.(*engine.FieldError)
 	if !ok || s.from == nil {
 		return err
 	}
@@ -649,7 +652,7 @@ func (s *shapedChat) refield(err error, list string) error {
 	if f := s.from[k]; f >= 0 {
 		field = indexPath(list, f)
 	}
-	return &FieldError{Field: field, Reason: format.Sprintf("as translated to OpenAI's shape, %s: %s", fe.Field, fe.Reason)}
+	return &engine.FieldError{Field: field, Reason: format.Sprintf("as translated to OpenAI's shape, %s: %s", fe.Field, fe.Reason)}
 }
 
 // Tools are a request's tool definitions. Decoding reads OpenAI's, and
@@ -661,7 +664,7 @@ type Tools []ChatTool
 
 // UnmarshalJSON decodes tool definitions in any shape.
 func (t *Tools) UnmarshalJSON(b []byte) error {
-	s := &shapedChat{}
+	s := &Shaped{}
 	if jsonio.Kind(b) == "an object" {
 		if err := s.aisdkTools(b, "tools"); err != nil {
 			return err

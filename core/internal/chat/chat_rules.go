@@ -1,6 +1,10 @@
-package core
+package chat
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tokenfit/tokenfit/core/internal/stop"
+)
 
 // ChatRules are the constants with which one model family turns a chat
 // request into billed prompt tokens. OpenAI does not publish its prompt
@@ -27,7 +31,19 @@ type ChatRules struct {
 	Tools     ToolRules
 	ToolCalls ToolCallRules
 	Images    ImageRules
-	stop      stopper // the call's (Registry.stop): checked between messages and template parts
+	// The call's, set by ForCall: stop is checked between messages and
+	// template parts; ordinary says the tokenizer reads a special token's
+	// text as text (an OpenAI encoding, which only core can tell).
+	stop     stop.Chan
+	ordinary bool
+}
+
+// ForCall returns r for one call of core's: stopped by s (core's
+// API.DoUntil), counting with a tokenizer that is an OpenAI encoding when
+// ordinary.
+func ForCall(r ChatRules, s stop.Chan, ordinary bool) ChatRules {
+	r.stop, r.ordinary = s, ordinary
+	return r
 }
 
 // MessageRules price the messages themselves.

@@ -1,9 +1,10 @@
-package core
+package chat
 
 import (
 	"math"
 	"strings"
 
+	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/core/internal/format"
 )
 
@@ -139,8 +140,8 @@ func geminiRulesFor(id string) (*GeminiRules, string) {
 	return &r, geminiRulesTable[best].family
 }
 
-// isGeminiFamily reports whether a rules family is one of the table's.
-func isGeminiFamily(family string) bool {
+// IsGeminiFamily reports whether a rules family is one of the table's.
+func IsGeminiFamily(family string) bool {
 	for _, row := range geminiRulesTable {
 		if row.family == family {
 			return true
@@ -161,7 +162,7 @@ type geminiCounter struct {
 
 // countGemini counts a chat request as Google bills the generateContent
 // request it stands for. Cost: O(n) in the size of the request.
-func countGemini(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, error) {
+func countGemini(tok engine.Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, error) {
 	c := &geminiCounter{chatCounter: chatCounter{tok: tok, rules: rules, exact: true}, g: rules.Gemini}
 	g := c.g
 	c.inexact(format.Sprintf("Gemini's framing is fitted to billed counts (%s), not published: %d per turn and system instruction, %d per function declaration", g.Source, g.PerContent, g.Declaration))

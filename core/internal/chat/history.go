@@ -1,8 +1,9 @@
-package core
+package chat
 
 import (
 	"strings"
 
+	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/internal/errs"
 )
 
@@ -42,50 +43,59 @@ func (h History) Len() int {
 	return len(h)
 }
 
+// HistoryItem is one history message as core's pruning sees it: its
+// tokens, whether it is pinned (never dropped) and its atom (messages with
+// the same atom are kept or dropped together).
+type HistoryItem struct {
+	Tokens int
+	Pinned bool
+	Atom   int
+}
+
 // fold merges the items of a translated history into one per original
 // message: their tokens add up, any pinned piece pins the message, and
 // the atoms a message spans become one.
-func (h History) fold(items []histItem) []histItem {
+func (h History) fold(items []HistoryItem) []HistoryItem {
 	if len(h) == 0 || h[0].from == nil {
 		return items
 	}
-	out := make([]histItem, h.Len())
+	out := make([]HistoryItem, h.Len())
 	atom, last := -1, -1
 	for i, it := range items {
 		o := h[i].from.index
 		if i == 0 || h[i-1].from.index != o { // the message's first piece
-			if it.atom != last {
+			if it.Atom != last {
 				atom++
 			}
-			out[o].atom = atom
+			out[o].Atom = atom
 		}
-		out[o].tokens += it.tokens
-		out[o].pinned = out[o].pinned || it.pinned
-		last = it.atom
+		out[o].Tokens += it.Tokens
+		out[o].Pinned = out[o].Pinned || it.Pinned
+		last = it.Atom
 	}
 	return out
 }
 
-// historyItems counts each history message as the chat API bills it and
+// HistoryItems counts each history message as the chat API bills it and
 // groups tool calls with their results for pruning. It returns the items,
 // the reply priming (counted once when any history is sent) and what the
 // tool definitions cost. Estimated tokenizers count at their upper bound.
-func historyItems(tok Tokenizer, rules ChatRules, msgs History, tools []ChatTool) ([]histItem, int, int, error) {
-	items := make([]histItem, len(msgs))
+func HistoryItems(tok engine.Tokenizer, rules ChatRules, msgs History, tools []ChatTool) ([]HistoryItem, int, int, error) {
+	items := make([]HistoryItem, len(msgs))
 	if len(msgs) == 0 && len(tools) == 0 {
 		return items, 0, 0, nil
 	}
 	cc, err := CountChat(tok, ChatRequest{Messages: msgs, Tools: tools}, rules)
 	if err != nil {
-		if fe, ok := errs.As[*FieldError](err); ok && strings.HasPrefix(fe.Field, "messages") {
+		if fe, ok := errs.As[*engine.FieldError](err); ok && strings.HasPrefix(fe.Field, "messages") {
 			if len(msgs) > 0 && msgs[0].from != nil {
-				s := &shapedChat{from: make([]int, len(msgs))}
+				s := &Shaped{from: make([]int, len(msgs))}
 				for i := range msgs {
 					s.from[i] = msgs[i].from.index
 				}
-				return nil, 0, 0, s.refield(fe, "history")
+				return nil, 0, 0, s.Refield(fe, "history")
 			}
-			return nil, 0, 0, &FieldError{Field: "history" + strings.TrimPrefix(fe.Field, "messages"), Reason: fe.Reason}
+			return nil, 0, 0, &engine.FieldError{Field: "history" + strings.TrimPrefix(fe.Field, "messages"), Reason: fe.Reason}
 		}
 		return nil, 0, 0, err
 	}
@@ -103,10 +113,10 @@ func historyItems(tok Tokenizer, rules ChatRules, msgs History, tools []ChatTool
 		for _, c := range m.ToolCalls {
 			open[c.ID] = true
 		}
-		items[i] = histItem{
-			tokens: tok.Upper(cc.PerMessage[i]),
-			pinned: m.Role == "system" || m.Role == "developer",
-			atom:   atom,
+		items[i] = HistoryItem{
+			Tokens: tok.Upper(cc.PerMessage[i]),
+			Pinned: m.Role == "system" || m.Role == "developer",
+			Atom:   atom,
 		}
 	}
 	items = msgs.fold(items)

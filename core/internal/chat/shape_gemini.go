@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"strings"
@@ -19,7 +19,7 @@ import (
 // takes field names in lowerCamelCase or snake_case; both are read.
 // Cost: O(n) in the size of the JSON.
 
-func (s *shapedChat) readGemini(o jsonObject) error {
+func (s *Shaped) readGemini(o jsonObject) error {
 	system := func(o jsonObject, key string) (string, error) { return s.geminiSystem(o.fields[key], key) }
 	if err := s.readHead(o, []string{"systemInstruction", "system_instruction"}, system, "contents", s.geminiContents); err != nil {
 		return err
@@ -99,7 +99,7 @@ func field(o jsonObject, names ...string) ([]byte, string) {
 
 // geminiSystem is systemInstruction's text: a Content's text parts joined
 // with newlines, or a string as the SDKs take it.
-func (s *shapedChat) geminiSystem(raw []byte, path string) (string, error) {
+func (s *Shaped) geminiSystem(raw []byte, path string) (string, error) {
 	if jsonio.Kind(raw) == "a string" {
 		t, err := jsonio.Unquote(raw)
 		if err != nil {
@@ -136,7 +136,7 @@ func (s *shapedChat) geminiSystem(raw []byte, path string) (string, error) {
 }
 
 // geminiContents translates the contents of list (at path).
-func (s *shapedChat) geminiContents(list [][]byte, path string) error {
+func (s *Shaped) geminiContents(list [][]byte, path string) error {
 	open := map[string][]string{} // function name → ids of its calls awaiting a response
 	for i, raw := range list {
 		cp := indexPath(path, i)
@@ -205,7 +205,7 @@ func (s *shapedChat) geminiContents(list [][]byte, path string) error {
 	return nil
 }
 
-func (s *shapedChat) geminiCall(raw []byte, path string) (ToolCall, error) {
+func (s *Shaped) geminiCall(raw []byte, path string) (ToolCall, error) {
 	o, err := objectAt(raw, path)
 	if err != nil {
 		return ToolCall{}, err
@@ -250,7 +250,7 @@ func geminiResponse(raw []byte, path string, open map[string][]string) (ChatMess
 }
 
 // geminiPart is one part as an OpenAI content part.
-func (s *shapedChat) geminiPart(o jsonObject, raw []byte) (ContentPart, error) {
+func (s *Shaped) geminiPart(o jsonObject, raw []byte) (ContentPart, error) {
 	if _, ok := o.fields["text"]; ok {
 		p := ContentPart{Type: "text"}
 		return p, o.str("text", &p.Text)
@@ -294,7 +294,7 @@ func (s *shapedChat) geminiPart(o jsonObject, raw []byte) (ContentPart, error) {
 // geminiTool translates one tools entry: each functionDeclaration a
 // function (parameters, else parametersJsonSchema), any other tool (Google
 // Search, code execution…) a function described by its JSON text.
-func (s *shapedChat) geminiTool(raw []byte, path string) error {
+func (s *Shaped) geminiTool(raw []byte, path string) error {
 	o, err := objectAt(raw, path)
 	if err != nil {
 		return err
@@ -350,7 +350,7 @@ func (s *shapedChat) geminiTool(raw []byte, path string) error {
 
 // geminiGeneration reads generationConfig's response schema: responseSchema
 // (Google's OpenAPI subset) or responseJsonSchema (JSON Schema).
-func (s *shapedChat) geminiGeneration(o jsonObject) error {
+func (s *Shaped) geminiGeneration(o jsonObject) error {
 	raw, key := field(o, "generationConfig", "generation_config")
 	g, ok, err := decodeObject(raw, key)
 	if err != nil || !ok {
@@ -371,7 +371,7 @@ func (s *shapedChat) geminiGeneration(o jsonObject) error {
 }
 
 // gemini returns the request's Gemini extras, made on first use.
-func (s *shapedChat) gemini() *geminiExtras {
+func (s *Shaped) gemini() *geminiExtras {
 	if s.req.gemini == nil {
 		s.req.gemini = &geminiExtras{signatures: map[int]geminiSignatures{}, jsonSchema: map[int]bool{}}
 	}

@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ import (
 // parameters, and tool_choice any → required, tool → the function. Other
 // blocks count as their JSON text. Cost: O(n) in the size of the JSON.
 
-func (s *shapedChat) readAnthropic(o jsonObject) error {
+func (s *Shaped) readAnthropic(o jsonObject) error {
 	system := func(o jsonObject, key string) (string, error) { return s.anthropicText(o.fields[key], key) }
 	if err := s.readHead(o, []string{"system"}, system, "messages", s.anthropicMessages); err != nil {
 		return err
@@ -62,14 +62,14 @@ func (s *shapedChat) readAnthropic(o jsonObject) error {
 }
 
 // anthropicMessages translates the messages of list (at path).
-func (s *shapedChat) anthropicMessages(list [][]byte, path string) error {
+func (s *Shaped) anthropicMessages(list [][]byte, path string) error {
 	return s.messages(list, path, s.anthropicBlock)
 }
 
 // anthropicBlock translates one content block: tool_use (and the server
 // and MCP tool uses) a tool call, tool_result a tool message, any other a
 // content part.
-func (s *shapedChat) anthropicBlock(o jsonObject, typ string, raw []byte, path string) (translated, error) {
+func (s *Shaped) anthropicBlock(o jsonObject, typ string, raw []byte, path string) (translated, error) {
 	switch typ {
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		return callBlock(o, "id", "name", o.fields["input"])
@@ -98,7 +98,7 @@ func block(raw []byte, path string) (jsonObject, string, error) {
 }
 
 // anthropicPart is one content block as an OpenAI content part.
-func (s *shapedChat) anthropicPart(o jsonObject, typ string, raw []byte, path string) (ContentPart, error) {
+func (s *Shaped) anthropicPart(o jsonObject, typ string, raw []byte, path string) (ContentPart, error) {
 	switch typ {
 	case "text":
 		p := ContentPart{Type: "text"}
@@ -126,7 +126,7 @@ func (s *shapedChat) anthropicPart(o jsonObject, typ string, raw []byte, path st
 // anthropicURL is an image source as a URL core reads: base64 data as a
 // data URL, else its url; a file id or an unknown source gives a URL whose
 // image core counts at its largest cost.
-func (s *shapedChat) anthropicURL(src jsonObject) string {
+func (s *Shaped) anthropicURL(src jsonObject) string {
 	var typ, media, data, url string
 	_ = src.str("type", &typ)
 	_ = src.str("media_type", &media)
@@ -149,7 +149,7 @@ func imagePart(url string) ContentPart {
 // documentText is a document block's text when it has one (a text or a
 // content source), with its title and context; ok is false for a PDF,
 // a URL or a file, which count as their JSON text.
-func (s *shapedChat) documentText(o jsonObject, path string) (string, bool, error) {
+func (s *Shaped) documentText(o jsonObject, path string) (string, bool, error) {
 	src, ok, err := decodeObject(o.fields["source"], joinPath(path, "source"))
 	if err != nil || !ok {
 		return "", false, err
@@ -179,7 +179,7 @@ func (s *shapedChat) documentText(o jsonObject, path string) (string, bool, erro
 // anthropicText is a system prompt's or a document's content as text: a
 // string, or blocks whose text joins with newlines (other blocks as their
 // JSON text).
-func (s *shapedChat) anthropicText(raw []byte, path string) (string, error) {
+func (s *Shaped) anthropicText(raw []byte, path string) (string, error) {
 	if jsonio.Kind(raw) == "a string" {
 		t, err := jsonio.Unquote(raw)
 		if err != nil {
@@ -213,7 +213,7 @@ func (s *shapedChat) anthropicText(raw []byte, path string) (string, error) {
 
 // anthropicResult is a tool result's content: its text, and its images
 // apart.
-func (s *shapedChat) anthropicResult(raw []byte, path string) (string, []ContentPart, error) {
+func (s *Shaped) anthropicResult(raw []byte, path string) (string, []ContentPart, error) {
 	if jsonio.IsNull(raw) || jsonio.Kind(raw) == "a string" {
 		t, err := s.anthropicText(raw, path)
 		if jsonio.IsNull(raw) {
@@ -294,7 +294,7 @@ func joinNonEmpty(parts ...string) string {
 // anthropicExtras reads thinking and the structured output format:
 // output_config.format, or the beta's output_format, {"type":
 // "json_schema", "schema": …}.
-func (s *shapedChat) anthropicExtras(o jsonObject) error {
+func (s *Shaped) anthropicExtras(o jsonObject) error {
 	x := &anthropicExtras{}
 	if raw, ok := o.fields["thinking"]; ok && !jsonio.IsNull(raw) {
 		t, _, err := decodeObject(raw, "thinking")

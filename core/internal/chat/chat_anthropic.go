@@ -1,10 +1,11 @@
-package core
+package chat
 
 import (
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/core/internal/format"
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
@@ -84,7 +85,7 @@ const ToolPromptAsOf = "2026-09-20"
 
 // anthropicCounter carries one count.
 type anthropicCounter struct {
-	tok    Tokenizer
+	tok    engine.Tokenizer
 	rules  AnthropicRules
 	notes  []string
 	images int
@@ -115,7 +116,7 @@ func side(m *ChatMessage) byte {
 }
 
 // countAnthropic counts a request as Anthropic bills it. Cost: O(n).
-func countAnthropic(tok Tokenizer, req ChatRequest, rules AnthropicRules) (ChatCount, error) {
+func countAnthropic(tok engine.Tokenizer, req ChatRequest, rules AnthropicRules) (ChatCount, error) {
 	output := anthropicOutput(&req)
 	c := &anthropicCounter{tok: tok, rules: rules}
 	f := rules.Framing

@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"encoding/json"
@@ -8,11 +8,11 @@ import (
 
 // TestPythonJSON holds tojson's printing (appendPyJSON, and appendIndented
 // of it for indent=4) to Python's json.loads then json.dumps on 400 objects that
-// repeat keys (testdata/python-json.json, made by python-json.py): a key
+// repeat keys (core/testdata/python-json.json, made by python-json.py): a key
 // once, where it first appears, with its last value; "\u0061" is "a". Before
 // repeated keys were collapsed, every member was printed.
 func TestPythonJSON(t *testing.T) {
-	b, err := os.ReadFile("testdata/python-json.json")
+	b, err := os.ReadFile("../../testdata/python-json.json")
 	if err != nil {
 		t.Fatal(err)
 	}

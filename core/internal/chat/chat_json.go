@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"bytes"
@@ -122,14 +122,14 @@ func decodeArray(raw []byte, path string) ([][]byte, error) {
 
 func typeErr(path, want string, raw []byte) error {
 	if path == "" {
-		return format.Errorf("%w: want %s, got %s", ErrInvalidRequest, want, jsonio.Kind(raw))
+		return format.Errorf("%w: want %s, got %s", engine.ErrInvalidRequest, want, jsonio.Kind(raw))
 	}
 	return fieldErr(path, "want %s, got %s", want, jsonio.Kind(raw))
 }
 
 func requestJSONErr(path string, err error) error {
 	if path == "" {
-		return format.Errorf("%w: %v", ErrInvalidRequest, err)
+		return format.Errorf("%w: %v", engine.ErrInvalidRequest, err)
 	}
 	return fieldErr(path, "%v", err)
 }

@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"strings"
@@ -31,7 +31,7 @@ import (
 const customToolSpread = 17
 
 // readResponses reads a Responses API request.
-func (s *shapedChat) readResponses(o jsonObject) error {
+func (s *Shaped) readResponses(o jsonObject) error {
 	s.req.API = APIResponses
 	if err := o.str("model", &s.req.Model); err != nil {
 		return err
@@ -93,7 +93,7 @@ func (s *shapedChat) readResponses(o jsonObject) error {
 
 // responsesItems reads a list of input items (at path). Each message comes
 // from item i (the input's own index), or -1 for all of instructions'.
-func (s *shapedChat) responsesItems(raw []byte, path string, from int) error {
+func (s *Shaped) responsesItems(raw []byte, path string, from int) error {
 	items, err := decodeArray(raw, path)
 	if err != nil {
 		return err
@@ -208,7 +208,7 @@ func responsesCall(o jsonObject, typ string) (ToolCall, error) {
 
 // responsesMessage is a message item: a role and a string or a list of
 // content parts.
-func (s *shapedChat) responsesMessage(o jsonObject, path string) (ChatMessage, error) {
+func (s *Shaped) responsesMessage(o jsonObject, path string) (ChatMessage, error) {
 	var m ChatMessage
 	if err := o.requiredStr("role", &m.Role); err != nil {
 		return m, err
@@ -243,7 +243,7 @@ func (s *shapedChat) responsesMessage(o jsonObject, path string) (ChatMessage, e
 }
 
 // responsesPart is one content part as a Chat content part.
-func (s *shapedChat) responsesPart(o jsonObject, typ string, raw []byte, path string) (ContentPart, error) {
+func (s *Shaped) responsesPart(o jsonObject, typ string, raw []byte, path string) (ContentPart, error) {
 	switch typ {
 	case "input_text", "output_text", "text", "summary_text", "reasoning_text":
 		p := ContentPart{Type: "text"}
@@ -276,7 +276,7 @@ func (s *shapedChat) responsesPart(o jsonObject, typ string, raw []byte, path st
 
 // responsesOutput is a function_call_output's output: a string, or a list
 // of content parts whose text joins with newlines, images apart.
-func (s *shapedChat) responsesOutput(raw []byte, path string) (string, []ContentPart, error) {
+func (s *Shaped) responsesOutput(raw []byte, path string) (string, []ContentPart, error) {
 	if jsonio.IsNull(raw) || jsonio.Kind(raw) == "a string" {
 		var m ChatContent
 		return m.Text, nil, m.decodeExact(raw, path)
@@ -308,14 +308,14 @@ func (s *shapedChat) responsesOutput(raw []byte, path string) (string, []Content
 
 // responsesText is a list of text parts (a reasoning summary) joined with
 // newlines.
-func (s *shapedChat) responsesText(raw []byte, path string) (string, error) {
+func (s *Shaped) responsesText(raw []byte, path string) (string, error) {
 	text, _, err := s.responsesOutput(raw, path)
 	return text, err
 }
 
 // responsesTools reads tools: function and custom tools as functions,
 // other (built-in) tools as their JSON text.
-func (s *shapedChat) responsesTools(raw []byte) error {
+func (s *Shaped) responsesTools(raw []byte) error {
 	tools, err := decodeArray(raw, "tools")
 	if err != nil {
 		return err
@@ -363,7 +363,7 @@ func (s *shapedChat) responsesTools(raw []byte) error {
 // function or custom tool {type, name}, allowed_tools {mode, tools} (the
 // mode, or the tool when it allows one and requires it), or a built-in
 // tool's type (counted as required).
-func (s *shapedChat) responsesChoice(raw []byte) error {
+func (s *Shaped) responsesChoice(raw []byte) error {
 	if jsonio.IsNull(raw) || len(s.req.Tools) == 0 {
 		return nil
 	}

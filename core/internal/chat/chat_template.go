@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/tokenfit/tokenfit/core/engine"
 	"github.com/tokenfit/tokenfit/core/internal/format"
+	"github.com/tokenfit/tokenfit/core/internal/limit"
 )
 
 // Chat templates. An open-weight model's server turns a chat request into
@@ -102,7 +103,7 @@ func (t *templateRender) grow(n int) bool {
 		return false
 	}
 	if t.size+n > t.budget {
-		t.err = tooLarge("the chat template's rendering", t.size+n, t.budget)
+		t.err = limit.TooLarge("the chat template's rendering", t.size+n, t.budget)
 		return false
 	}
 	t.size += n
@@ -128,11 +129,31 @@ func (t *templateRender) String() string {
 	return b.String()
 }
 
+// Rendering is a chat request as a built-in chat template renders it:
+// the prompt, what the rendering may not match of the model's server
+// (notes) and its images' marker tokens.
+type Rendering struct {
+	Prompt string
+	Notes  []string
+	Images int
+}
+
+// Render renders req with the named built-in chat template (ChatTemplates)
+// as CountChat counts it; core's tests hold it to the templates' own
+// rendering. Cost: O(n), within the rendering budget.
+func Render(name string, req *ChatRequest) (Rendering, error) {
+	t, err := renderTemplate(name, req)
+	if err != nil {
+		return Rendering{}, err
+	}
+	return Rendering{Prompt: t.String(), Notes: t.notes, Images: t.images}, nil
+}
+
 // renderTemplate renders req through the named template.
 func renderTemplate(name string, req *ChatRequest) (*templateRender, error) {
 	render, ok := chatTemplates[name]
 	if !ok {
-		return nil, format.Errorf("%w: unknown chat template %q (want one of %s)", ErrInvalidRequest, engine.Clip(name), strings.Join(ChatTemplates(), ", "))
+		return nil, format.Errorf("%w: unknown chat template %q (want one of %s)", engine.ErrInvalidRequest, engine.Clip(name), strings.Join(ChatTemplates(), ", "))
 	}
 	t := &templateRender{budget: renderBudget(chatSize(req))}
 	render(t, req)
@@ -149,7 +170,7 @@ func renderTemplate(name string, req *ChatRequest) (*templateRender, error) {
 // its tokens go to the part it starts in (to each part its own count, and
 // what joining them changes to the first). An estimating tokenizer counts
 // each marker as one token and only estimates the text. Cost: O(n).
-func countTemplate(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, error) {
+func countTemplate(tok engine.Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, error) {
 	t, err := renderTemplate(rules.Template, &req)
 	if err != nil {
 		return ChatCount{}, err
@@ -168,7 +189,7 @@ func countTemplate(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, 
 	}
 	specials := map[string]int{}
 	for i := 0; i < len(t.parts); {
-		rules.stop.check()
+		rules.stop.Check()
 		p := t.parts[i]
 		if p.special {
 			n, ok := specials[p.text]
@@ -177,7 +198,7 @@ func countTemplate(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, 
 				// tokenizer is loaded) counts the marker's text as text;
 				// the model's tokenizer has it as one token.
 				n = 1
-				if _, openAI := tok.(*Encoding); tok.Exact() && !openAI {
+				if tok.Exact() && !rules.ordinary {
 					n = tok.Count(p.text)
 				}
 				specials[p.text] = n
