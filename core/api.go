@@ -213,7 +213,7 @@ func (r *Registry) countChat(b []byte) (any, error) {
 		return nil, err
 	}
 	reg := r
-	ans, err := reg.CountChat(s.Request(), extra.Calibration)
+	ans, err := reg.CountChat(s.Req, extra.Calibration)
 	if err != nil {
 		return nil, s.Refield(err, "messages")
 	}

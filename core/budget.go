@@ -408,7 +408,8 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	if req.KeepFrom < 0 || req.KeepFrom > req.History.Len() {
 		return b, fieldErr("keepFrom", "must be from 0 to the number of history messages (%d)", req.History.Len())
 	}
-	rules := chatRules(m.ChatRules(), tok, reg.stop)
+	rules := m.ChatRules()
+	setCall(&rules, tok, reg.stop)
 	items, priming, tools, err := chat.HistoryItems(tok, rules, req.History, req.Tools)
 	if err != nil {
 		return b, err

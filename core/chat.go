@@ -80,15 +80,16 @@ const (
 // *FieldError naming the field. Cost: O(n) in the size of the request, plus
 // one read of each data URL image's header.
 func CountChat(tok Tokenizer, req ChatRequest, rules ChatRules) (ChatCount, error) {
-	return chat.CountChat(tok, req, chatRules(rules, tok, nil))
+	setCall(&rules, tok, nil)
+	return chat.CountChat(tok, req, rules)
 }
 
-// chatRules are rules for counting with tok in a call that s stops: only
+// setCall readies rules for counting with tok in a call that s stops: only
 // core knows an OpenAI encoding, which reads a special token's text as
 // text.
-func chatRules(rules ChatRules, tok Tokenizer, s stop.Chan) ChatRules {
+func setCall(rules *ChatRules, tok Tokenizer, s stop.Chan) {
 	_, openAI := tok.(*Encoding)
-	return chat.ForCall(rules, s, openAI)
+	chat.ForCall(rules, s, openAI)
 }
 
 // ChatRulesFor returns the rules of a model: by its exact id, else by the

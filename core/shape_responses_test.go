@@ -127,8 +127,8 @@ func TestShapeResponses_Read(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(s.Request().Messages) != tc.messages {
-				t.Errorf("%d messages, want %d: %+v", len(s.Request().Messages), tc.messages, s.Request().Messages)
+			if len(s.Req.Messages) != tc.messages {
+				t.Errorf("%d messages, want %d: %+v", len(s.Req.Messages), tc.messages, s.Req.Messages)
 			}
 			a := countBilled(t, NewAPI(), []byte(tc.body))
 			if tc.note != "" && !strings.Contains(strings.Join(a.Notes, "\n"), tc.note) {

@@ -38,13 +38,10 @@ type ChatRules struct {
 	ordinary bool
 }
 
-// ForCall returns r for one call of core's: stopped by s (core's
+// ForCall readies r for one call of core's: stopped by s (core's
 // API.DoUntil), counting with a tokenizer that is an OpenAI encoding when
 // ordinary.
-func ForCall(r ChatRules, s stop.Chan, ordinary bool) ChatRules {
-	r.stop, r.ordinary = s, ordinary
-	return r
-}
+func ForCall(r *ChatRules, s stop.Chan, ordinary bool) { r.stop, r.ordinary = s, ordinary }
 
 // MessageRules price the messages themselves.
 type MessageRules struct {

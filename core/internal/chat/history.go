@@ -22,7 +22,7 @@ func (h *History) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	*h = s.req.Messages
+	*h = s.Req.Messages
 	return nil
 }
 

@@ -55,7 +55,7 @@ var shapeNotes = map[Shape]string{
 // each message came from.
 type Shaped struct {
 	shape Shape
-	req   ChatRequest
+	Req   ChatRequest // the request in OpenAI's shape, which CountChat counts
 	// from holds, for each message of req, the index of the message it
 	// came from in the original request, or -1 for a top-level system
 	// prompt. Nil for OpenAI's shape (each message is itself).
@@ -69,7 +69,7 @@ type Shaped struct {
 
 // add appends a translated message that came from message src.
 func (s *Shaped) add(m ChatMessage, src int) {
-	s.req.Messages = append(s.req.Messages, m)
+	s.Req.Messages = append(s.Req.Messages, m)
 	s.from = append(s.from, src)
 }
 
@@ -171,7 +171,7 @@ func (s *Shaped) messages(list [][]byte, path string, translate func(o jsonObjec
 // model, a system prompt under each of systemKeys present (as text by
 // system) and the list of messages under list, each translated by read.
 func (s *Shaped) readHead(o jsonObject, systemKeys []string, system func(o jsonObject, key string) (string, error), list string, read func(msgs [][]byte, path string) error) error {
-	if err := o.str("model", &s.req.Model); err != nil {
+	if err := o.str("model", &s.Req.Model); err != nil {
 		return err
 	}
 	for _, k := range systemKeys {
@@ -240,7 +240,7 @@ func Read(b []byte) (*Shaped, error) {
 	s := &Shaped{shape: shape}
 	switch shape {
 	case ShapeOpenAI:
-		err = s.req.decodeExact(b, "")
+		err = s.Req.decodeExact(b, "")
 	case ShapeAnthropic:
 		err = s.readAnthropic(o)
 	case ShapeGemini:
@@ -262,8 +262,8 @@ func (s *Shaped) mark() {
 	if s.from == nil {
 		return
 	}
-	for i := range s.req.Messages {
-		s.req.Messages[i].from = &origin{shape: s.shape, index: s.from[i]}
+	for i := range s.Req.Messages {
+		s.Req.Messages[i].from = &origin{shape: s.shape, index: s.from[i]}
 	}
 }
 
@@ -290,9 +290,9 @@ func readHistory(b []byte) (*Shaped, error) {
 	s := &Shaped{shape: shape}
 	switch shape {
 	case ShapeOpenAI:
-		s.req.Messages = make([]ChatMessage, len(msgs))
+		s.Req.Messages = make([]ChatMessage, len(msgs))
 		for i, m := range msgs {
-			if err := s.req.Messages[i].decodeExact(m, indexPath("history", i)); err != nil {
+			if err := s.Req.Messages[i].decodeExact(m, indexPath("history", i)); err != nil {
 				return nil, err
 			}
 		}
@@ -586,10 +586,6 @@ func appendLastWins(b, raw []byte) []byte {
 	return jsonio.Compact(b, raw)
 }
 
-// Request is the request as translated to OpenAI's shape, which CountChat
-// counts.
-func (s *Shaped) Request() ChatRequest { return s.req }
-
 // Fold maps a count of the translated request back to the original
 // messages: PerMessage[i] is original message i's tokens, and the count
 // says why it is an estimate. It returns the shape the request was read in
@@ -669,7 +665,7 @@ func (t *Tools) UnmarshalJSON(b []byte) error {
 		if err := s.aisdkTools(b, "tools"); err != nil {
 			return err
 		}
-		*t = s.req.Tools
+		*t = s.Req.Tools
 		return nil
 	}
 	list, err := decodeArray(b, "tools")
@@ -684,7 +680,7 @@ func (t *Tools) UnmarshalJSON(b []byte) error {
 			if err := tool.decodeExact(raw, path); err != nil {
 				return err
 			}
-			s.req.Tools = append(s.req.Tools, tool)
+			s.Req.Tools = append(s.Req.Tools, tool)
 		case hasKey(raw, "functionDeclarations") || hasKey(raw, "function_declarations"):
 			if err := s.geminiTool(raw, path); err != nil {
 				return err
@@ -694,9 +690,9 @@ func (t *Tools) UnmarshalJSON(b []byte) error {
 			if err != nil {
 				return err
 			}
-			s.req.Tools = append(s.req.Tools, tool)
+			s.Req.Tools = append(s.Req.Tools, tool)
 		}
 	}
-	*t = s.req.Tools
+	*t = s.Req.Tools
 	return nil
 }

@@ -22,7 +22,7 @@ import (
 // in the size of the JSON.
 
 func (s *Shaped) readAISDK(o jsonObject) error {
-	s.req.aisdk = true
+	s.Req.aisdk = true
 	system := func(o jsonObject, key string) (string, error) {
 		var text string
 		return text, o.str(key, &text)
@@ -30,14 +30,14 @@ func (s *Shaped) readAISDK(o jsonObject) error {
 	if err := s.readHead(o, []string{"system", "instructions"}, system, "messages", s.aisdkMessages); err != nil {
 		return err
 	}
-	if err := o.str("api", (*string)(&s.req.API)); err != nil {
+	if err := o.str("api", (*string)(&s.Req.API)); err != nil {
 		return err
 	}
-	if err := checkAPI(s.req.API, joinPath(o.path, "api")); err != nil {
+	if err := checkAPI(s.Req.API, joinPath(o.path, "api")); err != nil {
 		return err
 	}
-	if s.req.API == "" {
-		s.req.API = APIResponses
+	if s.Req.API == "" {
+		s.Req.API = APIResponses
 	}
 	if err := s.aisdkFormat(o.fields["responseFormat"]); err != nil {
 		return err
@@ -48,12 +48,12 @@ func (s *Shaped) readAISDK(o jsonObject) error {
 		}
 	}
 	raw, ok := o.fields["toolChoice"]
-	if !ok || jsonio.IsNull(raw) || len(s.req.Tools) == 0 {
+	if !ok || jsonio.IsNull(raw) || len(s.Req.Tools) == 0 {
 		return nil
 	}
 	if jsonio.Kind(raw) == "a string" {
 		var err error
-		s.req.ToolChoice, err = modeChoice(raw, "toolChoice")
+		s.Req.ToolChoice, err = modeChoice(raw, "toolChoice")
 		return err
 	}
 	c, ok, err := decodeObject(raw, "toolChoice")
@@ -67,7 +67,7 @@ func (s *Shaped) readAISDK(o jsonObject) error {
 	if err := c.requiredStr("toolName", &ch.Name); err != nil {
 		return err
 	}
-	s.req.ToolChoice = ch
+	s.Req.ToolChoice = ch
 	return nil
 }
 
@@ -234,7 +234,7 @@ func (s *Shaped) aisdkTools(raw []byte, path string) error {
 		} else if _, ok := t.fields["type"]; ok {
 			f.Description = jsonText(v) // a provider-defined tool
 		}
-		s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: f})
+		s.Req.Tools = append(s.Req.Tools, ChatTool{Type: "function", Function: f})
 		return nil
 	})
 }
@@ -291,6 +291,6 @@ func (s *Shaped) aisdkFormat(raw []byte) error {
 		}
 		f = &ResponseFormat{Type: "json_schema", JSONSchema: js}
 	}
-	s.req.ResponseFormat = f
+	s.Req.ResponseFormat = f
 	return nil
 }

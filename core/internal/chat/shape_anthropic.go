@@ -29,12 +29,12 @@ func (s *Shaped) readAnthropic(o jsonObject) error {
 		if err != nil {
 			return err
 		}
-		s.req.Tools = append(s.req.Tools, tool)
+		s.Req.Tools = append(s.Req.Tools, tool)
 	}
 	if err := s.anthropicExtras(o); err != nil {
 		return err
 	}
-	if raw, ok := o.fields["tool_choice"]; ok && !jsonio.IsNull(raw) && len(s.req.Tools) > 0 {
+	if raw, ok := o.fields["tool_choice"]; ok && !jsonio.IsNull(raw) && len(s.Req.Tools) > 0 {
 		c, err := objectAt(raw, "tool_choice")
 		if err != nil {
 			return err
@@ -45,15 +45,15 @@ func (s *Shaped) readAnthropic(o jsonObject) error {
 		}
 		switch typ {
 		case "auto", "none":
-			s.req.ToolChoice = &ToolChoice{Mode: typ}
+			s.Req.ToolChoice = &ToolChoice{Mode: typ}
 		case "any":
-			s.req.ToolChoice = &ToolChoice{Mode: "required"}
+			s.Req.ToolChoice = &ToolChoice{Mode: "required"}
 		case "tool":
 			ch := &ToolChoice{Mode: "function"}
 			if err := c.requiredStr("name", &ch.Name); err != nil {
 				return err
 			}
-			s.req.ToolChoice = ch
+			s.Req.ToolChoice = ch
 		default:
 			return fieldErr("tool_choice.type", "unknown tool_choice type %q (want auto, any, tool or none)", engine.Clip(typ))
 		}
@@ -329,6 +329,6 @@ func (s *Shaped) anthropicExtras(o jsonObject) error {
 			}
 		}
 	}
-	s.req.anthropic = x
+	s.Req.anthropic = x
 	return nil
 }

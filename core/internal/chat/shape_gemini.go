@@ -45,7 +45,7 @@ func (s *Shaped) readGemini(o jsonObject) error {
 		return err
 	}
 	raw, key := field(o, "toolConfig", "tool_config")
-	if jsonio.IsNull(raw) || len(s.req.Tools) == 0 {
+	if jsonio.IsNull(raw) || len(s.Req.Tools) == 0 {
 		return nil
 	}
 	tc, _, err := decodeObject(raw, key)
@@ -70,15 +70,15 @@ func (s *Shaped) readGemini(o jsonObject) error {
 	switch strings.ToUpper(mode) {
 	case "", "MODE_UNSPECIFIED", "AUTO":
 	case "NONE":
-		s.req.ToolChoice = &ToolChoice{Mode: "none"}
+		s.Req.ToolChoice = &ToolChoice{Mode: "none"}
 	case "ANY", "VALIDATED":
-		s.req.ToolChoice = &ToolChoice{Mode: "required"}
+		s.Req.ToolChoice = &ToolChoice{Mode: "required"}
 		if len(allowed) == 1 {
 			name, err := jsonio.Unquote(allowed[0])
 			if err != nil {
 				return typeErr(joinPath(joinPath(key, fkey), "allowedFunctionNames[0]"), "a string", allowed[0])
 			}
-			s.req.ToolChoice = &ToolChoice{Mode: "function", Name: name}
+			s.Req.ToolChoice = &ToolChoice{Mode: "function", Name: name}
 		}
 	default:
 		return fieldErr(joinPath(joinPath(key, fkey), "mode"), "unknown mode %q (want AUTO, ANY, VALIDATED or NONE)", engine.Clip(mode))
@@ -197,7 +197,7 @@ func (s *Shaped) geminiContents(list [][]byte, path string) error {
 		}
 		if len(msg.Content.Parts) > 0 || len(msg.ToolCalls) > 0 || len(parts) == 0 {
 			if signed.count > 0 {
-				s.gemini().signatures[len(s.req.Messages)] = signed
+				s.gemini().signatures[len(s.Req.Messages)] = signed
 			}
 			s.add(msg, i)
 		}
@@ -311,7 +311,7 @@ func (s *Shaped) geminiTool(raw []byte, path string) error {
 		if name == "" {
 			name = "tool"
 		}
-		s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: FunctionDef{Name: name, Description: jsonText(raw)}})
+		s.Req.Tools = append(s.Req.Tools, ChatTool{Type: "function", Function: FunctionDef{Name: name, Description: jsonText(raw)}})
 		return nil
 	}
 	list, err := decodeArray(decls, key)
@@ -340,10 +340,10 @@ func (s *Shaped) geminiTool(raw []byte, path string) error {
 			}
 			f.Parameters = RawJSON(jsonText(schema))
 			if !strings.HasSuffix(skey, ".parameters") {
-				s.gemini().jsonSchema[len(s.req.Tools)] = true
+				s.gemini().jsonSchema[len(s.Req.Tools)] = true
 			}
 		}
-		s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: f})
+		s.Req.Tools = append(s.Req.Tools, ChatTool{Type: "function", Function: f})
 	}
 	return nil
 }
@@ -372,8 +372,8 @@ func (s *Shaped) geminiGeneration(o jsonObject) error {
 
 // gemini returns the request's Gemini extras, made on first use.
 func (s *Shaped) gemini() *geminiExtras {
-	if s.req.gemini == nil {
-		s.req.gemini = &geminiExtras{signatures: map[int]geminiSignatures{}, jsonSchema: map[int]bool{}}
+	if s.Req.gemini == nil {
+		s.Req.gemini = &geminiExtras{signatures: map[int]geminiSignatures{}, jsonSchema: map[int]bool{}}
 	}
-	return s.req.gemini
+	return s.Req.gemini
 }

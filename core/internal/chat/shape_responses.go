@@ -32,8 +32,8 @@ const customToolSpread = 17
 
 // readResponses reads a Responses API request.
 func (s *Shaped) readResponses(o jsonObject) error {
-	s.req.API = APIResponses
-	if err := o.str("model", &s.req.Model); err != nil {
+	s.Req.API = APIResponses
+	if err := o.str("model", &s.Req.Model); err != nil {
 		return err
 	}
 	if r, ok, err := decodeObject(o.fields["reasoning"], "reasoning"); err != nil {
@@ -85,8 +85,8 @@ func (s *Shaped) readResponses(o jsonObject) error {
 		return err
 	}
 	if raw, ok := text.fields["format"]; ok && !jsonio.IsNull(raw) {
-		s.req.ResponseFormat = new(ResponseFormat)
-		return s.req.ResponseFormat.decode(raw, "text.format", true)
+		s.Req.ResponseFormat = new(ResponseFormat)
+		return s.Req.ResponseFormat.decode(raw, "text.format", true)
 	}
 	return nil
 }
@@ -126,9 +126,9 @@ func (s *Shaped) responsesItems(raw []byte, path string, from int) error {
 			}
 			if calls < 0 {
 				s.add(ChatMessage{Role: "assistant"}, src)
-				calls = len(s.req.Messages) - 1
+				calls = len(s.Req.Messages) - 1
 			}
-			m := &s.req.Messages[calls]
+			m := &s.Req.Messages[calls]
 			m.ToolCalls = append(m.ToolCalls, call)
 			continue
 		case "message":
@@ -143,12 +143,12 @@ func (s *Shaped) responsesItems(raw []byte, path string, from int) error {
 				// message's framing is billed even when its text is empty
 				// (a content part keeps it), and its calls cost as in one
 				// Chat message with content (chat-rules.md §13).
-				last := &s.req.Messages[len(s.req.Messages)-1]
+				last := &s.Req.Messages[len(s.Req.Messages)-1]
 				if last.Content.Parts == nil {
 					last.Content.Parts = []ContentPart{{Type: "text", Text: last.Content.Text}}
 					last.Content.Text = ""
 				}
-				calls = len(s.req.Messages) - 1
+				calls = len(s.Req.Messages) - 1
 				continue
 			}
 		case "function_call_output", "custom_tool_call_output":
@@ -332,7 +332,7 @@ func (s *Shaped) responsesTools(raw []byte) error {
 			if err := f.decodeExact(t, tp); err != nil {
 				return err
 			}
-			s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: f})
+			s.Req.Tools = append(s.Req.Tools, ChatTool{Type: "function", Function: f})
 		case "custom":
 			s.note("a custom (free-form) tool: counted as a function without parameters; its rendering is not known (one gpt-5 count bills 17 more, which upperBound adds)")
 			s.slack += customToolSpread
@@ -350,10 +350,10 @@ func (s *Shaped) responsesTools(raw []byte) error {
 				s.note("a custom tool with a grammar: the grammar counted as its JSON text")
 				f.Description = joinNonEmpty(f.Description, jsonText(raw))
 			}
-			s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: f})
+			s.Req.Tools = append(s.Req.Tools, ChatTool{Type: "function", Function: f})
 		default:
 			s.note("a built-in tool (" + engine.Clip(typ) + "): counted as its JSON text; OpenAI bills its own definition and results")
-			s.req.Tools = append(s.req.Tools, ChatTool{Type: "function", Function: FunctionDef{Name: typ, Description: jsonText(t)}})
+			s.Req.Tools = append(s.Req.Tools, ChatTool{Type: "function", Function: FunctionDef{Name: typ, Description: jsonText(t)}})
 		}
 	}
 	return nil
@@ -364,12 +364,12 @@ func (s *Shaped) responsesTools(raw []byte) error {
 // mode, or the tool when it allows one and requires it), or a built-in
 // tool's type (counted as required).
 func (s *Shaped) responsesChoice(raw []byte) error {
-	if jsonio.IsNull(raw) || len(s.req.Tools) == 0 {
+	if jsonio.IsNull(raw) || len(s.Req.Tools) == 0 {
 		return nil
 	}
 	if jsonio.Kind(raw) == "a string" {
 		var err error
-		s.req.ToolChoice, err = modeChoice(raw, "tool_choice")
+		s.Req.ToolChoice, err = modeChoice(raw, "tool_choice")
 		return err
 	}
 	c, typ, err := block(raw, "tool_choice")
@@ -382,7 +382,7 @@ func (s *Shaped) responsesChoice(raw []byte) error {
 		if err := c.requiredStr("name", &ch.Name); err != nil {
 			return err
 		}
-		s.req.ToolChoice = ch
+		s.Req.ToolChoice = ch
 	case "allowed_tools":
 		var mode string
 		if err := c.str("mode", &mode); err != nil {
@@ -390,11 +390,11 @@ func (s *Shaped) responsesChoice(raw []byte) error {
 		}
 		s.note("tool_choice allowed_tools: counted as its mode; the list of allowed tools is not counted")
 		if mode == "required" || mode == "auto" {
-			s.req.ToolChoice = &ToolChoice{Mode: mode}
+			s.Req.ToolChoice = &ToolChoice{Mode: mode}
 		}
 	default:
 		s.note("tool_choice names a built-in tool: counted as required")
-		s.req.ToolChoice = &ToolChoice{Mode: "required"}
+		s.Req.ToolChoice = &ToolChoice{Mode: "required"}
 	}
 	return nil
 }
