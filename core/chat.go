@@ -5,11 +5,11 @@ import (
 	"github.com/tokenfit/tokenfit/core/internal/stop"
 )
 
-// The request side — chat counting, chat rules and templates, the
-// providers' request shapes — is package core/internal/chat, below core.
-// These are its names for Go callers, the same types and values (aliases:
-// go doc core/internal/chat shows their fields and methods); API.Do's
-// countTokens operations are the JSON way in.
+// The request side (chat counting, chat rules and templates, the
+// providers' request shapes) is package core/internal/chat, below core.
+// These are its names for Go callers: the same types and values (aliases,
+// whose fields and methods go doc core/internal/chat shows) and thin
+// wrappers of its functions. API.Do's countChat is the JSON way in.
 
 // Chat requests (core/internal/chat, chat.go and chat_output.go).
 type (

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"github.com/tokenfit/tokenfit/core/internal/randtext"
-
 	"encoding/json"
 	"fmt"
 	"math/rand"
@@ -11,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tokenfit/tokenfit/core/internal/randtext"
 )
 
 // anthropicFit lists the billed requests the Claude constants were fitted

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"github.com/tokenfit/tokenfit/core/internal/chat"
-
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -16,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tokenfit/tokenfit/core/internal/chat"
 	"github.com/tokenfit/tokenfit/core/internal/randtext"
 	"github.com/tokenfit/tokenfit/internal/oracle"
 )

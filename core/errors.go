@@ -51,7 +51,7 @@ func Code(err error) string {
 
 // FieldError is an invalid request naming the field at fault, as a JSON path
 // such as "messages[2].content" (core/engine's, where the request side,
-// core/chat, finds it too).
+// core/internal/chat, finds it too).
 type FieldError = engine.FieldError
 
 // fieldErr is an invalid request at field. Values quoted from the input go

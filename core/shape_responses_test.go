@@ -1,14 +1,13 @@
 package core
 
 import (
-	"github.com/tokenfit/tokenfit/core/internal/randtext"
-
 	"encoding/json"
 	"math/rand"
 	"strings"
 	"testing"
 
 	"github.com/tokenfit/tokenfit/core/internal/chat"
+	"github.com/tokenfit/tokenfit/core/internal/randtext"
 )
 
 // asResponses writes a Chat Completions request as the Responses API

@@ -10,7 +10,7 @@ import (
 
 // Tokenizer counts the tokens of text for a model: exactly (an *Encoding) or
 // by an estimate for models whose tokenizer is not public. It is
-// core/engine's, so that the request side (core/chat) counts with it too.
+// core/engine's, so that the request side (core/internal/chat) counts with it too.
 type Tokenizer = engine.Tokenizer
 
 var _ Tokenizer = (*Encoding)(nil)

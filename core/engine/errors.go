@@ -27,7 +27,7 @@ var (
 )
 
 // FieldError is an invalid request naming the field at fault, as a JSON path
-// such as "messages[2].content". Core and core/chat return it (as
+// such as "messages[2].content". Core and core/internal/chat return it (as
 // core.FieldError); errors.Is(err, ErrInvalidRequest) holds for it.
 type FieldError struct {
 	Field  string

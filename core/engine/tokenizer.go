@@ -1,9 +1,11 @@
 package engine
 
-// Tokenizer counts the tokens of text for a model: exactly (core's *Encoding) or
-// by an estimate for models whose tokenizer is not public. Budgets and plans
-// take a Tokenizer, so they work the same for both; where an estimate could
-// be short they use Upper.
+// Tokenizer counts the tokens of text for a model: exactly (an *Encoding,
+// core's or a loaded tokenizer.json) or by an estimate for models whose
+// tokenizer is not public. Core's budgets and plans and the request side's
+// chat counts (core/internal/chat) take a Tokenizer, so they work the same
+// for both; where an estimate could be short they use Upper. Core names it
+// again (core.Tokenizer).
 type Tokenizer interface {
 	// Name is the encoding's name, or the estimator's (such as
 	// "estimate:claude" or "chars4").

@@ -1,14 +1,19 @@
-// Command genjson writes, from core's request and answer types, the one
+// Command genjson writes, from core's request and answer types and those of
+// its request side (core/internal/chat, which core names again), the one
 // schema of tokenfit's JSON API in three forms, without reflection:
 //
 //   - core/json_encode_gen.go: an appendJSON method for every type an
 //     answer holds, and appendAny, which writes any answer. The bytes are
 //     encoding/json's (SetEscapeHTML(false)): fields in declaration order,
 //     embedded structs flattened by encoding/json's rules, omitempty, map
-//     keys sorted. A type with an appendJSON of its own is called.
+//     keys sorted. A type with an appendJSON of its own is called; the
+//     request side's types are written inline (it keeps its own methods).
 //   - core/json_decode_gen.go: the request decoders, by encoding/json's
-//     rule (decode.go) for core's own requests and by the exact rule
-//     (exact.go) for the chat request, as the providers' APIs read it.
+//     rule (decode.go) for core's own requests; the request side's types
+//     decode themselves (UnmarshalJSON).
+//   - core/internal/chat/json_*_gen.go: the request side's own: the chat
+//     request's decoders by the exact rule (exact.go), as the providers'
+//     APIs read it, and the encoders its hand-written methods call.
 //   - js/src/schema.d.ts: the TypeScript of every request and answer, with
 //     the Go doc comments as TSDoc (ts.go).
 //
