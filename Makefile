@@ -368,18 +368,18 @@ clean:
 # the npm package starts by default), the lean one (lite: counting only,
 # for pages), the GOOS=js module and Go's wasm_exec.js for it. Each is a
 # main package whose imports make it what it is (wasm/wasip1/doc.go); the
-# wasip1 ones are compiled with wasm/wasip1's profile. Package core is
-# compiled without inlining in each module that has it (modbuild.CoreNoInline
-# says why). After go build, internal/cmd/postlink merges each module's data
+# wasip1 ones are compiled with wasm/wasip1's profile. Package core and its
+# request side, core/internal/chat, are compiled without inlining in each
+# module that has them (modbuild.CoreNoInline says why). After go build, internal/cmd/postlink merges each module's data
 # segments (as host/internal/modbuild does). Prints each module's size raw,
 # gzip -9 and brotli (Node's, quality 11).
 WASM_MODULES := $(WASM_DIR)/tokenfit.wasm $(WASM_DIR)/tokenfit-nohf.wasm $(WASM_DIR)/tokenfit-lite.wasm $(WASM_DIR)/tokenfit-js.wasm
 wasm:
 	@mkdir -p $(WASM_DIR)
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -pgo=wasm/wasip1/default.pgo -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(WASM_DIR)/tokenfit.wasm ./wasm/wasip1
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -pgo=wasm/wasip1/default.pgo -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(WASM_DIR)/tokenfit-nohf.wasm ./wasm/wasip1/nohf
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -pgo=wasm/wasip1/default.pgo -gcflags=github.com/tokenfit/tokenfit/core=-l -gcflags=github.com/tokenfit/tokenfit/core/internal/chat=-l -o $(WASM_DIR)/tokenfit.wasm ./wasm/wasip1
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -pgo=wasm/wasip1/default.pgo -gcflags=github.com/tokenfit/tokenfit/core=-l -gcflags=github.com/tokenfit/tokenfit/core/internal/chat=-l -o $(WASM_DIR)/tokenfit-nohf.wasm ./wasm/wasip1/nohf
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -pgo=wasm/wasip1/default.pgo -o $(WASM_DIR)/tokenfit-lite.wasm ./wasm/wasip1/lite
-	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(WASM_DIR)/tokenfit-js.wasm ./wasm/js
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -gcflags=github.com/tokenfit/tokenfit/core=-l -gcflags=github.com/tokenfit/tokenfit/core/internal/chat=-l -o $(WASM_DIR)/tokenfit-js.wasm ./wasm/js
 	$(GO) run ./internal/cmd/postlink $(WASM_MODULES)
 	@cp $(GOROOT_WASM)/wasm_exec.js $(WASM_DIR)/wasm_exec.js
 	@for f in $(WASM_MODULES); do \
@@ -541,7 +541,7 @@ bench-js: chromium js js-deps js-bundlers $(CORPUS)
 bench-start: chromium js js-deps js-runtimes
 	$(new-record)
 	$(call record,TOKENFIT_RUNTIMES=$(abspath $(JS_RUNTIMES)) $(NODE) js/scripts/bench-start.mjs)
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -pgo=wasm/wasip1/default.pgo -gcflags=github.com/tokenfit/tokenfit/core=-l -o $(BUILD)/bench/tokenfit-plain.wasm ./wasm/wasip1/nohf
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -buildmode=c-shared -pgo=wasm/wasip1/default.pgo -gcflags=github.com/tokenfit/tokenfit/core=-l -gcflags=github.com/tokenfit/tokenfit/core/internal/chat=-l -o $(BUILD)/bench/tokenfit-plain.wasm ./wasm/wasip1/nohf
 	$(GO) run ./internal/cmd/postlink -plain $(BUILD)/bench/tokenfit-plain.wasm
 	$(call record,TOKENFIT_MODULE=$(abspath $(BUILD)/bench/tokenfit-plain.wasm) $(NODE) js/scripts/bench-start.mjs)
 

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/tokenfit/tokenfit/core/internal/chat"
 )
 
 // TestBenchAccuracy prints how close countChat comes to what providers
@@ -134,7 +136,7 @@ func rulesFamily(c ChatAnswer) string {
 			return "Claude Opus 4.7"
 		}
 		return "Claude Opus 4.8 and 5"
-	case isGeminiFamily(c.Rules):
+	case chat.IsGeminiFamily(c.Rules):
 		if strings.HasPrefix(c.Encoding, "estimate:") {
 			return "Gemini, estimated"
 		}

@@ -6,10 +6,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tokenfit/tokenfit/core/internal/format"
-	"github.com/tokenfit/tokenfit/internal/errs"
-
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/chat"
+	"github.com/tokenfit/tokenfit/core/internal/format"
+	"github.com/tokenfit/tokenfit/core/internal/stop"
+	"github.com/tokenfit/tokenfit/internal/errs"
 )
 
 // Version is tokenfit's version, reported by the "version" operation.
@@ -97,10 +98,10 @@ func (a *API) DoUntil(done <-chan struct{}, op string, request []byte) ([]byte, 
 		return nil, ErrStopped
 	default:
 	}
-	return a.do(stopper(done), op, request)
+	return a.do(stop.Chan(done), op, request)
 }
 
-func (a *API) do(stop stopper, op string, request []byte) (out []byte, err error) {
+func (a *API) do(done stop.Chan, op string, request []byte) (out []byte, err error) {
 	h, ok := operations[op]
 	if !ok {
 		return nil, format.Errorf("%w %q (known: %s)", ErrUnknownOperation, engine.Clip(op), strings.Join(OperationNames(), ", "))
@@ -109,9 +110,9 @@ func (a *API) do(stop stopper, op string, request []byte) (out []byte, err error
 		request = []byte("{}")
 	}
 	reg := a.Registry()
-	if stop != nil {
+	if done != nil {
 		r := *reg
-		r.stop = stop
+		r.stop = done
 		reg = &r
 	}
 	out, err = answer(func() (any, error) { return h(a, reg, request) })
@@ -129,7 +130,7 @@ func (a *API) do(stop stopper, op string, request []byte) (out []byte, err error
 func answer(op func() (any, error)) (out []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			if _, ok := p.(stopSignal); ok {
+			if _, ok := p.(stop.Signal); ok {
 				out, err = nil, ErrStopped
 				return
 			}
@@ -154,7 +155,7 @@ func OperationNames() []string {
 }
 
 // handler runs an operation on the API with the registry of the call
-// (the API's, with the call's stopper).
+// (the API's, with the call's stop channel).
 type handler func(a *API, reg *Registry, request []byte) (any, error)
 
 // decode returns a handler that decodes the request into Req and calls f.
@@ -207,16 +208,16 @@ func (r *Registry) countChat(b []byte) (any, error) {
 	if err := decodeJSON(b, &extra); err != nil {
 		return nil, err
 	}
-	s, err := readChat(b)
+	s, err := chat.Read(b)
 	if err != nil {
 		return nil, err
 	}
 	reg := r
-	ans, err := reg.CountChat(s.req, extra.Calibration)
+	ans, err := reg.CountChat(s.Req, extra.Calibration)
 	if err != nil {
-		return nil, s.refield(err, "messages")
+		return nil, s.Refield(err, "messages")
 	}
-	ans = s.fold(ans)
+	ans.Shape, ans.System = s.Fold(&ans.ChatCount)
 	if ans.Cost, err = reg.chatCost(b, ans); err != nil {
 		return nil, err
 	}

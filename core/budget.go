@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tokenfit/tokenfit/core/internal/chat"
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
@@ -408,8 +409,8 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 		return b, fieldErr("keepFrom", "must be from 0 to the number of history messages (%d)", req.History.Len())
 	}
 	rules := m.ChatRules()
-	rules.stop = reg.stop
-	items, priming, tools, err := historyItems(tok, rules, req.History, req.Tools)
+	setCall(&rules, tok, reg.stop)
+	items, priming, tools, err := chat.HistoryItems(tok, rules, req.History, req.Tools)
 	if err != nil {
 		return b, err
 	}
@@ -420,7 +421,7 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	h.Shape = req.History.Shape()
 	h.PerMessage = make([]int, len(items))
 	for i, it := range items {
-		h.PerMessage[i] = it.tokens
+		h.PerMessage[i] = it.Tokens
 	}
 	lowWater := req.LowWater
 	if lowWater == 0 {
@@ -431,8 +432,8 @@ func CalculateBudget(reg *Registry, req BudgetRequest) (Budget, error) {
 	}
 	pinned := 0
 	for _, it := range items {
-		if it.pinned {
-			pinned += it.tokens
+		if it.Pinned {
+			pinned += it.Tokens
 		}
 	}
 	// The history budget less the pinned messages and the reply priming is
@@ -650,7 +651,7 @@ func (p ReservePolicy) check() error {
 func sumTokens(items []histItem, idx []int) int {
 	n := 0
 	for _, i := range idx {
-		n += items[i].tokens
+		n += items[i].Tokens
 	}
 	return n
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tokenfit/tokenfit/core/internal/randtext"
 )
 
 // anthropicFit lists the billed requests the Claude constants were fitted
@@ -101,30 +103,6 @@ func TestAnthropic_Workload(t *testing.T) {
 	}
 }
 
-// TestAnthropicImage_Table: Anthropic's published sizes and token counts
-// for both tiers (vision page, 2026-07-30).
-func TestAnthropicImage_Table(t *testing.T) {
-	for _, tc := range []struct {
-		w, h           int
-		standard, high int
-	}{
-		{200, 200, 64, 64},
-		{1000, 1000, 1296, 1296},
-		{1092, 1092, 1521, 1521},
-		{1920, 1080, 1560, 2691},
-		{2000, 1500, 1564, 3888},
-		{3840, 2160, 1560, 4784},
-		{1080, 1920, 1560, 2691}, // tall: the axes swap
-	} {
-		if got := anthropicImageTokens(tc.w, tc.h, tierStandard); got != tc.standard {
-			t.Errorf("%dx%d standard: %d, want %d", tc.w, tc.h, got, tc.standard)
-		}
-		if got := anthropicImageTokens(tc.w, tc.h, tierHighRes); got != tc.high {
-			t.Errorf("%dx%d high-res: %d, want %d", tc.w, tc.h, got, tc.high)
-		}
-	}
-}
-
 // TestAnthropicRulesFor: the longest prefix wins, snapshots find their
 // model, and an unknown Claude gets the newest generation, flagged.
 func TestAnthropicRulesFor(t *testing.T) {
@@ -197,7 +175,7 @@ func TestAnthropic_UpperBoundProperty(t *testing.T) {
 			*p += (*p + 1) / 2
 		}
 		for range 80 {
-			body := randomChatRequest(rng)
+			body := randtext.ChatRequest(rng)
 			body = strings.Replace(body, `{"messages": [`, fmt.Sprintf(`{"model": %q, "messages": [{"role": "user", "content": %q}, {"role": "assistant", "content": %q}, `, model, texts[rng.Intn(len(texts))], texts[rng.Intn(len(texts))]), 1)
 			var got ChatAnswer
 			mustUnmarshal(t, a.Call("countChat", []byte(body)), &got)
@@ -205,10 +183,10 @@ func TestAnthropic_UpperBoundProperty(t *testing.T) {
 				t.Fatalf("%s: %q rules", model, got.Rules)
 			}
 			var req ChatRequest
-			if err := decodeJSON([]byte(body), &req); err != nil {
+			if err := req.UnmarshalJSON([]byte(body)); err != nil {
 				t.Fatal(err)
 			}
-			hi, err := countAnthropic(heavy, req, worst)
+			hi, err := CountChat(heavy, req, ChatRules{Family: "anthropic", Anthropic: &worst})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tokenfit/tokenfit/core/internal/chat"
 	"github.com/tokenfit/tokenfit/core/internal/randtext"
 	"github.com/tokenfit/tokenfit/internal/oracle"
 )
@@ -108,9 +110,9 @@ func TestChatTemplate_Oracle(t *testing.T) {
 						if err := json.Unmarshal([]byte(text), &r); err != nil {
 							t.Fatal(err)
 						}
-						rendered, _ := renderTemplate(f.template, &r)
+						rendered, _ := chat.Render(f.template, &r)
 						t.Errorf("%s: total %d exact %v upper %d, want %d %v\n%s", f.template, got.Total, got.Exact, got.UpperBound, len(want[i]), got.Notes,
-							oracle.Describe(tok, rendered.String(), tok.AppendEncode(nil, rendered.String()), want[i]))
+							oracle.Describe(tok, rendered.Prompt, tok.AppendEncode(nil, rendered.Prompt), want[i]))
 					}
 				}
 			}
@@ -186,7 +188,7 @@ func TestChatTemplate_Additive(t *testing.T) {
 				if err := json.Unmarshal(b, &r); err != nil {
 					t.Fatal(err)
 				}
-				rendered, _ := renderTemplate(f.template, &r)
+				rendered, _ := chat.Render(f.template, &r)
 				c, err := CountChat(tok, r, ChatRules{Family: f.template, Template: f.template})
 				if err != nil {
 					t.Fatal(err)
@@ -195,7 +197,7 @@ func TestChatTemplate_Additive(t *testing.T) {
 				for _, n := range c.PerMessage {
 					sum += n
 				}
-				if whole := tok.Count(rendered.String()); c.Total != whole || sum != c.Messages || c.Total != c.Messages+c.Tools+c.Priming {
+				if whole := tok.Count(rendered.Prompt); c.Total != whole || sum != c.Messages || c.Total != c.Messages+c.Tools+c.Priming {
 					t.Fatalf("total %d, whole prompt %d, messages %d = sum %d, tools %d, priming %d", c.Total, whole, c.Messages, sum, c.Tools, c.Priming)
 				}
 			}
@@ -273,25 +275,27 @@ func TestChatTemplate_Unloaded(t *testing.T) {
 
 // TestChatTemplate_Dates: Llama 3.2's and gpt-oss's templates write the
 // server's date, and every date of their form counts the same as the one
-// tokenfit renders for it (llama32Date, gptOssDate), through 2040.
+// tokenfit renders for it (a fixed one, the only date of its form in the
+// prompt), through 2040.
 func TestChatTemplate_Dates(t *testing.T) {
-	for _, c := range []struct{ template, model, pkg, date, layout string }{
-		{"llama3.2", "llama-3.2-3b-instruct", "llama3_1", llama32Date, "02 Jan 2006"},
-		{"gpt-oss", "gpt-oss-120b", "gptoss", gptOssDate, "2006-01-02"},
+	for _, c := range []struct{ template, model, pkg, pattern, layout string }{
+		{"llama3.2", "llama-3.2-3b-instruct", "llama3_1", `\d\d [A-Z][a-z]{2} \d{4}`, "02 Jan 2006"},
+		{"gpt-oss", "gpt-oss-120b", "gptoss", `\d{4}-\d\d-\d\d`, "2006-01-02"},
 	} {
 		_, tok := apiWithTokenizer(t, c.model, c.pkg)
 		var r ChatRequest
 		if err := json.Unmarshal([]byte(`{"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]}`), &r); err != nil {
 			t.Fatal(err)
 		}
-		rendered, _ := renderTemplate(c.template, &r)
-		prompt := rendered.String()
-		if strings.Count(prompt, c.date) != 1 {
+		rendered, _ := chat.Render(c.template, &r)
+		prompt := rendered.Prompt
+		dates := regexp.MustCompile(c.pattern).FindAllString(prompt, -1)
+		if len(dates) != 1 {
 			t.Fatalf("%s: %q", c.template, prompt)
 		}
 		want := tok.Count(prompt)
 		for d := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() <= 2040; d = d.AddDate(0, 0, 1) {
-			if got := tok.Count(strings.Replace(prompt, c.date, d.Format(c.layout), 1)); got != want {
+			if got := tok.Count(strings.Replace(prompt, dates[0], d.Format(c.layout), 1)); got != want {
 				t.Fatalf("%s, %s: %d tokens, the rendered date %d", c.template, d.Format(c.layout), got, want)
 			}
 		}
@@ -302,82 +306,82 @@ func TestChatTemplate_Dates(t *testing.T) {
 // generators avoid: Python's whitespace for trim, numbers in tool schemas,
 // content parts, and Gemma's refusal of roles that do not alternate.
 func TestChatTemplate_Rendering(t *testing.T) {
-	render := func(name, req string) *templateRender {
+	render := func(name, req string) chat.Rendering {
 		t.Helper()
 		var r ChatRequest
 		if err := json.Unmarshal([]byte(req), &r); err != nil {
 			t.Fatal(err)
 		}
-		out, err := renderTemplate(name, &r)
+		out, err := chat.Render(name, &r)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out
 	}
-	if got := render("gemma3", `{"messages": [{"role": "user", "content": "\u001c\ufeffhi\u0085 "}]}`).String(); got != "<bos><start_of_turn>user\n\ufeffhi<end_of_turn>\n<start_of_turn>model\n" {
+	if got := render("gemma3", `{"messages": [{"role": "user", "content": "\u001c\ufeffhi\u0085 "}]}`).Prompt; got != "<bos><start_of_turn>user\n\ufeffhi<end_of_turn>\n<start_of_turn>model\n" {
 		t.Errorf("gemma3 trim: %q", got)
 	}
 	tools := `{"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function", "function": {"name": "f", "description": "é\u0001\u2028\"", "parameters": {"type": "object", "properties": {"n": {"type": "integer", "minimum": -0, "maximum": 10}}}}}]}`
 	r := render("qwen3", tools)
-	if want := `{"type": "function", "function": {"name": "f", "description": "é\u0001` + "\u2028" + `\"", "parameters": {"type": "object", "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 10}}}}}`; !strings.Contains(r.String(), want) || len(r.notes) != 0 {
-		t.Errorf("qwen3 tools: %q %v", r.String(), r.notes)
+	if want := `{"type": "function", "function": {"name": "f", "description": "é\u0001` + "\u2028" + `\"", "parameters": {"type": "object", "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 10}}}}}`; !strings.Contains(r.Prompt, want) || len(r.Notes) != 0 {
+		t.Errorf("qwen3 tools: %q %v", r.Prompt, r.Notes)
 	}
-	if r := render("qwen3", strings.Replace(tools, `"maximum": 10`, `"maximum": 1.0`, 1)); len(r.notes) != 1 || !strings.Contains(r.String(), `"maximum": 1}`) {
-		t.Errorf("qwen3 float: %q %v", r.String(), r.notes)
+	if r := render("qwen3", strings.Replace(tools, `"maximum": 10`, `"maximum": 1.0`, 1)); len(r.Notes) != 1 || !strings.Contains(r.Prompt, `"maximum": 1}`) {
+		t.Errorf("qwen3 float: %q %v", r.Prompt, r.Notes)
 	}
-	if r := render("llama3", `{"messages": [{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]}`); len(r.notes) != 1 || !strings.Contains(r.String(), "\n\nab<|eot_id|>") {
-		t.Errorf("llama3 parts: %q %v", r.String(), r.notes)
+	if r := render("llama3", `{"messages": [{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]}`); len(r.Notes) != 1 || !strings.Contains(r.Prompt, "\n\nab<|eot_id|>") {
+		t.Errorf("llama3 parts: %q %v", r.Prompt, r.Notes)
 	}
-	if r := render("gemma3", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`); len(r.notes) != 1 {
-		t.Errorf("gemma3 alternation: %v", r.notes)
+	if r := render("gemma3", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`); len(r.Notes) != 1 {
+		t.Errorf("gemma3 alternation: %v", r.Notes)
 	}
 	img := `{"messages": [{"role": "user", "content": [{"type": "text", "text": " look "}, {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}}, {"type": "text", "text": "here"}]}]}`
-	if r := render("gemma3", img); len(r.notes) != 1 || r.images != 258 || !strings.Contains(r.String(), "user\nlook\n\n<start_of_image>"+strings.Repeat("<image_soft_token>", 256)+"<end_of_image>\n\nhere<end_of_turn>") {
-		t.Errorf("gemma3 image: %q %v %d", r.String(), r.notes, r.images)
+	if r := render("gemma3", img); len(r.Notes) != 1 || r.Images != 258 || !strings.Contains(r.Prompt, "user\nlook\n\n<start_of_image>"+strings.Repeat("<image_soft_token>", 256)+"<end_of_image>\n\nhere<end_of_turn>") {
+		t.Errorf("gemma3 image: %q %v %d", r.Prompt, r.Notes, r.Images)
 	}
-	if r := render("llama3.1", img); len(r.notes) != 2 || r.images != 0 || !strings.Contains(r.notes[1], "refuses a request with images") {
-		t.Errorf("llama3.1 image: %v", r.notes)
+	if r := render("llama3.1", img); len(r.Notes) != 2 || r.Images != 0 || !strings.Contains(r.Notes[1], "refuses a request with images") {
+		t.Errorf("llama3.1 image: %v", r.Notes)
 	}
 	var est ChatAnswer
 	if err := json.Unmarshal(NewAPI().Call("countChat", []byte(`{"model": "gemma-3-27b-it", `+img[1:])), &est); err != nil || est.Images != 258 || est.Total < 258 || est.UpperBound < est.Total {
 		t.Errorf("gemma3 image, estimated: %+v %v", est, err)
 	}
 	const llamaHead = "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: December 2023\nToday Date: "
-	if got := render("llama3.1", `{"messages": [{"role": "user", "content": " hi "}]}`).String(); got != llamaHead+"26 Jul 2024\n\n<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nhi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n" {
+	if got := render("llama3.1", `{"messages": [{"role": "user", "content": " hi "}]}`).Prompt; got != llamaHead+"26 Jul 2024\n\n<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nhi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n" {
 		t.Errorf("llama3.1 default date: %q", got)
 	}
-	if got := render("llama3.1", `{"messages": [{"role": "user", "content": "x"}], "chat_template_kwargs": {"date_string": "26 Nov 2026", "enable_thinking": false}}`).String(); !strings.HasPrefix(got, llamaHead+"26 Nov 2026\n\n<|eot_id|>") {
+	if got := render("llama3.1", `{"messages": [{"role": "user", "content": "x"}], "chat_template_kwargs": {"date_string": "26 Nov 2026", "enable_thinking": false}}`).Prompt; !strings.HasPrefix(got, llamaHead+"26 Nov 2026\n\n<|eot_id|>") {
 		t.Errorf("llama3.1 date_string: %q", got)
 	}
 	r = render("llama3.1", `{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": "{ \"a\" : [1,{}] }"}}]}, {"role": "tool", "tool_call_id": "1", "content": "say \"hi\""}]}`)
-	if want := `{"name": "f", "parameters": {"a": [1, {}]}}<|eot_id|><|start_header_id|>ipython<|end_header_id|>` + "\n\n" + `"say \"hi\""<|eot_id|>`; !strings.Contains(r.String(), want) || len(r.notes) != 0 {
-		t.Errorf("llama3.1 tool call and result: %q %v", r.String(), r.notes)
+	if want := `{"name": "f", "parameters": {"a": [1, {}]}}<|eot_id|><|start_header_id|>ipython<|end_header_id|>` + "\n\n" + `"say \"hi\""<|eot_id|>`; !strings.Contains(r.Prompt, want) || len(r.Notes) != 0 {
+		t.Errorf("llama3.1 tool call and result: %q %v", r.Prompt, r.Notes)
 	}
-	if r := render("llama3.1", `{"messages": [{"role": "assistant", "content": "", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": "{}"}}, {"id": "2", "type": "function", "function": {"name": "g", "arguments": "not json"}}]}]}`); len(r.notes) != 1 {
-		t.Errorf("llama3.1 two calls: %v", r.notes)
+	if r := render("llama3.1", `{"messages": [{"role": "assistant", "content": "", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": "{}"}}, {"id": "2", "type": "function", "function": {"name": "g", "arguments": "not json"}}]}]}`); len(r.Notes) != 1 {
+		t.Errorf("llama3.1 two calls: %v", r.Notes)
 	}
-	if r := render("llama3.1", `{"messages": [{"role": "system", "content": "s"}], "tools": []}`); len(r.notes) != 1 || !strings.Contains(r.String(), "Environment: ipython\n") {
-		t.Errorf("llama3.1 tools and no user message: %q %v", r.String(), r.notes)
+	if r := render("llama3.1", `{"messages": [{"role": "system", "content": "s"}], "tools": []}`); len(r.Notes) != 1 || !strings.Contains(r.Prompt, "Environment: ipython\n") {
+		t.Errorf("llama3.1 tools and no user message: %q %v", r.Prompt, r.Notes)
 	}
-	if r := render("mistral-v0.1", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}, {"role": "tool", "content": "t"}]}`); r.String() != "<s>[INST] s\n\nu [/INST]a</s> " || len(r.notes) != 2 {
-		t.Errorf("mistral-v0.1 system and tool: %q %v", r.String(), r.notes)
+	if r := render("mistral-v0.1", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}, {"role": "tool", "content": "t"}]}`); r.Prompt != "<s>[INST] s\n\nu [/INST]a</s> " || len(r.Notes) != 2 {
+		t.Errorf("mistral-v0.1 system and tool: %q %v", r.Prompt, r.Notes)
 	}
-	if r := render("mistral-v0.1", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`); len(r.notes) != 1 {
-		t.Errorf("mistral-v0.1 alternation: %v", r.notes)
+	if r := render("mistral-v0.1", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`); len(r.Notes) != 1 {
+		t.Errorf("mistral-v0.1 alternation: %v", r.Notes)
 	}
-	if r := render("mistral-nemo", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}], "tools": []}`); r.String() != "<s>[AVAILABLE_TOOLS][[/AVAILABLE_TOOLS][INST]s\n\nu[/INST]" || len(r.notes) != 0 {
-		t.Errorf("mistral-nemo empty tools: %q %v", r.String(), r.notes)
+	if r := render("mistral-nemo", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}], "tools": []}`); r.Prompt != "<s>[AVAILABLE_TOOLS][[/AVAILABLE_TOOLS][INST]s\n\nu[/INST]" || len(r.Notes) != 0 {
+		t.Errorf("mistral-nemo empty tools: %q %v", r.Prompt, r.Notes)
 	}
-	if r := render("mistral-nemo", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}]}`); r.String() != "<s>[INST]u[/INST]a</s>" {
-		t.Errorf("mistral-nemo system dropped when the last message is not a user's: %q", r.String())
+	if r := render("mistral-nemo", `{"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}]}`); r.Prompt != "<s>[INST]u[/INST]a</s>" {
+		t.Errorf("mistral-nemo system dropped when the last message is not a user's: %q", r.Prompt)
 	}
-	if r := render("mistral-nemo", `{"messages": [{"role": "user", "content": "u"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}`); !strings.Contains(r.String(), `[TOOL_CALLS][{"name": "f", "arguments": {}, "id": "call_1"}]</s>`) || len(r.notes) != 1 {
-		t.Errorf("mistral-nemo call id: %q %v", r.String(), r.notes)
+	if r := render("mistral-nemo", `{"messages": [{"role": "user", "content": "u"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}`); !strings.Contains(r.Prompt, `[TOOL_CALLS][{"name": "f", "arguments": {}, "id": "call_1"}]</s>`) || len(r.Notes) != 1 {
+		t.Errorf("mistral-nemo call id: %q %v", r.Prompt, r.Notes)
 	}
 	gptTools := `"tools": [{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}}, "b": {"type": "string", "nullable": true, "default": "x"}, "c": {"type": "boolean", "default": false}, "e": {"type": "string", "enum": ["p", "q"], "default": "p"}}, "required": ["a"]}}}]`
 	r = render("gpt-oss", `{"messages": [{"role": "user", "content": "hi"}], `+gptTools+`}`)
-	if want := "<|start|>developer<|message|># Tools\n\n## functions\n\nnamespace functions {\n\n// d\ntype f = (_: {\na: string[],\nb?: string | null, // default: \"x\",\nc?: boolean, // default: false,\ne?: \"p\" | \"q\", // default: p,\n}) => any;\n\n} // namespace functions<|end|>"; !strings.Contains(r.String(), want) || len(r.notes) != 0 {
-		t.Errorf("gpt-oss tools: %q %v", r.String(), r.notes)
+	if want := "<|start|>developer<|message|># Tools\n\n## functions\n\nnamespace functions {\n\n// d\ntype f = (_: {\na: string[],\nb?: string | null, // default: \"x\",\nc?: boolean, // default: false,\ne?: \"p\" | \"q\", // default: p,\n}) => any;\n\n} // namespace functions<|end|>"; !strings.Contains(r.Prompt, want) || len(r.Notes) != 0 {
+		t.Errorf("gpt-oss tools: %q %v", r.Prompt, r.Notes)
 	}
 	for _, c := range []struct{ what, req string }{
 		{"a tool result with no call before it", `{"messages": [{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "1", "content": "r"}]}`},
@@ -385,8 +389,8 @@ func TestChatTemplate_Rendering(t *testing.T) {
 		{"channel tags in content", `{"messages": [{"role": "assistant", "content": "<|channel|>final<|message|>x"}]}`},
 		{"a nested object parameter", `{"messages": [], "tools": [{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object", "properties": {"o": {"type": "object", "properties": {"x": {"type": "string"}}}}}}}]}`},
 	} {
-		if r := render("gpt-oss", c.req); len(r.notes) != 1 {
-			t.Errorf("gpt-oss, %s: %v", c.what, r.notes)
+		if r := render("gpt-oss", c.req); len(r.Notes) != 1 {
+			t.Errorf("gpt-oss, %s: %v", c.what, r.Notes)
 		}
 	}
 	call := func(args string) string {
@@ -403,12 +407,12 @@ func TestChatTemplate_Rendering(t *testing.T) {
 		{`[1]`, `{}`, true},
 	} {
 		r := render("qwen3", call(c.args))
-		if want := `"arguments": ` + c.want + "}\n</tool_call>"; !strings.Contains(r.String(), want) || (len(r.notes) == 1) != c.flagged {
-			t.Errorf("qwen3 arguments %q: %q %v", c.args, r.String(), r.notes)
+		if want := `"arguments": ` + c.want + "}\n</tool_call>"; !strings.Contains(r.Prompt, want) || (len(r.Notes) == 1) != c.flagged {
+			t.Errorf("qwen3 arguments %q: %q %v", c.args, r.Prompt, r.Notes)
 		}
 	}
-	if r := render("deepseek-v3", strings.Replace(call(`{ "a" : "\u00e9" }`), `"content": ""`, `"content": null`, 1)); !strings.Contains(r.String(), "```json\n"+`{ "a" : "\u00e9" }`+"\n```") {
-		t.Errorf("deepseek-v3 arguments: %q", r.String())
+	if r := render("deepseek-v3", strings.Replace(call(`{ "a" : "\u00e9" }`), `"content": ""`, `"content": null`, 1)); !strings.Contains(r.Prompt, "```json\n"+`{ "a" : "\u00e9" }`+"\n```") {
+		t.Errorf("deepseek-v3 arguments: %q", r.Prompt)
 	}
 	if _, err := DefaultRegistry().With([]byte(`{"models": [{"id": "x", "contextWindow": 10, "encoding": "o200k_base", "chatTemplate": "jinja"}]}`)); err == nil || !strings.Contains(err.Error(), "chatTemplate") {
 		t.Errorf("unknown chatTemplate: %v", err)

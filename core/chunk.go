@@ -88,7 +88,7 @@ func (r *Registry) Chunk(req ChunkRequest) (ChunkAnswer, error) {
 	out := []Chunk{}
 	prevEnd, prevStop := 0, 0 // where the previous chunk ended: token index, byte
 	for pos, k := 0, 0; pos < len(text); {
-		r.stop.check()
+		r.stop.Check()
 		limit, cut := len(ends), "end"
 		if k+room < len(ends) {
 			// With overlap, a chunk must reach past the previous one.

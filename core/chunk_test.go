@@ -127,3 +127,28 @@ func TestChunk_Edges(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkJSON: chunkJSON measures each chunk as the answer writes it,
+// so that chunk's check as it cuts is the answer's size.
+func TestChunkJSON(t *testing.T) {
+	r := DefaultRegistry()
+	for _, text := range []string{"Hello world", strings.Repeat("a \"quoted\" \\ line\n\ttab <&> \x01 \u2028 é 👩‍👩‍👧. ", 300)} {
+		ans, err := r.Chunk(ChunkRequest{Text: text, MaxTokens: 7, Overlap: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := marshal(ans)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := marshal(ChunkAnswer{Chunks: []Chunk{}, Counted: ans.Counted})
+		want := len(b) - len(c) + 1 // the comma after the last
+		got := 0
+		for _, c := range ans.Chunks {
+			got += chunkJSON(c.Text, c.Start, c.End, c.Tokens, c.Cut)
+		}
+		if got != want {
+			t.Errorf("%d chunks measured %d bytes, written in %d", len(ans.Chunks), got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/chat"
 	"github.com/tokenfit/tokenfit/core/internal/format"
 )
 
@@ -281,7 +282,7 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 	if err != nil {
 		return ChatAnswer{}, err
 	}
-	rules, note := RulesFor(req.Model, req.API), ""
+	rules, note := chat.RulesFor(req.Model, req.API), ""
 	if req.Model != "" {
 		res, err := r.Resolve(req.Model)
 		if err != nil {
@@ -292,15 +293,15 @@ func (r *Registry) CountChat(req ChatRequest, cal *Calibration) (ChatAnswer, err
 		// row); a row's chat template replaces them.
 		if m := res.Model; m.ChatTemplate != "" || m.Provider == "anthropic" {
 			rules = m.ChatRules()
-			if _, known := AnthropicRulesFor(m.ID); m.Provider == "anthropic" && !known {
-				note = format.Sprintf("Anthropic publishes no tool-use prompt size for %s: counted with the newest generation's (%s)", engine.Clip(m.ID), anthropicTable[0].prefixes[0])
+			if _, known := chat.AnthropicRulesFor(m.ID); m.Provider == "anthropic" && !known {
+				note = format.Sprintf("Anthropic publishes no tool-use prompt size for %s: counted with the newest generation's (%s)", engine.Clip(m.ID), chat.AnthropicNewest())
 			}
 		} else if m.Tokenizer != "" && rules.Gemini == nil {
-			note = format.Sprintf("%s's chat template is not built in (tokenfit renders %s): counted with the generic rules, which the template's own framing may exceed, upperBound included", m.ID, strings.Join(ChatTemplates(), ", "))
+			note = format.Sprintf("%s's chat template is not built in (tokenfit renders %s): counted with the generic rules, which the template's own framing may exceed, upperBound included", m.ID, strings.Join(chat.ChatTemplates(), ", "))
 		}
 	}
-	rules.stop = r.stop
-	cc, err := CountChat(tok, req, rules)
+	setCall(&rules, tok, r.stop)
+	cc, err := chat.CountChat(tok, req, rules)
 	if err != nil {
 		return ChatAnswer{}, err
 	}

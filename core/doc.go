@@ -23,6 +23,12 @@
 // refused. TESTING.md's Reliability section lists the rest, and
 // testdata/hostile holds the cases every host is tested with.
 //
+// The request side (chat counting, chat rules and templates, the
+// providers' request shapes, a history's pruning items) is package
+// core/internal/chat, below core: the compiler holds the order, and core
+// names its types again for Go callers (chat.go). Tokenizer, FieldError
+// and the sentinel errors are core/engine's, below both.
+//
 // Comments that cite a "seed" (memory-budget-formula, the budget
 // calculator, tiered-injection, …) name the design documents the defaults
 // come from; RATIONALE.md ("Where do the defaults come from") says which

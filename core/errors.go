@@ -20,7 +20,7 @@ var (
 	ErrInvalidToken      = engine.ErrInvalidToken
 	ErrTooLarge          = engine.ErrTooLarge
 	ErrUnknownOperation  = errors.New("tokenfit: unknown operation")
-	ErrInternal          = errors.New("tokenfit: internal error")
+	ErrInternal          = engine.ErrInternal
 )
 
 // Error codes, as they appear in {"error": {"code": …}} across the boundary
@@ -50,17 +50,9 @@ func Code(err error) string {
 }
 
 // FieldError is an invalid request naming the field at fault, as a JSON path
-// such as "messages[2].content".
-type FieldError struct {
-	Field  string
-	Reason string
-}
-
-func (e *FieldError) Error() string {
-	return format.Sprintf("tokenfit: invalid request: %s: %s", e.Field, e.Reason)
-}
-
-func (e *FieldError) Unwrap() error { return ErrInvalidRequest }
+// such as "messages[2].content" (core/engine's, where the request side,
+// core/internal/chat, finds it too).
+type FieldError = engine.FieldError
 
 // fieldErr is an invalid request at field. Values quoted from the input go
 // through engine.Clip, and so does field (it may hold a key of the input).

@@ -4,8 +4,6 @@
 package core
 
 import (
-	"bytes"
-
 	"github.com/tokenfit/tokenfit/core/internal/jsonio"
 )
 
@@ -24,13 +22,13 @@ func (v *CountRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "cachedTokens"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x62, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x62)
+			if x60, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x60)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x63, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x63)
+			if x61, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x61)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -46,13 +44,13 @@ func (v *CountRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.enter("text")
-			if x64, ok := d.str(val, "string"); ok {
-				v.Text = string(x64)
+			if x62, ok := d.str(val, "string"); ok {
+				v.Text = string(x62)
 			}
 		case 4:
 			d.enter("cachedTokens")
-			if x65, ok := d.int(val, "int", 64); ok {
-				v.CachedTokens = int(x65)
+			if x63, ok := d.int(val, "int", 64); ok {
+				v.CachedTokens = int(x63)
 			}
 		}
 		d.path = d.path[:n]
@@ -71,13 +69,13 @@ func (v *DecodeRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x66, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x66)
+			if x64, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x64)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x67, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x67)
+			if x65, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x65)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -96,18 +94,18 @@ func (v *DecodeRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]int") {
-				s68 := []int{}
-				if err := jsonio.Array(val, func(e68 []byte) error {
+				s66 := []int{}
+				if err := jsonio.Array(val, func(e66 []byte) error {
 					var x int
-					if x69, ok := d.int(e68, "int", 64); ok {
-						x = int(x69)
+					if x67, ok := d.int(e66, "int", 64); ok {
+						x = int(x67)
 					}
-					s68 = append(s68, x)
+					s66 = append(s66, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.IDs = s68
+				v.IDs = s66
 			}
 		}
 		d.path = d.path[:n]
@@ -130,13 +128,13 @@ func (v *LimitRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "limit"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x70, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x70)
+			if x68, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x68)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x71, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x71)
+			if x69, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x69)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -152,13 +150,13 @@ func (v *LimitRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.enter("text")
-			if x72, ok := d.str(val, "string"); ok {
-				v.Text = string(x72)
+			if x70, ok := d.str(val, "string"); ok {
+				v.Text = string(x70)
 			}
 		case 4:
 			d.enter("limit")
-			if x73, ok := d.int(val, "int", 64); ok {
-				v.Limit = int(x73)
+			if x71, ok := d.int(val, "int", 64); ok {
+				v.Limit = int(x71)
 			}
 		}
 		d.path = d.path[:n]
@@ -181,13 +179,13 @@ func (v *TruncateRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "keep"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x74, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x74)
+			if x72, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x72)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x75, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x75)
+			if x73, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x73)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -203,18 +201,18 @@ func (v *TruncateRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 			}
 		case 3:
 			d.enter("text")
-			if x76, ok := d.str(val, "string"); ok {
-				v.Text = string(x76)
+			if x74, ok := d.str(val, "string"); ok {
+				v.Text = string(x74)
 			}
 		case 4:
 			d.enter("maxTokens")
-			if x77, ok := d.int(val, "int", 64); ok {
-				v.MaxTokens = int(x77)
+			if x75, ok := d.int(val, "int", 64); ok {
+				v.MaxTokens = int(x75)
 			}
 		case 5:
 			d.enter("keep")
-			if x78, ok := d.str(val, "string"); ok {
-				v.Keep = string(x78)
+			if x76, ok := d.str(val, "string"); ok {
+				v.Keep = string(x76)
 			}
 		}
 		d.path = d.path[:n]
@@ -237,13 +235,13 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"model", "encoding", "contextWindow", "outputReserve", "reserve", "sections", "directive", "history", "tools", "limits", "keepFrom", "lowWater", "alerts", "calibration", "summarizeTarget", "keepRecent", "cachedTokens"}) {
 		case 0:
 			d.enter("model")
-			if x79, ok := d.str(val, "string"); ok {
-				v.Model = string(x79)
+			if x77, ok := d.str(val, "string"); ok {
+				v.Model = string(x77)
 			}
 		case 1:
 			d.enter("encoding")
-			if x80, ok := d.str(val, "string"); ok {
-				v.Encoding = string(x80)
+			if x78, ok := d.str(val, "string"); ok {
+				v.Encoding = string(x78)
 			}
 		case 2:
 			d.enter("contextWindow")
@@ -253,8 +251,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.ContextWindow == nil {
 					v.ContextWindow = new(int)
 				}
-				if x81, ok := d.int(val, "int", 64); ok {
-					(*v.ContextWindow) = int(x81)
+				if x79, ok := d.int(val, "int", 64); ok {
+					(*v.ContextWindow) = int(x79)
 				}
 			}
 		case 3:
@@ -265,8 +263,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.OutputReserve == nil {
 					v.OutputReserve = new(int)
 				}
-				if x82, ok := d.int(val, "int", 64); ok {
-					(*v.OutputReserve) = int(x82)
+				if x80, ok := d.int(val, "int", 64); ok {
+					(*v.OutputReserve) = int(x80)
 				}
 			}
 		case 4:
@@ -288,17 +286,17 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 6:
 			d.enter("directive")
-			if x83, ok := d.str(val, "string"); ok {
-				v.Directive = string(x83)
+			if x81, ok := d.str(val, "string"); ok {
+				v.Directive = string(x81)
 			}
 		case 7:
 			d.enter("history")
-			if err := v.History.decodeJSON(d, val); err != nil {
+			if err := v.History.UnmarshalJSON(val); err != nil {
 				return err
 			}
 		case 8:
 			d.enter("tools")
-			if err := v.Tools.decodeJSON(d, val); err != nil {
+			if err := v.Tools.UnmarshalJSON(val); err != nil {
 				return err
 			}
 		case 9:
@@ -308,13 +306,13 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 10:
 			d.enter("keepFrom")
-			if x84, ok := d.int(val, "int", 64); ok {
-				v.KeepFrom = int(x84)
+			if x82, ok := d.int(val, "int", 64); ok {
+				v.KeepFrom = int(x82)
 			}
 		case 11:
 			d.enter("lowWater")
-			if x85, ok := d.float(val, "float64"); ok {
-				v.LowWater = float64(x85)
+			if x83, ok := d.float(val, "float64"); ok {
+				v.LowWater = float64(x83)
 			}
 		case 12:
 			d.enter("alerts")
@@ -335,8 +333,8 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 			}
 		case 14:
 			d.enter("summarizeTarget")
-			if x86, ok := d.float(val, "float64"); ok {
-				v.SummarizeTarget = float64(x86)
+			if x84, ok := d.float(val, "float64"); ok {
+				v.SummarizeTarget = float64(x84)
 			}
 		case 15:
 			d.enter("keepRecent")
@@ -346,23 +344,19 @@ func (v *BudgetRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 				if v.KeepRecent == nil {
 					v.KeepRecent = new(int)
 				}
-				if x87, ok := d.int(val, "int", 64); ok {
-					(*v.KeepRecent) = int(x87)
+				if x85, ok := d.int(val, "int", 64); ok {
+					(*v.KeepRecent) = int(x85)
 				}
 			}
 		case 16:
 			d.enter("cachedTokens")
-			if x88, ok := d.int(val, "int", 64); ok {
-				v.CachedTokens = int(x88)
+			if x86, ok := d.int(val, "int", 64); ok {
+				v.CachedTokens = int(x86)
 			}
 		}
 		d.path = d.path[:n]
 		return nil
 	})
-}
-
-func (v *ChatRequest) decodeJSON(d *decoder, raw []byte) error {
-	return v.UnmarshalJSON(raw)
 }
 
 func (v *chatExtra) decodeJSON(d *decoder, raw []byte) error {
@@ -411,13 +405,13 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "maxTokens", "overlap"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x89, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x89)
+			if x87, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x87)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x90, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x90)
+			if x88, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x88)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -433,18 +427,18 @@ func (v *ChunkRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 			}
 		case 3:
 			d.enter("text")
-			if x91, ok := d.str(val, "string"); ok {
-				v.Text = string(x91)
+			if x89, ok := d.str(val, "string"); ok {
+				v.Text = string(x89)
 			}
 		case 4:
 			d.enter("maxTokens")
-			if x92, ok := d.int(val, "int", 64); ok {
-				v.MaxTokens = int(x92)
+			if x90, ok := d.int(val, "int", 64); ok {
+				v.MaxTokens = int(x90)
 			}
 		case 5:
 			d.enter("overlap")
-			if x93, ok := d.int(val, "int", 64); ok {
-				v.Overlap = int(x93)
+			if x91, ok := d.int(val, "int", 64); ok {
+				v.Overlap = int(x91)
 			}
 		}
 		d.path = d.path[:n]
@@ -472,18 +466,18 @@ func (v *CalibrateRequest) decodeFields(d *decoder, raw []byte, typeName string)
 			}
 		case 1:
 			d.enter("model")
-			if x94, ok := d.str(val, "string"); ok {
-				v.Model = string(x94)
+			if x92, ok := d.str(val, "string"); ok {
+				v.Model = string(x92)
 			}
 		case 2:
 			d.enter("estimate")
-			if x95, ok := d.int(val, "int", 64); ok {
-				v.Estimate = int(x95)
+			if x93, ok := d.int(val, "int", 64); ok {
+				v.Estimate = int(x93)
 			}
 		case 3:
 			d.enter("reported")
-			if x96, ok := d.int(val, "int", 64); ok {
-				v.Reported = int(x96)
+			if x94, ok := d.int(val, "int", 64); ok {
+				v.Reported = int(x94)
 			}
 		}
 		d.path = d.path[:n]
@@ -506,13 +500,13 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "budget", "items", "thresholds", "session"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x97, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x97)
+			if x95, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x95)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x98, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x98)
+			if x96, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x96)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -528,26 +522,26 @@ func (v *PlanCall) decodeFields(d *decoder, raw []byte, typeName string) error {
 			}
 		case 3:
 			d.enter("PlanRequest", "budget")
-			if x99, ok := d.int(val, "int", 64); ok {
-				v.PlanRequest.Budget = int(x99)
+			if x97, ok := d.int(val, "int", 64); ok {
+				v.PlanRequest.Budget = int(x97)
 			}
 		case 4:
 			d.enter("PlanRequest", "items")
 			if val[0] == 'n' {
 				v.PlanRequest.Items = nil
 			} else if d.is(val, '[', "[]core.PlanItem") {
-				s100 := []PlanItem{}
-				if err := jsonio.Array(val, func(e100 []byte) error {
+				s98 := []PlanItem{}
+				if err := jsonio.Array(val, func(e98 []byte) error {
 					var x PlanItem
-					if err := x.decodeJSON(d, e100); err != nil {
+					if err := x.decodeJSON(d, e98); err != nil {
 						return err
 					}
-					s100 = append(s100, x)
+					s98 = append(s98, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.PlanRequest.Items = s100
+				v.PlanRequest.Items = s98
 			}
 		case 5:
 			d.enter("PlanRequest", "thresholds")
@@ -594,13 +588,13 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "text", "units"}) {
 		case 0:
 			d.enter("Target", "model")
-			if x101, ok := d.str(val, "string"); ok {
-				v.Target.Model = string(x101)
+			if x99, ok := d.str(val, "string"); ok {
+				v.Target.Model = string(x99)
 			}
 		case 1:
 			d.enter("Target", "encoding")
-			if x102, ok := d.str(val, "string"); ok {
-				v.Target.Encoding = string(x102)
+			if x100, ok := d.str(val, "string"); ok {
+				v.Target.Encoding = string(x100)
 			}
 		case 2:
 			d.enter("Target", "calibration")
@@ -616,13 +610,13 @@ func (v *LiveNewRequest) decodeFields(d *decoder, raw []byte, typeName string) e
 			}
 		case 3:
 			d.enter("text")
-			if x103, ok := d.str(val, "string"); ok {
-				v.Text = string(x103)
+			if x101, ok := d.str(val, "string"); ok {
+				v.Text = string(x101)
 			}
 		case 4:
 			d.enter("units")
-			if x104, ok := d.str(val, "string"); ok {
-				v.Units = string(x104)
+			if x102, ok := d.str(val, "string"); ok {
+				v.Units = string(x102)
 			}
 		}
 		d.path = d.path[:n]
@@ -645,23 +639,23 @@ func (v *LiveEditRequest) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"id", "at", "delete", "insert"}) {
 		case 0:
 			d.enter("id")
-			if x105, ok := d.int(val, "int", 64); ok {
-				v.ID = int(x105)
+			if x103, ok := d.int(val, "int", 64); ok {
+				v.ID = int(x103)
 			}
 		case 1:
 			d.enter("at")
-			if x106, ok := d.int(val, "int", 64); ok {
-				v.At = int(x106)
+			if x104, ok := d.int(val, "int", 64); ok {
+				v.At = int(x104)
 			}
 		case 2:
 			d.enter("delete")
-			if x107, ok := d.int(val, "int", 64); ok {
-				v.Delete = int(x107)
+			if x105, ok := d.int(val, "int", 64); ok {
+				v.Delete = int(x105)
 			}
 		case 3:
 			d.enter("insert")
-			if x108, ok := d.str(val, "string"); ok {
-				v.Insert = string(x108)
+			if x106, ok := d.str(val, "string"); ok {
+				v.Insert = string(x106)
 			}
 		}
 		d.path = d.path[:n]
@@ -684,8 +678,8 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 		switch fieldIndex(key, []string{"id", "text"}) {
 		case 0:
 			d.enter("id")
-			if x109, ok := d.int(val, "int", 64); ok {
-				v.ID = int(x109)
+			if x107, ok := d.int(val, "int", 64); ok {
+				v.ID = int(x107)
 			}
 		case 1:
 			d.enter("text")
@@ -695,8 +689,8 @@ func (v *LiveRequest) decodeFields(d *decoder, raw []byte, typeName string) erro
 				if v.Text == nil {
 					v.Text = new(string)
 				}
-				if x110, ok := d.str(val, "string"); ok {
-					(*v.Text) = string(x110)
+				if x108, ok := d.str(val, "string"); ok {
+					(*v.Text) = string(x108)
 				}
 			}
 		}
@@ -720,28 +714,28 @@ func (v *ModelsRequest) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"model", "provider", "family", "kind", "minWindow"}) {
 		case 0:
 			d.enter("model")
-			if x111, ok := d.str(val, "string"); ok {
-				v.Model = string(x111)
+			if x109, ok := d.str(val, "string"); ok {
+				v.Model = string(x109)
 			}
 		case 1:
 			d.enter("provider")
-			if x112, ok := d.str(val, "string"); ok {
-				v.Provider = string(x112)
+			if x110, ok := d.str(val, "string"); ok {
+				v.Provider = string(x110)
 			}
 		case 2:
 			d.enter("family")
-			if x113, ok := d.str(val, "string"); ok {
-				v.Family = string(x113)
+			if x111, ok := d.str(val, "string"); ok {
+				v.Family = string(x111)
 			}
 		case 3:
 			d.enter("kind")
-			if x114, ok := d.str(val, "string"); ok {
-				v.Kind = string(x114)
+			if x112, ok := d.str(val, "string"); ok {
+				v.Kind = string(x112)
 			}
 		case 4:
 			d.enter("minWindow")
-			if x115, ok := d.int(val, "int", 64); ok {
-				v.MinWindow = int(x115)
+			if x113, ok := d.int(val, "int", 64); ok {
+				v.MinWindow = int(x113)
 			}
 		}
 		d.path = d.path[:n]
@@ -771,12 +765,12 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 					v.Estimators = map[string]Estimator{}
 				}
 				m := v.Estimators
-				if err := jsonio.Object(val, func(k116 string, e116 []byte) error {
+				if err := jsonio.Object(val, func(k114 string, e114 []byte) error {
 					var x Estimator
-					if err := x.decodeJSON(d, e116); err != nil {
+					if err := x.decodeJSON(d, e114); err != nil {
 						return err
 					}
-					m[k116] = x
+					m[k114] = x
 					return nil
 				}); err != nil {
 					return err
@@ -787,22 +781,22 @@ func (v *registryFile) decodeFields(d *decoder, raw []byte, typeName string) err
 			if val[0] == 'n' {
 				v.Models = nil
 			} else if d.is(val, '[', "[]core.Model") {
-				s117 := []Model{}
-				if err := jsonio.Array(val, func(e117 []byte) error {
+				s115 := []Model{}
+				if err := jsonio.Array(val, func(e115 []byte) error {
 					var x Model
-					if err := x.decodeJSON(d, e117); err != nil {
+					if err := x.decodeJSON(d, e115); err != nil {
 						return err
 					}
-					s117 = append(s117, x)
+					s115 = append(s115, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Models = s117
+				v.Models = s115
 			}
 		case 2:
 			d.enter("catalog")
-			if err := v.Catalog.decodeJSON(d, val); err != nil {
+			if err := v.Catalog.UnmarshalJSON(val); err != nil {
 				return err
 			}
 		}
@@ -826,12 +820,12 @@ func (v *LoadTokenizerRequest) decodeFields(d *decoder, raw []byte, typeName str
 		switch fieldIndex(key, []string{"name", "tokenizer", "data"}) {
 		case 0:
 			d.enter("name")
-			if x118, ok := d.str(val, "string"); ok {
-				v.Name = string(x118)
+			if x116, ok := d.str(val, "string"); ok {
+				v.Name = string(x116)
 			}
 		case 1:
 			d.enter("tokenizer")
-			if err := v.Tokenizer.decodeJSON(d, val); err != nil {
+			if err := v.Tokenizer.UnmarshalJSON(val); err != nil {
 				return err
 			}
 		case 2:
@@ -860,12 +854,12 @@ func (v *UsageRequest) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"model", "usage"}) {
 		case 0:
 			d.enter("model")
-			if x119, ok := d.str(val, "string"); ok {
-				v.Model = string(x119)
+			if x117, ok := d.str(val, "string"); ok {
+				v.Model = string(x117)
 			}
 		case 1:
 			d.enter("usage")
-			if err := v.Usage.decodeJSON(d, val); err != nil {
+			if err := v.Usage.UnmarshalJSON(val); err != nil {
 				return err
 			}
 		}
@@ -885,13 +879,13 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 		switch fieldIndex(key, []string{"model", "encoding", "calibration", "ids"}) {
 		case 0:
 			d.enter("plain", "Target", "model")
-			if x120, ok := d.str(val, "string"); ok {
-				v.plain.Target.Model = string(x120)
+			if x118, ok := d.str(val, "string"); ok {
+				v.plain.Target.Model = string(x118)
 			}
 		case 1:
 			d.enter("plain", "Target", "encoding")
-			if x121, ok := d.str(val, "string"); ok {
-				v.plain.Target.Encoding = string(x121)
+			if x119, ok := d.str(val, "string"); ok {
+				v.plain.Target.Encoding = string(x119)
 			}
 		case 2:
 			d.enter("plain", "Target", "calibration")
@@ -910,25 +904,25 @@ func (v *decodeRequestIn) decodeFields(d *decoder, raw []byte, typeName string) 
 			if val[0] == 'n' {
 				v.IDs = nil
 			} else if d.is(val, '[', "[]*int") {
-				s122 := []*int{}
-				if err := jsonio.Array(val, func(e122 []byte) error {
+				s120 := []*int{}
+				if err := jsonio.Array(val, func(e120 []byte) error {
 					var x *int
-					if e122[0] == 'n' {
+					if e120[0] == 'n' {
 						x = nil
 					} else {
 						if x == nil {
 							x = new(int)
 						}
-						if x123, ok := d.int(e122, "int", 64); ok {
-							(*x) = int(x123)
+						if x121, ok := d.int(e120, "int", 64); ok {
+							(*x) = int(x121)
 						}
 					}
-					s122 = append(s122, x)
+					s120 = append(s120, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.IDs = s122
+				v.IDs = s120
 			}
 		}
 		d.path = d.path[:n]
@@ -958,12 +952,12 @@ func (v *Calibration) decodeFields(d *decoder, raw []byte, typeName string) erro
 					v.Models = map[string]ModelCalibration{}
 				}
 				m := v.Models
-				if err := jsonio.Object(val, func(k124 string, e124 []byte) error {
+				if err := jsonio.Object(val, func(k122 string, e122 []byte) error {
 					var x ModelCalibration
-					if err := x.decodeJSON(d, e124); err != nil {
+					if err := x.decodeJSON(d, e122); err != nil {
 						return err
 					}
-					m[k124] = x
+					m[k122] = x
 					return nil
 				}); err != nil {
 					return err
@@ -990,23 +984,23 @@ func (v *ReservePolicy) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"ratio", "min", "max", "safetyRatio"}) {
 		case 0:
 			d.enter("ratio")
-			if x125, ok := d.float(val, "float64"); ok {
-				v.Ratio = float64(x125)
+			if x123, ok := d.float(val, "float64"); ok {
+				v.Ratio = float64(x123)
 			}
 		case 1:
 			d.enter("min")
-			if x126, ok := d.int(val, "int", 64); ok {
-				v.Min = int(x126)
+			if x124, ok := d.int(val, "int", 64); ok {
+				v.Min = int(x124)
 			}
 		case 2:
 			d.enter("max")
-			if x127, ok := d.int(val, "int", 64); ok {
-				v.Max = int(x127)
+			if x125, ok := d.int(val, "int", 64); ok {
+				v.Max = int(x125)
 			}
 		case 3:
 			d.enter("safetyRatio")
-			if x128, ok := d.float(val, "float64"); ok {
-				v.SafetyRatio = float64(x128)
+			if x126, ok := d.float(val, "float64"); ok {
+				v.SafetyRatio = float64(x126)
 			}
 		}
 		d.path = d.path[:n]
@@ -1015,14 +1009,6 @@ func (v *ReservePolicy) decodeFields(d *decoder, raw []byte, typeName string) er
 }
 
 func (v *Sections) decodeJSON(d *decoder, raw []byte) error {
-	return v.UnmarshalJSON(raw)
-}
-
-func (v *History) decodeJSON(d *decoder, raw []byte) error {
-	return v.UnmarshalJSON(raw)
-}
-
-func (v *Tools) decodeJSON(d *decoder, raw []byte) error {
 	return v.UnmarshalJSON(raw)
 }
 
@@ -1047,8 +1033,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MinHistoryTokens == nil {
 					v.MinHistoryTokens = new(int)
 				}
-				if x129, ok := d.int(val, "int", 64); ok {
-					(*v.MinHistoryTokens) = int(x129)
+				if x127, ok := d.int(val, "int", 64); ok {
+					(*v.MinHistoryTokens) = int(x127)
 				}
 			}
 		case 1:
@@ -1059,8 +1045,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MaxKnowledgeTokens == nil {
 					v.MaxKnowledgeTokens = new(int)
 				}
-				if x130, ok := d.int(val, "int", 64); ok {
-					(*v.MaxKnowledgeTokens) = int(x130)
+				if x128, ok := d.int(val, "int", 64); ok {
+					(*v.MaxKnowledgeTokens) = int(x128)
 				}
 			}
 		case 2:
@@ -1071,8 +1057,8 @@ func (v *Limits) decodeFields(d *decoder, raw []byte, typeName string) error {
 				if v.MaxEpisodeTokens == nil {
 					v.MaxEpisodeTokens = new(int)
 				}
-				if x131, ok := d.int(val, "int", 64); ok {
-					(*v.MaxEpisodeTokens) = int(x131)
+				if x129, ok := d.int(val, "int", 64); ok {
+					(*v.MaxEpisodeTokens) = int(x129)
 				}
 			}
 		}
@@ -1096,13 +1082,13 @@ func (v *Alerts) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"warning", "critical"}) {
 		case 0:
 			d.enter("warning")
-			if x132, ok := d.float(val, "float64"); ok {
-				v.Warning = float64(x132)
+			if x130, ok := d.float(val, "float64"); ok {
+				v.Warning = float64(x130)
 			}
 		case 1:
 			d.enter("critical")
-			if x133, ok := d.float(val, "float64"); ok {
-				v.Critical = float64(x133)
+			if x131, ok := d.float(val, "float64"); ok {
+				v.Critical = float64(x131)
 			}
 		}
 		d.path = d.path[:n]
@@ -1125,51 +1111,51 @@ func (v *PlanItem) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"id", "name", "kind", "tags", "activation", "content", "summary"}) {
 		case 0:
 			d.enter("id")
-			if x134, ok := d.str(val, "string"); ok {
-				v.ID = string(x134)
+			if x132, ok := d.str(val, "string"); ok {
+				v.ID = string(x132)
 			}
 		case 1:
 			d.enter("name")
-			if x135, ok := d.str(val, "string"); ok {
-				v.Name = string(x135)
+			if x133, ok := d.str(val, "string"); ok {
+				v.Name = string(x133)
 			}
 		case 2:
 			d.enter("kind")
-			if x136, ok := d.str(val, "string"); ok {
-				v.Kind = string(x136)
+			if x134, ok := d.str(val, "string"); ok {
+				v.Kind = string(x134)
 			}
 		case 3:
 			d.enter("tags")
 			if val[0] == 'n' {
 				v.Tags = nil
 			} else if d.is(val, '[', "[]string") {
-				s137 := []string{}
-				if err := jsonio.Array(val, func(e137 []byte) error {
+				s135 := []string{}
+				if err := jsonio.Array(val, func(e135 []byte) error {
 					var x string
-					if x138, ok := d.str(e137, "string"); ok {
-						x = string(x138)
+					if x136, ok := d.str(e135, "string"); ok {
+						x = string(x136)
 					}
-					s137 = append(s137, x)
+					s135 = append(s135, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Tags = s137
+				v.Tags = s135
 			}
 		case 4:
 			d.enter("activation")
-			if x139, ok := d.float(val, "float64"); ok {
-				v.Activation = float64(x139)
+			if x137, ok := d.float(val, "float64"); ok {
+				v.Activation = float64(x137)
 			}
 		case 5:
 			d.enter("content")
-			if x140, ok := d.str(val, "string"); ok {
-				v.Content = string(x140)
+			if x138, ok := d.str(val, "string"); ok {
+				v.Content = string(x138)
 			}
 		case 6:
 			d.enter("summary")
-			if x141, ok := d.str(val, "string"); ok {
-				v.Summary = string(x141)
+			if x139, ok := d.str(val, "string"); ok {
+				v.Summary = string(x139)
 			}
 		}
 		d.path = d.path[:n]
@@ -1188,18 +1174,18 @@ func (v *Thresholds) decodeFields(d *decoder, raw []byte, typeName string) error
 		switch fieldIndex(key, []string{"full", "summary", "nameOnly"}) {
 		case 0:
 			d.enter("full")
-			if x142, ok := d.float(val, "float64"); ok {
-				v.Full = float64(x142)
+			if x140, ok := d.float(val, "float64"); ok {
+				v.Full = float64(x140)
 			}
 		case 1:
 			d.enter("summary")
-			if x143, ok := d.float(val, "float64"); ok {
-				v.Summary = float64(x143)
+			if x141, ok := d.float(val, "float64"); ok {
+				v.Summary = float64(x141)
 			}
 		case 2:
 			d.enter("nameOnly")
-			if x144, ok := d.float(val, "float64"); ok {
-				v.NameOnly = float64(x144)
+			if x142, ok := d.float(val, "float64"); ok {
+				v.NameOnly = float64(x142)
 			}
 		}
 		d.path = d.path[:n]
@@ -1247,18 +1233,18 @@ func (v *Estimator) decodeFields(d *decoder, raw []byte, typeName string) error 
 		switch fieldIndex(key, []string{"base", "ratio", "errorBound", "scripts", "note"}) {
 		case 0:
 			d.enter("base")
-			if x145, ok := d.str(val, "string"); ok {
-				v.Base = string(x145)
+			if x143, ok := d.str(val, "string"); ok {
+				v.Base = string(x143)
 			}
 		case 1:
 			d.enter("ratio")
-			if x146, ok := d.float(val, "float64"); ok {
-				v.Ratio = float64(x146)
+			if x144, ok := d.float(val, "float64"); ok {
+				v.Ratio = float64(x144)
 			}
 		case 2:
 			d.enter("errorBound")
-			if x147, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x147)
+			if x145, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x145)
 			}
 		case 3:
 			d.enter("scripts")
@@ -1269,12 +1255,12 @@ func (v *Estimator) decodeFields(d *decoder, raw []byte, typeName string) error 
 					v.Scripts = map[string]float64{}
 				}
 				m := v.Scripts
-				if err := jsonio.Object(val, func(k148 string, e148 []byte) error {
+				if err := jsonio.Object(val, func(k146 string, e146 []byte) error {
 					var x float64
-					if x149, ok := d.float(e148, "float64"); ok {
-						x = float64(x149)
+					if x147, ok := d.float(e146, "float64"); ok {
+						x = float64(x147)
 					}
-					m[k148] = x
+					m[k146] = x
 					return nil
 				}); err != nil {
 					return err
@@ -1282,8 +1268,8 @@ func (v *Estimator) decodeFields(d *decoder, raw []byte, typeName string) error 
 			}
 		case 4:
 			d.enter("note")
-			if x150, ok := d.str(val, "string"); ok {
-				v.Note = string(x150)
+			if x148, ok := d.str(val, "string"); ok {
+				v.Note = string(x148)
 			}
 		}
 		d.path = d.path[:n]
@@ -1306,81 +1292,81 @@ func (v *Model) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"id", "provider", "aliases", "contextWindow", "maxOutput", "maxInput", "reasoning", "encoding", "estimator", "tokenizer", "chatTemplate", "kind", "modelFamily", "price", "source", "date"}) {
 		case 0:
 			d.enter("id")
-			if x151, ok := d.str(val, "string"); ok {
-				v.ID = string(x151)
+			if x149, ok := d.str(val, "string"); ok {
+				v.ID = string(x149)
 			}
 		case 1:
 			d.enter("provider")
-			if x152, ok := d.str(val, "string"); ok {
-				v.Provider = string(x152)
+			if x150, ok := d.str(val, "string"); ok {
+				v.Provider = string(x150)
 			}
 		case 2:
 			d.enter("aliases")
 			if val[0] == 'n' {
 				v.Aliases = nil
 			} else if d.is(val, '[', "[]string") {
-				s153 := []string{}
-				if err := jsonio.Array(val, func(e153 []byte) error {
+				s151 := []string{}
+				if err := jsonio.Array(val, func(e151 []byte) error {
 					var x string
-					if x154, ok := d.str(e153, "string"); ok {
-						x = string(x154)
+					if x152, ok := d.str(e151, "string"); ok {
+						x = string(x152)
 					}
-					s153 = append(s153, x)
+					s151 = append(s151, x)
 					return nil
 				}); err != nil {
 					return err
 				}
-				v.Aliases = s153
+				v.Aliases = s151
 			}
 		case 3:
 			d.enter("contextWindow")
-			if x155, ok := d.int(val, "int", 64); ok {
-				v.ContextWindow = int(x155)
+			if x153, ok := d.int(val, "int", 64); ok {
+				v.ContextWindow = int(x153)
 			}
 		case 4:
 			d.enter("maxOutput")
-			if x156, ok := d.int(val, "int", 64); ok {
-				v.MaxOutput = int(x156)
+			if x154, ok := d.int(val, "int", 64); ok {
+				v.MaxOutput = int(x154)
 			}
 		case 5:
 			d.enter("maxInput")
-			if x157, ok := d.int(val, "int", 64); ok {
-				v.MaxInput = int(x157)
+			if x155, ok := d.int(val, "int", 64); ok {
+				v.MaxInput = int(x155)
 			}
 		case 6:
 			d.enter("reasoning")
-			if x158, ok := d.boolean(val, "bool"); ok {
-				v.Reasoning = bool(x158)
+			if x156, ok := d.boolean(val, "bool"); ok {
+				v.Reasoning = bool(x156)
 			}
 		case 7:
 			d.enter("encoding")
-			if x159, ok := d.str(val, "string"); ok {
-				v.Encoding = string(x159)
+			if x157, ok := d.str(val, "string"); ok {
+				v.Encoding = string(x157)
 			}
 		case 8:
 			d.enter("estimator")
-			if x160, ok := d.str(val, "string"); ok {
-				v.Estimator = string(x160)
+			if x158, ok := d.str(val, "string"); ok {
+				v.Estimator = string(x158)
 			}
 		case 9:
 			d.enter("tokenizer")
-			if x161, ok := d.str(val, "string"); ok {
-				v.Tokenizer = string(x161)
+			if x159, ok := d.str(val, "string"); ok {
+				v.Tokenizer = string(x159)
 			}
 		case 10:
 			d.enter("chatTemplate")
-			if x162, ok := d.str(val, "string"); ok {
-				v.ChatTemplate = string(x162)
+			if x160, ok := d.str(val, "string"); ok {
+				v.ChatTemplate = string(x160)
 			}
 		case 11:
 			d.enter("kind")
-			if x163, ok := d.str(val, "string"); ok {
-				v.Kind = string(x163)
+			if x161, ok := d.str(val, "string"); ok {
+				v.Kind = string(x161)
 			}
 		case 12:
 			d.enter("modelFamily")
-			if x164, ok := d.str(val, "string"); ok {
-				v.Family = string(x164)
+			if x162, ok := d.str(val, "string"); ok {
+				v.Family = string(x162)
 			}
 		case 13:
 			d.enter("price")
@@ -1396,22 +1382,18 @@ func (v *Model) decodeFields(d *decoder, raw []byte, typeName string) error {
 			}
 		case 14:
 			d.enter("source")
-			if x165, ok := d.str(val, "string"); ok {
-				v.Source = string(x165)
+			if x163, ok := d.str(val, "string"); ok {
+				v.Source = string(x163)
 			}
 		case 15:
 			d.enter("date")
-			if x166, ok := d.str(val, "string"); ok {
-				v.Date = string(x166)
+			if x164, ok := d.str(val, "string"); ok {
+				v.Date = string(x164)
 			}
 		}
 		d.path = d.path[:n]
 		return nil
 	})
-}
-
-func (v *RawJSON) decodeJSON(d *decoder, raw []byte) error {
-	return v.UnmarshalJSON(raw)
 }
 
 func (v *ModelCalibration) decodeJSON(d *decoder, raw []byte) error {
@@ -1429,33 +1411,33 @@ func (v *ModelCalibration) decodeFields(d *decoder, raw []byte, typeName string)
 		switch fieldIndex(key, []string{"pairs", "sumLog", "minLog", "maxLog", "factor", "errorBound"}) {
 		case 0:
 			d.enter("pairs")
-			if x167, ok := d.int(val, "int", 64); ok {
-				v.Pairs = int(x167)
+			if x165, ok := d.int(val, "int", 64); ok {
+				v.Pairs = int(x165)
 			}
 		case 1:
 			d.enter("sumLog")
-			if x168, ok := d.float(val, "float64"); ok {
-				v.SumLog = float64(x168)
+			if x166, ok := d.float(val, "float64"); ok {
+				v.SumLog = float64(x166)
 			}
 		case 2:
 			d.enter("minLog")
-			if x169, ok := d.float(val, "float64"); ok {
-				v.MinLog = float64(x169)
+			if x167, ok := d.float(val, "float64"); ok {
+				v.MinLog = float64(x167)
 			}
 		case 3:
 			d.enter("maxLog")
-			if x170, ok := d.float(val, "float64"); ok {
-				v.MaxLog = float64(x170)
+			if x168, ok := d.float(val, "float64"); ok {
+				v.MaxLog = float64(x168)
 			}
 		case 4:
 			d.enter("factor")
-			if x171, ok := d.float(val, "float64"); ok {
-				v.Factor = float64(x171)
+			if x169, ok := d.float(val, "float64"); ok {
+				v.Factor = float64(x169)
 			}
 		case 5:
 			d.enter("errorBound")
-			if x172, ok := d.float(val, "float64"); ok {
-				v.ErrorBound = float64(x172)
+			if x170, ok := d.float(val, "float64"); ok {
+				v.ErrorBound = float64(x170)
 			}
 		}
 		d.path = d.path[:n]
@@ -1474,18 +1456,18 @@ func (v *SessionConfig) decodeFields(d *decoder, raw []byte, typeName string) er
 		switch fieldIndex(key, []string{"maxTokenBudget", "maxPerInjection", "backoffMultiplier"}) {
 		case 0:
 			d.enter("maxTokenBudget")
-			if x173, ok := d.int(val, "int", 64); ok {
-				v.MaxTokenBudget = int(x173)
+			if x171, ok := d.int(val, "int", 64); ok {
+				v.MaxTokenBudget = int(x171)
 			}
 		case 1:
 			d.enter("maxPerInjection")
-			if x174, ok := d.int(val, "int", 64); ok {
-				v.MaxPerInjection = int(x174)
+			if x172, ok := d.int(val, "int", 64); ok {
+				v.MaxPerInjection = int(x172)
 			}
 		case 2:
 			d.enter("backoffMultiplier")
-			if x175, ok := d.int(val, "int", 64); ok {
-				v.BackoffMultiplier = int(x175)
+			if x173, ok := d.int(val, "int", 64); ok {
+				v.BackoffMultiplier = int(x173)
 			}
 		}
 		d.path = d.path[:n]
@@ -1508,23 +1490,23 @@ func (v *SessionState) decodeFields(d *decoder, raw []byte, typeName string) err
 		switch fieldIndex(key, []string{"prompt", "injections", "tokensUsed", "lastInjectionPrompt"}) {
 		case 0:
 			d.enter("prompt")
-			if x176, ok := d.int(val, "int", 64); ok {
-				v.Prompt = int(x176)
+			if x174, ok := d.int(val, "int", 64); ok {
+				v.Prompt = int(x174)
 			}
 		case 1:
 			d.enter("injections")
-			if x177, ok := d.int(val, "int", 64); ok {
-				v.Injections = int(x177)
+			if x175, ok := d.int(val, "int", 64); ok {
+				v.Injections = int(x175)
 			}
 		case 2:
 			d.enter("tokensUsed")
-			if x178, ok := d.int(val, "int", 64); ok {
-				v.TokensUsed = int(x178)
+			if x176, ok := d.int(val, "int", 64); ok {
+				v.TokensUsed = int(x176)
 			}
 		case 3:
 			d.enter("lastInjectionPrompt")
-			if x179, ok := d.int(val, "int", 64); ok {
-				v.LastInjectionPrompt = int(x179)
+			if x177, ok := d.int(val, "int", 64); ok {
+				v.LastInjectionPrompt = int(x177)
 			}
 		}
 		d.path = d.path[:n]
@@ -1547,336 +1529,36 @@ func (v *Price) decodeFields(d *decoder, raw []byte, typeName string) error {
 		switch fieldIndex(key, []string{"input", "cachedInput", "cacheWrite", "output", "source", "date"}) {
 		case 0:
 			d.enter("input")
-			if x180, ok := d.float(val, "float64"); ok {
-				v.Input = float64(x180)
+			if x178, ok := d.float(val, "float64"); ok {
+				v.Input = float64(x178)
 			}
 		case 1:
 			d.enter("cachedInput")
-			if x181, ok := d.float(val, "float64"); ok {
-				v.CachedInput = float64(x181)
+			if x179, ok := d.float(val, "float64"); ok {
+				v.CachedInput = float64(x179)
 			}
 		case 2:
 			d.enter("cacheWrite")
-			if x182, ok := d.float(val, "float64"); ok {
-				v.CacheWrite = float64(x182)
+			if x180, ok := d.float(val, "float64"); ok {
+				v.CacheWrite = float64(x180)
 			}
 		case 3:
 			d.enter("output")
-			if x183, ok := d.float(val, "float64"); ok {
-				v.Output = float64(x183)
+			if x181, ok := d.float(val, "float64"); ok {
+				v.Output = float64(x181)
 			}
 		case 4:
 			d.enter("source")
-			if x184, ok := d.str(val, "string"); ok {
-				v.Source = string(x184)
+			if x182, ok := d.str(val, "string"); ok {
+				v.Source = string(x182)
 			}
 		case 5:
 			d.enter("date")
-			if x185, ok := d.str(val, "string"); ok {
-				v.Date = string(x185)
+			if x183, ok := d.str(val, "string"); ok {
+				v.Date = string(x183)
 			}
 		}
 		d.path = d.path[:n]
 		return nil
 	})
-}
-
-// chatRequestKeys are ChatRequest's JSON keys.
-var chatRequestKeys = []string{"model", "messages", "tools", "functions", "tool_choice", "function_call", "response_format", "api", "chat_template_kwargs"}
-
-// decodeExact decodes a JSON object into v (null: an error naming path).
-func (v *ChatRequest) decodeExact(raw []byte, path string) error {
-	*v = ChatRequest{}
-	o, err := objectAt(raw, path)
-	if err != nil {
-		return err
-	}
-	if err := o.str("model", &v.Model); err != nil {
-		return err
-	}
-	if list, err := decodeArray(o.fields["messages"], joinPath(o.path, "messages")); err != nil {
-		return err
-	} else if list != nil {
-		v.Messages = make([]ChatMessage, len(list))
-		for i, raw := range list {
-			if err := v.Messages[i].decodeExact(raw, indexPath(joinPath(o.path, "messages"), i)); err != nil {
-				return err
-			}
-		}
-	}
-	if list, err := decodeArray(o.fields["tools"], joinPath(o.path, "tools")); err != nil {
-		return err
-	} else if list != nil {
-		v.Tools = make([]ChatTool, len(list))
-		for i, raw := range list {
-			if err := v.Tools[i].decodeExact(raw, indexPath(joinPath(o.path, "tools"), i)); err != nil {
-				return err
-			}
-		}
-	}
-	if list, err := decodeArray(o.fields["functions"], joinPath(o.path, "functions")); err != nil {
-		return err
-	} else if list != nil {
-		v.Functions = make([]FunctionDef, len(list))
-		for i, raw := range list {
-			if err := v.Functions[i].decodeExact(raw, indexPath(joinPath(o.path, "functions"), i)); err != nil {
-				return err
-			}
-		}
-	}
-	if raw := o.fields["tool_choice"]; !jsonio.IsNull(raw) {
-		v.ToolChoice = new(ToolChoice)
-		if err := v.ToolChoice.decodeExact(raw, joinPath(o.path, "tool_choice")); err != nil {
-			return err
-		}
-	}
-	if raw := o.fields["function_call"]; !jsonio.IsNull(raw) {
-		v.FunctionCall = new(FunctionCallChoice)
-		if err := v.FunctionCall.decodeExact(raw, joinPath(o.path, "function_call")); err != nil {
-			return err
-		}
-	}
-	if raw := o.fields["response_format"]; !jsonio.IsNull(raw) {
-		v.ResponseFormat = new(ResponseFormat)
-		if err := v.ResponseFormat.decodeExact(raw, joinPath(o.path, "response_format")); err != nil {
-			return err
-		}
-	}
-	if err := o.str("api", (*string)(&v.API)); err != nil {
-		return err
-	}
-	if err := checkAPI(v.API, joinPath(o.path, "api")); err != nil {
-		return err
-	}
-	if raw := o.fields["chat_template_kwargs"]; !jsonio.IsNull(raw) {
-		v.ChatTemplateKwargs = new(ChatTemplateKwargs)
-		if err := v.ChatTemplateKwargs.decodeExact(raw, joinPath(o.path, "chat_template_kwargs")); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// chatMessageKeys are ChatMessage's JSON keys.
-var chatMessageKeys = []string{"role", "content", "name", "tool_call_id", "tool_calls", "function_call"}
-
-// decodeExact decodes a JSON object into v (null: an error naming path).
-func (v *ChatMessage) decodeExact(raw []byte, path string) error {
-	*v = ChatMessage{}
-	o, err := objectAt(raw, path)
-	if err != nil {
-		return err
-	}
-	if err := o.exactKeys(chatMessageKeys); err != nil {
-		return err
-	}
-	if err := o.requiredStr("role", &v.Role); err != nil {
-		return err
-	}
-	if raw := o.fields["content"]; !jsonio.IsNull(raw) {
-		if err := v.Content.decodeExact(raw, joinPath(o.path, "content")); err != nil {
-			return err
-		}
-	}
-	if err := o.str("name", &v.Name); err != nil {
-		return err
-	}
-	if err := o.str("tool_call_id", &v.ToolCallID); err != nil {
-		return err
-	}
-	if list, err := decodeArray(o.fields["tool_calls"], joinPath(o.path, "tool_calls")); err != nil {
-		return err
-	} else if list != nil {
-		v.ToolCalls = make([]ToolCall, len(list))
-		for i, raw := range list {
-			if err := v.ToolCalls[i].decodeExact(raw, indexPath(joinPath(o.path, "tool_calls"), i)); err != nil {
-				return err
-			}
-		}
-	}
-	if raw := o.fields["function_call"]; !jsonio.IsNull(raw) {
-		v.FunctionCall = new(FunctionCall)
-		if err := v.FunctionCall.decodeExact(raw, joinPath(o.path, "function_call")); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// decodeExact decodes a JSON object into v (null: an error naming path).
-func (v *ChatTool) decodeExact(raw []byte, path string) error {
-	*v = ChatTool{}
-	o, err := objectAt(raw, path)
-	if err != nil {
-		return err
-	}
-	if err := o.requiredStr("type", &v.Type); err != nil {
-		return err
-	}
-	if err := checkToolType(v.Type, joinPath(o.path, "type")); err != nil {
-		return err
-	}
-	if raw := o.fields["function"]; jsonio.IsNull(raw) {
-		return fieldErr(joinPath(o.path, "function"), "missing")
-	} else if err := v.Function.decodeExact(raw, joinPath(o.path, "function")); err != nil {
-		return err
-	}
-	return nil
-}
-
-// decodeExact decodes a JSON object into v (null: an error naming path).
-func (v *FunctionDef) decodeExact(raw []byte, path string) error {
-	*v = FunctionDef{}
-	o, err := objectAt(raw, path)
-	if err != nil {
-		return err
-	}
-	if err := o.requiredStr("name", &v.Name); err != nil {
-		return err
-	}
-	if v.Name == "" {
-		return fieldErr(joinPath(o.path, "name"), "missing")
-	}
-	if err := o.str("description", &v.Description); err != nil {
-		return err
-	}
-	if raw := o.fields["parameters"]; !jsonio.IsNull(raw) && jsonio.Kind(raw) != "an object" {
-		return typeErr(joinPath(o.path, "parameters"), "an object (a JSON schema)", raw)
-	}
-	if raw := o.fields["parameters"]; !jsonio.IsNull(raw) {
-		v.Parameters = bytes.Clone(bytes.TrimSpace(raw))
-	}
-	if !jsonio.IsNull(o.fields["strict"]) {
-		x := new(bool)
-		if err := o.boolean("strict", x); err != nil {
-			return err
-		}
-		v.Strict = x
-	}
-	return nil
-}
-
-// decodeExact decodes a JSON object into v (null: an error naming path).
-func (v *ChatTemplateKwargs) decodeExact(raw []byte, path string) error {
-	*v = ChatTemplateKwargs{}
-	o, err := objectAt(raw, path)
-	if err != nil {
-		return err
-	}
-	if !jsonio.IsNull(o.fields["date_string"]) {
-		x := new(string)
-		if err := o.str("date_string", x); err != nil {
-			return err
-		}
-		v.DateString = x
-	}
-	if !jsonio.IsNull(o.fields["reasoning_effort"]) {
-		x := new(string)
-		if err := o.str("reasoning_effort", x); err != nil {
-			return err
-		}
-		v.ReasoningEffort = x
-	}
-	if !jsonio.IsNull(o.fields["model_identity"]) {
-		x := new(string)
-		if err := o.str("model_identity", x); err != nil {
-			return err
-		}
-		v.ModelIdentity = x
-	}
-	return nil
-}
-
-// decodeExact decodes a JSON object into v (null: an error naming path).
-func (v *ToolCall) decodeExact(raw []byte, path string) error {
-	*v = ToolCall{}
-	o, err := objectAt(raw, path)
-	if err != nil {
-		return err
-	}
-	if err := o.str("id", &v.ID); err != nil {
-		return err
-	}
-	if err := o.str("type", &v.Type); err != nil {
-		return err
-	}
-	if raw := o.fields["function"]; jsonio.IsNull(raw) {
-		return fieldErr(joinPath(o.path, "function"), "missing")
-	} else if err := v.Function.decodeExact(raw, joinPath(o.path, "function")); err != nil {
-		return err
-	}
-	return nil
-}
-
-// decodeExact decodes a JSON object into v (null: an error naming path).
-func (v *FunctionCall) decodeExact(raw []byte, path string) error {
-	*v = FunctionCall{}
-	o, err := objectAt(raw, path)
-	if err != nil {
-		return err
-	}
-	if err := o.str("name", &v.Name); err != nil {
-		return err
-	}
-	if raw := o.fields["arguments"]; !jsonio.IsNull(raw) && jsonio.Kind(raw) != "a string" {
-		return typeErr(joinPath(o.path, "arguments"), "a string holding JSON", raw)
-	}
-	if err := o.str("arguments", &v.Arguments); err != nil {
-		return err
-	}
-	return nil
-}
-
-// decodeExactFields decodes an object's members into v's fields.
-func (v *JSONSchemaFormat) decodeExactFields(o jsonObject) error {
-	if err := o.str("name", &v.Name); err != nil {
-		return err
-	}
-	if err := o.str("description", &v.Description); err != nil {
-		return err
-	}
-	if raw := o.fields["schema"]; !jsonio.IsNull(raw) && jsonio.Kind(raw) != "an object" {
-		return typeErr(joinPath(o.path, "schema"), "an object (a JSON schema)", raw)
-	}
-	if raw := o.fields["schema"]; !jsonio.IsNull(raw) {
-		v.Schema = bytes.Clone(bytes.TrimSpace(raw))
-	}
-	if !jsonio.IsNull(o.fields["strict"]) {
-		x := new(bool)
-		if err := o.boolean("strict", x); err != nil {
-			return err
-		}
-		v.Strict = x
-	}
-	return nil
-}
-
-// decodeExact decodes a JSON object into v (null: an error naming path).
-func (v *ImageURL) decodeExact(raw []byte, path string) error {
-	*v = ImageURL{}
-	if s := bytes.TrimSpace(raw); len(s) > 0 && s[0] == '"' {
-		u, err := jsonio.Unquote(s)
-		if err != nil {
-			return requestJSONErr(path, err)
-		}
-		v.URL = u
-		return nil
-	}
-	o, err := objectAt(raw, path)
-	if err != nil {
-		return err
-	}
-	if err := o.requiredStr("url", &v.URL); err != nil {
-		return err
-	}
-	if err := o.str("detail", &v.Detail); err != nil {
-		return err
-	}
-	if err := o.size("width", &v.Width); err != nil {
-		return err
-	}
-	if err := o.size("height", &v.Height); err != nil {
-		return err
-	}
-	return nil
 }

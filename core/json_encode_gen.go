@@ -511,7 +511,7 @@ func (v ChatAnswer) appendJSON(w *jsonio.Writer) {
 		}
 	}
 	w.Raw(",\"shape\":")
-	v.Shape.appendJSON(w)
+	w.String(string(v.Shape))
 	if v.System != 0 {
 		w.Raw(",\"system\":")
 		w.Int(int64(v.System))
@@ -885,7 +885,7 @@ func (v UsageAnswer) appendJSON(w *jsonio.Writer) {
 func (v CatalogInfo) appendJSON(w *jsonio.Writer) {
 	s37 := w.ObjectStart()
 	w.Raw(",\"sources\":")
-	v.Sources.appendJSON(w)
+	w.RawJSON(v.Sources)
 	w.Raw(",\"loaded\":")
 	w.Bool(bool(v.Loaded))
 	w.Raw(",\"models\":")
@@ -893,27 +893,8 @@ func (v CatalogInfo) appendJSON(w *jsonio.Writer) {
 	w.ObjectEnd(s37)
 }
 
-func (v ContentPart) appendJSON(w *jsonio.Writer) {
-	s38 := w.ObjectStart()
-	w.Raw(",\"type\":")
-	w.String(string(v.Type))
-	if v.Text != "" {
-		w.Raw(",\"text\":")
-		w.String(string(v.Text))
-	}
-	if v.ImageURL != nil {
-		w.Raw(",\"image_url\":")
-		if v.ImageURL == nil {
-			w.Null()
-		} else {
-			(*v.ImageURL).appendJSON(w)
-		}
-	}
-	w.ObjectEnd(s38)
-}
-
 func (v ErrorBody) appendJSON(w *jsonio.Writer) {
-	s39 := w.ObjectStart()
+	s38 := w.ObjectStart()
 	w.Raw(",\"code\":")
 	w.String(string(v.Code))
 	w.Raw(",\"message\":")
@@ -926,11 +907,11 @@ func (v ErrorBody) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"encoding\":")
 		w.String(string(v.Encoding))
 	}
-	w.ObjectEnd(s39)
+	w.ObjectEnd(s38)
 }
 
 func (v Cost) appendJSON(w *jsonio.Writer) {
-	s40 := w.ObjectStart()
+	s39 := w.ObjectStart()
 	w.Raw(",\"currency\":")
 	w.String(string(v.Currency))
 	w.Raw(",\"input\":")
@@ -951,11 +932,11 @@ func (v Cost) appendJSON(w *jsonio.Writer) {
 	v.Tokens.appendJSON(w)
 	w.Raw(",\"price\":")
 	v.Price.appendJSON(w)
-	w.ObjectEnd(s40)
+	w.ObjectEnd(s39)
 }
 
 func (v SectionBudget) appendJSON(w *jsonio.Writer) {
-	s41 := w.ObjectStart()
+	s40 := w.ObjectStart()
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
 	if bool(v.Truncated) {
@@ -978,13 +959,13 @@ func (v SectionBudget) appendJSON(w *jsonio.Writer) {
 			w.Int(int64((*v.KeptItems)))
 		}
 	}
-	w.ObjectEnd(s41)
+	w.ObjectEnd(s40)
 }
 
 func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
-	s42 := w.ObjectStart()
+	s41 := w.ObjectStart()
 	w.Raw(",\"shape\":")
-	v.Shape.appendJSON(w)
+	w.String(string(v.Shape))
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
 	w.Raw(",\"perMessage\":")
@@ -992,11 +973,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i43, e43 := range v.PerMessage {
-			if i43 > 0 {
+		for i42, e42 := range v.PerMessage {
+			if i42 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e43))
+			w.Int(int64(e42))
 		}
 		w.Byte(']')
 	}
@@ -1007,11 +988,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i44, e44 := range v.Kept {
-			if i44 > 0 {
+		for i43, e43 := range v.Kept {
+			if i43 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e44))
+			w.Int(int64(e43))
 		}
 		w.Byte(']')
 	}
@@ -1020,11 +1001,11 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i45, e45 := range v.Dropped {
-			if i45 > 0 {
+		for i44, e44 := range v.Dropped {
+			if i44 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e45))
+			w.Int(int64(e44))
 		}
 		w.Byte(']')
 	}
@@ -1035,30 +1016,30 @@ func (v HistoryBudget) appendJSON(w *jsonio.Writer) {
 		w.Null()
 	} else {
 		w.Byte('[')
-		for i46, e46 := range v.Summarize {
-			if i46 > 0 {
+		for i45, e45 := range v.Summarize {
+			if i45 > 0 {
 				w.Byte(',')
 			}
-			w.Int(int64(e46))
+			w.Int(int64(e45))
 		}
 		w.Byte(']')
 	}
 	w.Raw(",\"summarizeTokens\":")
 	w.Int(int64(v.SummarizeTokens))
-	w.ObjectEnd(s42)
+	w.ObjectEnd(s41)
 }
 
 func (v SectionShare) appendJSON(w *jsonio.Writer) {
-	s47 := w.ObjectStart()
+	s46 := w.ObjectStart()
 	w.Raw(",\"section\":")
 	w.String(string(v.Section))
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
-	w.ObjectEnd(s47)
+	w.ObjectEnd(s46)
 }
 
 func (v Remedy) appendJSON(w *jsonio.Writer) {
-	s48 := w.ObjectStart()
+	s47 := w.ObjectStart()
 	w.Raw(",\"action\":")
 	w.String(string(v.Action))
 	if v.Section != "" {
@@ -1071,11 +1052,11 @@ func (v Remedy) appendJSON(w *jsonio.Writer) {
 			w.Null()
 		} else {
 			w.Byte('[')
-			for i49, e49 := range v.Messages {
-				if i49 > 0 {
+			for i48, e48 := range v.Messages {
+				if i48 > 0 {
 					w.Byte(',')
 				}
-				w.Int(int64(e49))
+				w.Int(int64(e48))
 			}
 			w.Byte(']')
 		}
@@ -1100,15 +1081,11 @@ func (v Remedy) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.Tokens))
 	w.Raw(",\"fits\":")
 	w.Bool(bool(v.Fits))
-	w.ObjectEnd(s48)
-}
-
-func (v Shape) appendJSON(w *jsonio.Writer) {
-	w.String(string(v))
+	w.ObjectEnd(s47)
 }
 
 func (v Chunk) appendJSON(w *jsonio.Writer) {
-	s50 := w.ObjectStart()
+	s49 := w.ObjectStart()
 	w.Raw(",\"text\":")
 	w.String(string(v.Text))
 	w.Raw(",\"start\":")
@@ -1119,29 +1096,29 @@ func (v Chunk) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.Tokens))
 	w.Raw(",\"cut\":")
 	w.String(string(v.Cut))
-	w.ObjectEnd(s50)
+	w.ObjectEnd(s49)
 }
 
 func (v Calibration) appendJSON(w *jsonio.Writer) {
-	s51 := w.ObjectStart()
+	s50 := w.ObjectStart()
 	w.Raw(",\"models\":")
 	if v.Models == nil {
 		w.Null()
 	} else {
-		s52 := w.ObjectStart()
-		for _, k52 := range slices.Sorted(maps.Keys(v.Models)) {
+		s51 := w.ObjectStart()
+		for _, k51 := range slices.Sorted(maps.Keys(v.Models)) {
 			w.Byte(',')
-			w.String(string(k52))
+			w.String(string(k51))
 			w.Byte(':')
-			v.Models[k52].appendJSON(w)
+			v.Models[k51].appendJSON(w)
 		}
-		w.ObjectEnd(s52)
+		w.ObjectEnd(s51)
 	}
-	w.ObjectEnd(s51)
+	w.ObjectEnd(s50)
 }
 
 func (v ModelCalibration) appendJSON(w *jsonio.Writer) {
-	s53 := w.ObjectStart()
+	s52 := w.ObjectStart()
 	w.Raw(",\"pairs\":")
 	w.Int(int64(v.Pairs))
 	w.Raw(",\"sumLog\":")
@@ -1154,11 +1131,11 @@ func (v ModelCalibration) appendJSON(w *jsonio.Writer) {
 	w.Float(float64(v.Factor))
 	w.Raw(",\"errorBound\":")
 	w.Float(float64(v.ErrorBound))
-	w.ObjectEnd(s53)
+	w.ObjectEnd(s52)
 }
 
 func (v PlannedItem) appendJSON(w *jsonio.Writer) {
-	s54 := w.ObjectStart()
+	s53 := w.ObjectStart()
 	w.Raw(",\"id\":")
 	w.String(string(v.ID))
 	w.Raw(",\"tier\":")
@@ -1167,22 +1144,22 @@ func (v PlannedItem) appendJSON(w *jsonio.Writer) {
 	w.String(string(v.Reason))
 	w.Raw(",\"tokens\":")
 	w.Int(int64(v.Tokens))
-	w.ObjectEnd(s54)
+	w.ObjectEnd(s53)
 }
 
 func (v Demotion) appendJSON(w *jsonio.Writer) {
-	s55 := w.ObjectStart()
+	s54 := w.ObjectStart()
 	w.Raw(",\"id\":")
 	w.String(string(v.ID))
 	w.Raw(",\"from\":")
 	v.From.appendJSON(w)
 	w.Raw(",\"to\":")
 	v.To.appendJSON(w)
-	w.ObjectEnd(s55)
+	w.ObjectEnd(s54)
 }
 
 func (v SessionReport) appendJSON(w *jsonio.Writer) {
-	s56 := w.ObjectStart()
+	s55 := w.ObjectStart()
 	w.Raw(",\"config\":")
 	v.Config.appendJSON(w)
 	w.Raw(",\"state\":")
@@ -1203,11 +1180,11 @@ func (v SessionReport) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.WaitPrompts))
 	w.Raw(",\"nextInjectionPrompt\":")
 	w.Int(int64(v.NextInjectionPrompt))
-	w.ObjectEnd(s56)
+	w.ObjectEnd(s55)
 }
 
 func (v Price) appendJSON(w *jsonio.Writer) {
-	s57 := w.ObjectStart()
+	s56 := w.ObjectStart()
 	w.Raw(",\"input\":")
 	w.Float(float64(v.Input))
 	if v.CachedInput != 0 {
@@ -1228,30 +1205,11 @@ func (v Price) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"date\":")
 		w.String(string(v.Date))
 	}
-	w.ObjectEnd(s57)
-}
-
-func (v ImageURL) appendJSON(w *jsonio.Writer) {
-	s58 := w.ObjectStart()
-	w.Raw(",\"url\":")
-	w.String(string(v.URL))
-	if v.Detail != "" {
-		w.Raw(",\"detail\":")
-		w.String(string(v.Detail))
-	}
-	if v.Width != 0 {
-		w.Raw(",\"width\":")
-		w.Int(int64(v.Width))
-	}
-	if v.Height != 0 {
-		w.Raw(",\"height\":")
-		w.Int(int64(v.Height))
-	}
-	w.ObjectEnd(s58)
+	w.ObjectEnd(s56)
 }
 
 func (v CostTokens) appendJSON(w *jsonio.Writer) {
-	s59 := w.ObjectStart()
+	s57 := w.ObjectStart()
 	w.Raw(",\"input\":")
 	w.Int(int64(v.Input))
 	if v.CachedInput != 0 {
@@ -1268,22 +1226,22 @@ func (v CostTokens) appendJSON(w *jsonio.Writer) {
 		w.Raw(",\"reasoning\":")
 		w.Int(int64(v.Reasoning))
 	}
-	w.ObjectEnd(s59)
+	w.ObjectEnd(s57)
 }
 
 func (v SessionConfig) appendJSON(w *jsonio.Writer) {
-	s60 := w.ObjectStart()
+	s58 := w.ObjectStart()
 	w.Raw(",\"maxTokenBudget\":")
 	w.Int(int64(v.MaxTokenBudget))
 	w.Raw(",\"maxPerInjection\":")
 	w.Int(int64(v.MaxPerInjection))
 	w.Raw(",\"backoffMultiplier\":")
 	w.Int(int64(v.BackoffMultiplier))
-	w.ObjectEnd(s60)
+	w.ObjectEnd(s58)
 }
 
 func (v SessionState) appendJSON(w *jsonio.Writer) {
-	s61 := w.ObjectStart()
+	s59 := w.ObjectStart()
 	w.Raw(",\"prompt\":")
 	w.Int(int64(v.Prompt))
 	w.Raw(",\"injections\":")
@@ -1292,5 +1250,5 @@ func (v SessionState) appendJSON(w *jsonio.Writer) {
 	w.Int(int64(v.TokensUsed))
 	w.Raw(",\"lastInjectionPrompt\":")
 	w.Int(int64(v.LastInjectionPrompt))
-	w.ObjectEnd(s61)
+	w.ObjectEnd(s59)
 }

@@ -8,11 +8,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tokenfit/tokenfit/core/engine"
+	"github.com/tokenfit/tokenfit/core/internal/chat"
 	"github.com/tokenfit/tokenfit/core/internal/format"
+	"github.com/tokenfit/tokenfit/core/internal/stop"
 	"github.com/tokenfit/tokenfit/core/internal/tables"
 	"github.com/tokenfit/tokenfit/internal/scripts"
-
-	"github.com/tokenfit/tokenfit/core/engine"
 )
 
 // Model holds what tokenfit knows of a model: its window, its output limit
@@ -65,10 +66,10 @@ func (m Model) ChatRules() ChatRules {
 	case m.ChatTemplate != "":
 		return ChatRules{Family: m.ChatTemplate, Template: m.ChatTemplate}
 	case m.Provider == "anthropic":
-		ar, _ := AnthropicRulesFor(m.ID)
+		ar, _ := chat.AnthropicRulesFor(m.ID)
 		return ChatRules{Family: "anthropic", Anthropic: &ar}
 	}
-	return ChatRulesFor(m.ID)
+	return chat.ChatRulesFor(m.ID)
 }
 
 // Estimator describes how to estimate a tokenizer that is not public: count
@@ -92,7 +93,7 @@ type Registry struct {
 	index      map[string]int // lower-case id or alias → models index
 	estimators map[string]Estimator
 	tokenizers map[string]Tokenizer // loaded by name (WithTokenizer); never written after it is shared
-	stop       stopper              // the call's (API.DoUntil), in the copy a call answers with
+	stop       stop.Chan            // the call's (API.DoUntil), in the copy a call answers with
 	// catalog holds the rows of the catalog table, under the registry's
 	// own: nil until one is loaded (WithCatalog; natively, the embedded
 	// one, read at its first use).
@@ -257,8 +258,8 @@ func (r *Registry) check(m Model, field string) error {
 		return fieldErr(field+".encoding", "unknown encoding %q", engine.Clip(m.Encoding))
 	case m.Tokenizer != "" && !isProviderTokenizer(m.Tokenizer) && (!strings.HasPrefix(m.Tokenizer, "hf:") || len(m.Tokenizer) > 256):
 		return fieldErr(field+".tokenizer", `must be "hf:" and the tokenizer's repository, such as hf:Qwen/Qwen3-8B, or %q or %q`, GeminiTokenizer, Gemma4Tokenizer)
-	case m.ChatTemplate != "" && chatTemplates[m.ChatTemplate] == nil:
-		return fieldErr(field+".chatTemplate", "unknown chat template %q (want one of %s)", engine.Clip(m.ChatTemplate), strings.Join(ChatTemplates(), ", "))
+	case m.ChatTemplate != "" && !slices.Contains(chat.ChatTemplates(), m.ChatTemplate):
+		return fieldErr(field+".chatTemplate", "unknown chat template %q (want one of %s)", engine.Clip(m.ChatTemplate), strings.Join(chat.ChatTemplates(), ", "))
 	}
 	if err := m.Price.check(field + ".price"); err != nil {
 		return err

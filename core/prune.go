@@ -1,5 +1,9 @@
 package core
 
+import (
+	"github.com/tokenfit/tokenfit/core/internal/chat"
+)
+
 // History pruning. Only history is ever pruned: the system prompt, knowledge,
 // episodes, the current message and the directive are sections of their own.
 //
@@ -17,12 +21,9 @@ package core
 // every turn. The start (keepFrom) goes back to the caller, who passes it in
 // with the next turn's request.
 
-// histItem is one history message as pruning sees it.
-type histItem struct {
-	tokens int
-	pinned bool
-	atom   int // messages with the same atom are kept or dropped together
-}
+// histItem is one history message as pruning sees it (the request side
+// counts it: chat.HistoryItems).
+type histItem = chat.HistoryItem
 
 // pruneResult says which messages stay.
 type pruneResult struct {
@@ -35,7 +36,7 @@ type pruneResult struct {
 func atomStarts(items []histItem) []int {
 	var starts []int
 	for i := range items {
-		if i == 0 || items[i].atom != items[i-1].atom {
+		if i == 0 || items[i].Atom != items[i-1].Atom {
 			starts = append(starts, i)
 		}
 	}
@@ -44,7 +45,7 @@ func atomStarts(items []histItem) []int {
 
 // snapToAtom moves i forward to the start of an atom (or len(items)).
 func snapToAtom(items []histItem, i int) int {
-	for i > 0 && i < len(items) && items[i].atom == items[i-1].atom {
+	for i > 0 && i < len(items) && items[i].Atom == items[i-1].Atom {
 		i++
 	}
 	return i
@@ -60,8 +61,8 @@ func prune(items []histItem, keepFrom, budget, lowWater, minKeep int) pruneResul
 	suffix := make([]int, len(items)+1) // unpinned tokens from i to the end
 	for i := len(items) - 1; i >= 0; i-- {
 		suffix[i] = suffix[i+1]
-		if !items[i].pinned {
-			suffix[i] += items[i].tokens
+		if !items[i].Pinned {
+			suffix[i] += items[i].Tokens
 		}
 	}
 	if suffix[start] > budget {
@@ -82,7 +83,7 @@ func prune(items []histItem, keepFrom, budget, lowWater, minKeep int) pruneResul
 	var r pruneResult
 	r.keepFrom = start
 	for i, it := range items {
-		if i >= start || it.pinned {
+		if i >= start || it.Pinned {
 			r.kept = append(r.kept, i)
 		} else {
 			r.dropped = append(r.dropped, i)
@@ -106,16 +107,16 @@ func proposeSummary(items []histItem, keepFrom, want, keepRecent int) ([]int, in
 			continue
 		}
 		end := a
-		for end < len(items) && items[end].atom == items[a].atom {
+		for end < len(items) && items[end].Atom == items[a].Atom {
 			end++
 		}
 		if end > limit || freed >= want {
 			break
 		}
 		for i := a; i < end; i++ {
-			if !items[i].pinned {
+			if !items[i].Pinned {
 				idx = append(idx, i)
-				freed += items[i].tokens
+				freed += items[i].Tokens
 			}
 		}
 	}

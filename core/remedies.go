@@ -133,8 +133,8 @@ func fixedShares(b *Budget) []SectionShare {
 func unpinned(items []histItem, idx []int) int {
 	n := 0
 	for _, i := range idx {
-		if !items[i].pinned {
-			n += items[i].tokens
+		if !items[i].Pinned {
+			n += items[i].Tokens
 		}
 	}
 	return n

@@ -5,6 +5,9 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/tokenfit/tokenfit/core/internal/chat"
+	"github.com/tokenfit/tokenfit/core/internal/randtext"
 )
 
 // asResponses writes a Chat Completions request as the Responses API
@@ -63,7 +66,7 @@ func TestShapeResponses_RandomEqualsChat(t *testing.T) {
 	rng := rand.New(rand.NewSource(31))
 	for i := range 80 {
 		var req ChatRequest
-		if err := decodeJSON([]byte(randomChatRequest(rng)), &req); err != nil {
+		if err := req.UnmarshalJSON([]byte(randtext.ChatRequest(rng))); err != nil {
 			t.Fatal(err)
 		}
 		for j := range req.Messages {
@@ -112,7 +115,7 @@ func TestShapeResponses_Read(t *testing.T) {
 		{"an unknown api", `{"model":"gpt-4o","api":"completions","messages":[{"role":"user","content":"x"}]}`, 0, "", "api"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := readChat([]byte(tc.body))
+			s, err := chat.Read([]byte(tc.body))
 			if tc.err != "" {
 				fe, ok := err.(*FieldError)
 				if !ok || fe.Field != tc.err {
@@ -123,8 +126,8 @@ func TestShapeResponses_Read(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(s.req.Messages) != tc.messages {
-				t.Errorf("%d messages, want %d: %+v", len(s.req.Messages), tc.messages, s.req.Messages)
+			if len(s.Req.Messages) != tc.messages {
+				t.Errorf("%d messages, want %d: %+v", len(s.Req.Messages), tc.messages, s.Req.Messages)
 			}
 			a := countBilled(t, NewAPI(), []byte(tc.body))
 			if tc.note != "" && !strings.Contains(strings.Join(a.Notes, "\n"), tc.note) {

@@ -3,7 +3,6 @@ package core
 import (
 	"encoding/json"
 	"os"
-	"slices"
 	"testing"
 
 	"github.com/tokenfit/tokenfit/internal/hostile"
@@ -108,26 +107,5 @@ func TestShapes_ToolsAnyShape(t *testing.T) {
 		if b.ToolTokens != want || want == 0 {
 			t.Errorf("%s: toolTokens %d, want %d", tools, b.ToolTokens, want)
 		}
-	}
-}
-
-// TestShapes_HistoryFold: the pieces a translated message becomes count,
-// stay and go as that message.
-func TestShapes_HistoryFold(t *testing.T) {
-	h := History{
-		{from: &origin{ShapeAnthropic, 0}},
-		{from: &origin{ShapeAnthropic, 1}},
-		{from: &origin{ShapeAnthropic, 2}}, // a tool result: joins 1's atom
-		{from: &origin{ShapeAnthropic, 2}}, // the text after it: a new atom
-		{from: &origin{ShapeAnthropic, 3}},
-	}
-	items := []histItem{{tokens: 1, atom: 0}, {tokens: 2, atom: 1}, {tokens: 3, atom: 1}, {tokens: 4, atom: 2}, {tokens: 5, atom: 3}}
-	got := h.fold(items)
-	want := []histItem{{tokens: 1, atom: 0}, {tokens: 2, atom: 1}, {tokens: 7, atom: 1}, {tokens: 5, atom: 2}}
-	if !slices.Equal(got, want) {
-		t.Errorf("fold = %+v, want %+v", got, want)
-	}
-	if h.Len() != 4 || h.Shape() != ShapeAnthropic {
-		t.Errorf("Len %d, Shape %s", h.Len(), h.Shape())
 	}
 }

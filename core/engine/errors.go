@@ -22,7 +22,23 @@ var (
 	// it is refused before that work is done. The message says which
 	// budget and by how much.
 	ErrTooLarge = errors.New("tokenfit: request too large")
+	// ErrInternal: a bug in tokenfit, never the input's fault.
+	ErrInternal = errors.New("tokenfit: internal error")
 )
+
+// FieldError is an invalid request naming the field at fault, as a JSON path
+// such as "messages[2].content". Core and core/internal/chat return it (as
+// core.FieldError); errors.Is(err, ErrInvalidRequest) holds for it.
+type FieldError struct {
+	Field  string
+	Reason string
+}
+
+func (e *FieldError) Error() string {
+	return "tokenfit: invalid request: " + e.Field + ": " + e.Reason
+}
+
+func (e *FieldError) Unwrap() error { return ErrInvalidRequest }
 
 // The error codes of {"error": {"code": …}}, from every module and host.
 // This table is the one source: core's codes, the WebAssembly boundary's

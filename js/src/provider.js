@@ -4,7 +4,7 @@
 // through a fetch the caller supplies, with a timeout and a fallback to
 // tokenfit's local estimate that says which one answered. The estimate is
 // core's countChat of the request in the provider's own shape (core
-// translates it; see core/shape.go). Opt-in and never on the hot path:
+// translates it; see core/internal/chat/shape.go). Opt-in and never on the hot path:
 // nothing here runs, and no request is made, unless a caller makes a
 // counter and awaits its countChat. Types and documentation in index.d.ts;
 // the reasons in RATIONALE.md.
@@ -83,7 +83,7 @@ const PROVIDERS = {
     count: 'input_tokens',
     // {"error": {"message": "…", "type": "invalid_request_error", "param": …, "code": …}}
     errorType: (err) => err.type,
-    // The shape core reads the request in (core/shape_responses.go).
+    // The shape core reads the request in (core/internal/chat/shape_responses.go).
     shape: 'responses',
     shapeName: 'OpenAI\'s Responses API',
   },

@@ -5,6 +5,7 @@
 // with
 //
 //	GOOS=js GOARCH=wasm go build -gcflags=github.com/tokenfit/tokenfit/core=-l \
+//	    -gcflags=github.com/tokenfit/tokenfit/core/internal/chat=-l \
 //	    -trimpath -ldflags="-s -w -buildid= -checklinkname=0" -buildvcs=false -o tokenfit-js.wasm ./wasm/js
 //
 // (make wasm does; core without inlining is only smaller) and run it with Go's wasm_exec.js. When main has run,

@@ -18,14 +18,14 @@
 // (packages wasm/internal/reactor, full and lean). Build this one with
 //
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -pgo=wasm/wasip1/default.pgo \
-//	    -gcflags=github.com/tokenfit/tokenfit/core=-l \
+//	    -gcflags=github.com/tokenfit/tokenfit/core=-l -gcflags=github.com/tokenfit/tokenfit/core/internal/chat=-l \
 //	    -trimpath -ldflags="-s -w -buildid= -checklinkname=0" -buildvcs=false -o tokenfit.wasm ./wasm/wasip1
 //	go run ./internal/cmd/postlink tokenfit.wasm
 //
 // from the repository's root, and the others the same way from their
 // directories (make wasm builds all of them). All three are compiled with
 // this directory's profile, default.pgo. The -gcflags compile package core
-// without inlining, which makes the module 23 KB of gzip smaller and
+// and its request side (core/internal/chat) without inlining, which makes the module 23 KB of gzip smaller and
 // nothing measurably slower (host/internal/modbuild.CoreNoInline); the lean
 // module has no core. -checklinkname=0 lets the linker take the reactor's
 // references to the runtime (reseed.go); postlink pre-initialises every

@@ -44,14 +44,18 @@ type Target struct {
 	Plain bool
 }
 
-// CoreNoInline compiles package core without inlining, in every module
-// that has it: core's JSON API, shapes and chat templates are called once a
-// request, and inlining their small helpers (slices.Contains,
-// strings.Builder's methods, …) at hundreds of places cost 23 KB of the
-// default module's gzip, with no measurable change in a call's time; the
-// counting packages under core keep theirs (RATIONALE.md, "Why is package
-// core compiled without inlining?").
-const CoreNoInline = "-gcflags=github.com/tokenfit/tokenfit/core=-l"
+// CoreNoInline compiles package core and its request side
+// (core/internal/chat) without inlining, in every module that has them:
+// core's JSON API, shapes and chat templates are called once a request,
+// and inlining their small helpers (slices.Contains, strings.Builder's
+// methods, …) at hundreds of places cost 23 KB of the default module's
+// gzip, with no measurable change in a call's time; the counting packages
+// under core keep theirs (RATIONALE.md, "Why is package core compiled
+// without inlining?"). Go takes one -gcflags per package pattern.
+var CoreNoInline = []string{
+	"-gcflags=github.com/tokenfit/tokenfit/core=-l",
+	"-gcflags=github.com/tokenfit/tokenfit/core/internal/chat=-l",
+}
 
 // Profile is the CPU profile the wasip1 modules are compiled with, a path
 // from the repository's root (RATIONALE.md, "Why are the wasip1 modules
@@ -63,17 +67,17 @@ const Profile = "-pgo=wasm/wasip1/default.pgo"
 // package whose imports make it what it is (wasm/wasip1/doc.go).
 var (
 	WASIP1 = Target{Name: "tokenfit.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1",
-		Flags: []string{"-buildmode=c-shared", Profile, CoreNoInline}}
+		Flags: append([]string{"-buildmode=c-shared", Profile}, CoreNoInline...)}
 	// NoHF is the full reactor without the tokenizer.json loader: what the
 	// npm package starts by default (RATIONALE.md, "Why does init() start
 	// without the tokenizer.json loader?").
 	NoHF = Target{Name: "tokenfit-nohf.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1/nohf",
-		Flags: []string{"-buildmode=c-shared", Profile, CoreNoInline}}
+		Flags: append([]string{"-buildmode=c-shared", Profile}, CoreNoInline...)}
 	// Lite is the lean wasip1 reactor: counting only.
 	Lite = Target{Name: "tokenfit-lite.wasm", GOOS: "wasip1", Package: "github.com/tokenfit/tokenfit/wasm/wasip1/lite",
 		Flags: []string{"-buildmode=c-shared", Profile}}
 	JS = Target{Name: "tokenfit-js.wasm", GOOS: "js", Package: "github.com/tokenfit/tokenfit/wasm/js",
-		Flags: []string{CoreNoInline}}
+		Flags: CoreNoInline}
 )
 
 // Reproducible are the flags that make a build byte-for-byte repeatable,

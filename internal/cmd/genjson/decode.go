@@ -120,10 +120,17 @@ func (g *decGen) writeMethod(n *types.Named) {
 // value writes the statements that decode the JSON text in the variable
 // src into the addressable target, of type t; they may return an error.
 func (g *decGen) value(b *bytes.Buffer, t types.Type, target, src, typeName string) {
+	t = types.Unalias(t) // core names the request side's types again
 	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
 		if n.Obj().Pkg() == g.pkg {
 			g.need(n)
 			fmt.Fprintf(b, "if err := %s.decodeJSON(d, %s); err != nil {\nreturn err\n}\n", target, src)
+			return
+		}
+		if g.ours(n.Obj().Pkg()) && hasMethod(n, "UnmarshalJSON") {
+			// The request side's types decode themselves (their decodeJSON
+			// would only call UnmarshalJSON).
+			fmt.Fprintf(b, "if err := %s.UnmarshalJSON(%s); err != nil {\nreturn err\n}\n", target, src)
 			return
 		}
 		g.fail("%s: a type of another package", g.typeString(t))

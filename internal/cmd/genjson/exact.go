@@ -158,6 +158,7 @@ func fieldVar(s *types.Struct, f field) *types.Var {
 
 // held queues the named types of core a value of t holds.
 func (g *exactGen) held(t types.Type) {
+	t = types.Unalias(t) // core names the request side's types again
 	switch u := t.(type) {
 	case *types.Named:
 		g.need(u)
@@ -219,6 +220,7 @@ func (g *exactGen) decodes(n *types.Named) bool {
 
 // value writes the statements that decode member key into *ptr.
 func (g *exactGen) value(t types.Type, ptr, key, path string, required bool) {
+	t = types.Unalias(t) // core names the request side's types again
 	b := &g.body
 	ret := func(call string) { fmt.Fprintf(b, "if err := %s; err != nil {\nreturn err\n}\n", call) }
 	target := strings.TrimPrefix(ptr, "&")

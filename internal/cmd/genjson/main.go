@@ -1,14 +1,19 @@
-// Command genjson writes, from core's request and answer types, the one
+// Command genjson writes, from core's request and answer types and those of
+// its request side (core/internal/chat, which core names again), the one
 // schema of tokenfit's JSON API in three forms, without reflection:
 //
 //   - core/json_encode_gen.go: an appendJSON method for every type an
 //     answer holds, and appendAny, which writes any answer. The bytes are
 //     encoding/json's (SetEscapeHTML(false)): fields in declaration order,
 //     embedded structs flattened by encoding/json's rules, omitempty, map
-//     keys sorted. A type with an appendJSON of its own is called.
+//     keys sorted. A type with an appendJSON of its own is called; the
+//     request side's types are written inline (it keeps its own methods).
 //   - core/json_decode_gen.go: the request decoders, by encoding/json's
-//     rule (decode.go) for core's own requests and by the exact rule
-//     (exact.go) for the chat request, as the providers' APIs read it.
+//     rule (decode.go) for core's own requests; the request side's types
+//     decode themselves (UnmarshalJSON).
+//   - core/internal/chat/json_*_gen.go: the request side's own: the chat
+//     request's decoders by the exact rule (exact.go), as the providers'
+//     APIs read it, and the encoders its hand-written methods call.
 //   - js/src/schema.d.ts: the TypeScript of every request and answer, with
 //     the Go doc comments as TSDoc (ts.go).
 //
@@ -35,7 +40,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -58,10 +65,6 @@ var roots = []string{
 // genjson writes, expected while core is checked without it.
 var generated = regexp.MustCompile(`appendJSON|appendAny|decodeJSON|decodeFields|decodeExact|decodeExactFields|\w+Keys\b`)
 
-// handWritten are the types that core's hand-written appendJSON methods
-// (core/json.go) write by calling their generated method.
-var handWritten = []string{"ContentPart"}
-
 func main() {
 	dir := "."
 	if len(os.Args) > 1 {
@@ -80,48 +83,80 @@ func main() {
 	}
 }
 
-// generate type-checks the package in dir without its generated files and
-// returns the generated files' sources by name.
+// The packages genjson writes for: core, and below it the request side,
+// whose types core's requests and answers hold.
+const (
+	corePath = "github.com/tokenfit/tokenfit/core"
+	chatPath = corePath + "/internal/chat"
+	chatDir  = "internal/chat" // from core's directory
+)
+
+// chatHandWritten are the types that the request side's hand-written
+// appendJSON methods (core/internal/chat/json.go) write by calling their
+// generated method; exactRoots are its exact-rule decoders.
+var chatHandWritten = []string{"ContentPart"}
+
+// generate type-checks core in dir, and the request side below it, without
+// their generated files and returns the generated files' sources by path
+// from dir.
 func generate(dir string) (map[string][]byte, error) {
 	fset := token.NewFileSet()
-	// The files of the default build (no tags): a file and its
-	// alternative under a tag (hf_op.go, hf_op_none.go) may both declare a
-	// method, and //go:build ignore generators are left out too.
-	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool {
-		n := fi.Name()
-		ok, err := build.Default.MatchFile(dir, n)
-		return err == nil && ok && !strings.HasSuffix(n, "_test.go") && !strings.HasSuffix(n, "_gen.go")
-	}, parser.ParseComments)
+	chatFiles, err := parseDir(fset, filepath.Join(dir, chatDir))
 	if err != nil {
 		return nil, err
 	}
-	var files []*ast.File
-	var names []string
-	for name, p := range pkgs {
-		if name == "main" {
-			continue // go:build ignore generators
-		}
-		for fn, f := range p.Files {
-			names = append(names, fn)
-			files = append(files, f)
-		}
+	coreFiles, err := parseDir(fset, dir)
+	if err != nil {
+		return nil, err
 	}
-	sort.Slice(files, func(i, j int) bool { return fset.File(files[i].Pos()).Name() < fset.File(files[j].Pos()).Name() })
-	// Hand-written code calls the generated methods, which are missing
-	// while the package is checked without json_gen.go: those errors are
-	// expected, any other is not.
-	var typeErr error
-	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil), Error: func(err error) {
-		if msg := err.Error(); typeErr == nil && !generated.MatchString(msg) {
-			typeErr = err
-		}
-	}}
-	pkg, _ := conf.Check("github.com/tokenfit/tokenfit/core", fset, files, nil)
-	if typeErr != nil {
-		return nil, typeErr
+	source := importer.ForCompiler(fset, "source", nil)
+	chatPkg, err := check(fset, chatPath, chatFiles, source)
+	if err != nil {
+		return nil, err
 	}
-	g := &gen{pkg: pkg, done: map[string]bool{}}
-	g.index(files)
+	corePkg, err := check(fset, corePath, coreFiles, importerFunc(func(path string) (*types.Package, error) {
+		if path == chatPath {
+			return chatPkg, nil
+		}
+		return source.Import(path)
+	}))
+	if err != nil {
+		return nil, err
+	}
+	all := append(append([]*ast.File{}, coreFiles...), chatFiles...)
+	out := map[string][]byte{}
+
+	// The request side: the encoders its hand-written appendJSON methods
+	// call and its exact-rule decoders. Core calls none of them: it writes
+	// the request side's types inline and decodes them by their
+	// UnmarshalJSON.
+	c := &gen{pkg: chatPkg, done: map[string]bool{}}
+	c.index(all)
+	for _, name := range chatHandWritten {
+		t, err := c.parseType(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		c.value(&bytes.Buffer{}, t, "v", false)
+	}
+	c.drain()
+	cx := &exactGen{gen: c, done: map[string]bool{}}
+	for _, r := range exactRoots {
+		t, err := c.parseType(r)
+		if err != nil {
+			return nil, fmt.Errorf("exact root %s: %v", r, err)
+		}
+		cx.need(t.(*types.Named))
+	}
+	for len(cx.queue) > 0 {
+		n := cx.queue[0]
+		cx.queue = cx.queue[1:]
+		cx.writeMethods(n)
+	}
+
+	// Core: every answer and request.
+	g := &gen{pkg: corePkg, pkgs: []*types.Package{corePkg, chatPkg}, done: map[string]bool{}}
+	g.index(all)
 	var rootTypes []types.Type
 	for _, r := range roots {
 		t, err := g.parseType(r)
@@ -131,18 +166,7 @@ func generate(dir string) (map[string][]byte, error) {
 		rootTypes = append(rootTypes, t)
 	}
 	g.writeAny(rootTypes)
-	for _, name := range handWritten {
-		t, err := g.parseType(name)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		g.value(&bytes.Buffer{}, t, "v", false)
-	}
-	for len(g.queue) > 0 {
-		n := g.queue[0]
-		g.queue = g.queue[1:]
-		g.writeMethod(n)
-	}
+	g.drain()
 	dg := &decGen{gen: g, done: map[string]bool{}}
 	for _, r := range append(requestRoots, fieldsOnly...) {
 		t, err := g.parseType(r)
@@ -153,45 +177,117 @@ func generate(dir string) (map[string][]byte, error) {
 		if !ok {
 			return nil, fmt.Errorf("request root %s: not a named type", r)
 		}
-		dg.need(n)
+		if n.Obj().Pkg() == corePkg {
+			dg.need(n)
+		}
 	}
 	for len(dg.queue) > 0 {
 		n := dg.queue[0]
 		dg.queue = dg.queue[1:]
 		dg.writeMethod(n)
 	}
-	xg := &exactGen{gen: g, done: map[string]bool{}}
-	for _, r := range exactRoots {
-		t, err := g.parseType(r)
-		if err != nil {
-			return nil, fmt.Errorf("exact root %s: %v", r, err)
-		}
-		xg.need(t.(*types.Named))
-	}
-	for len(xg.queue) > 0 {
-		n := xg.queue[0]
-		xg.queue = xg.queue[1:]
-		xg.writeMethods(n)
-	}
 	var reqTypes []types.Type
 	for _, r := range requestRoots {
 		t, _ := g.parseType(r)
 		reqTypes = append(reqTypes, t)
 	}
-	ts := g.writeTS(fset, rootTypes, reqTypes)
-	if g.err != nil {
-		return nil, g.err
+	out[tsFile] = g.writeTS(fset, rootTypes, reqTypes)
+	for _, x := range []*gen{c, g} {
+		if x.err != nil {
+			return nil, x.err
+		}
 	}
-	const head = "// Code generated by internal/cmd/genjson; DO NOT EDIT.\n// Regenerate: go generate ./core\n\npackage core\n\n"
-	enc, err := gofmt(head+"import (\n\"maps\"\n\"slices\"\n\n\"github.com/tokenfit/tokenfit/core/internal/jsonio\"\n)\n\n", g.anyFn.Bytes(), g.body.Bytes())
+	if out[encodeFile], err = goFile("core", g.anyFn.Bytes(), g.body.Bytes()); err != nil {
+		return nil, err
+	}
+	if out[decodeFile], err = goFile("core", dg.body.Bytes()); err != nil {
+		return nil, err
+	}
+	if out[filepath.Join(chatDir, encodeFile)], err = goFile("chat", c.body.Bytes()); err != nil {
+		return nil, err
+	}
+	if out[filepath.Join(chatDir, decodeFile)], err = goFile("chat", cx.body.Bytes()); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parseDir parses the files of the default build (no tags) in dir, but
+// its tests and generated files: a file and its alternative under a tag
+// may both declare a method, and //go:build ignore generators are left
+// out too.
+func parseDir(fset *token.FileSet, dir string) ([]*ast.File, error) {
+	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool {
+		n := fi.Name()
+		ok, err := build.Default.MatchFile(dir, n)
+		return err == nil && ok && !strings.HasSuffix(n, "_test.go") && !strings.HasSuffix(n, "_gen.go")
+	}, parser.ParseComments)
 	if err != nil {
 		return nil, err
 	}
-	dec, err := gofmt(head+"import (\n\"bytes\"\n\n\"github.com/tokenfit/tokenfit/core/internal/jsonio\"\n)\n\n", dg.body.Bytes(), xg.body.Bytes())
-	if err != nil {
-		return nil, err
+	var files []*ast.File
+	for name, p := range pkgs {
+		if name == "main" {
+			continue // go:build ignore generators
+		}
+		for _, f := range p.Files {
+			files = append(files, f)
+		}
 	}
-	return map[string][]byte{encodeFile: enc, decodeFile: dec, tsFile: ts}, nil
+	sort.Slice(files, func(i, j int) bool { return fset.File(files[i].Pos()).Name() < fset.File(files[j].Pos()).Name() })
+	return files, nil
+}
+
+// check type-checks a package without its generated files. Hand-written
+// code calls the generated methods, which are missing then: those errors
+// are expected, any other is not.
+func check(fset *token.FileSet, path string, files []*ast.File, imp types.Importer) (*types.Package, error) {
+	var typeErr error
+	conf := types.Config{Importer: imp, Error: func(err error) {
+		if msg := err.Error(); typeErr == nil && !generated.MatchString(msg) {
+			typeErr = err
+		}
+	}}
+	pkg, _ := conf.Check(path, fset, files, nil)
+	return pkg, typeErr
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// drain writes the appendJSON method of every type queued.
+func (g *gen) drain() {
+	for len(g.queue) > 0 {
+		n := g.queue[0]
+		g.queue = g.queue[1:]
+		g.writeMethod(n)
+	}
+}
+
+// goFile is a generated Go file of package pkg, its imports those its code
+// uses.
+func goFile(pkg string, parts ...[]byte) ([]byte, error) {
+	body := bytes.Join(parts, nil)
+	var imports []string
+	for _, p := range []string{"bytes", "maps", "slices"} {
+		if bytes.Contains(body, []byte(p+".")) {
+			imports = append(imports, strconv.Quote(p))
+		}
+	}
+	if len(imports) > 0 {
+		imports = append(imports, "")
+	}
+	for _, p := range []string{"github.com/tokenfit/tokenfit/core/internal/jsonio", chatPath} {
+		if bytes.Contains(body, []byte(p[strings.LastIndexByte(p, '/')+1:]+".")) {
+			imports = append(imports, strconv.Quote(p))
+		}
+	}
+	head := "// Code generated by internal/cmd/genjson; DO NOT EDIT.\n// Regenerate: go generate ./core\n\npackage " + pkg + "\n\n"
+	if len(imports) > 0 {
+		head += "import (\n" + strings.Join(imports, "\n") + "\n)\n\n"
+	}
+	return gofmt(head, body)
 }
 
 func gofmt(head string, parts ...[]byte) ([]byte, error) {
@@ -208,6 +304,7 @@ func gofmt(head string, parts ...[]byte) ([]byte, error) {
 
 type gen struct {
 	pkg   *types.Package
+	pkgs  []*types.Package             // the packages whose types the TypeScript declares (core's gen)
 	specs map[string]*ast.TypeSpec     // core's type declarations by name
 	docs  map[string]*ast.CommentGroup // and their doc comments
 	anyFn bytes.Buffer
@@ -287,8 +384,11 @@ func (g *gen) parseType(s string) (types.Type, error) {
 	if !tv.IsType() {
 		return nil, errors.New("not a type")
 	}
-	return tv.Type, nil
+	return types.Unalias(tv.Type), nil
 }
+
+// ours reports whether p is a package genjson writes for.
+func (g *gen) ours(p *types.Package) bool { return p == g.pkg || slices.Contains(g.pkgs, p) }
 
 func (g *gen) qual(p *types.Package) string {
 	if p == g.pkg {
@@ -324,12 +424,14 @@ func (g *gen) ownMethod(n *types.Named) bool {
 
 // value writes the statements that write expr, of type t.
 func (g *gen) value(b *bytes.Buffer, t types.Type, expr string, _ bool) {
+	t = types.Unalias(t) // core names the request side's types again
 	if n, ok := t.(*types.Named); ok {
 		obj := n.Obj()
 		switch {
 		case obj.Pkg() == nil:
 			// error and other universe types
-		case obj.Pkg().Path() == "encoding/json" && obj.Name() == "RawMessage":
+		case obj.Pkg().Path() == "encoding/json" && obj.Name() == "RawMessage",
+			obj.Pkg() != g.pkg && g.ours(obj.Pkg()) && obj.Name() == "RawJSON":
 			fmt.Fprintf(b, "w.RawJSON(%s)\n", expr)
 			return
 		case obj.Pkg().Path() == "encoding/json" && obj.Name() == "Number":
@@ -566,6 +668,7 @@ func (g *gen) structBody(b *bytes.Buffer, s *types.Struct, expr string) {
 // nonEmpty returns the condition under which omitempty keeps a value of t,
 // or "" when encoding/json never leaves it out (a struct).
 func (g *gen) nonEmpty(t types.Type, expr string) string {
+	t = types.Unalias(t) // core names the request side's types again
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		switch {

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -49,10 +50,10 @@ type tsGen struct {
 
 // visit marks the named types of core that a value of typ holds.
 func (t *tsGen) visit(typ types.Type, seen map[string]bool) {
-	switch u := typ.(type) {
+	switch u := types.Unalias(typ).(type) {
 	case *types.Named:
 		obj := u.Obj()
-		if _, done := seen[obj.Name()]; obj.Pkg() != t.pkg || done {
+		if _, done := seen[obj.Name()]; !t.ours(obj.Pkg()) || done {
 			return
 		}
 		seen[obj.Name()] = obj.Exported()
@@ -125,13 +126,16 @@ func (g *gen) writeTS(fset *token.FileSet, answers, requests []types.Type) []byt
 	}
 	for n, ok := range names {
 		if ok {
-			t.order = append(t.order, t.pkg.Scope().Lookup(n).Type().(*types.Named))
+			t.order = append(t.order, types.Unalias(t.pkg.Scope().Lookup(n).Type()).(*types.Named))
 		}
 	}
-	// Declaration order, file by file: the types of one concept stay
-	// together.
+	// Declaration order, file by file (by file name, whichever package):
+	// the types of one concept stay together.
 	sort.Slice(t.order, func(i, j int) bool {
 		pi, pj := fset.Position(t.order[i].Obj().Pos()), fset.Position(t.order[j].Obj().Pos())
+		if bi, bj := filepath.Base(pi.Filename), filepath.Base(pj.Filename); bi != bj {
+			return bi < bj
+		}
 		if pi.Filename != pj.Filename {
 			return pi.Filename < pj.Filename
 		}
@@ -277,8 +281,9 @@ func (t *tsGen) constants(n *types.Named) []string {
 		return nil
 	}
 	var cs []*types.Const
-	for _, id := range t.pkg.Scope().Names() {
-		if c, ok := t.pkg.Scope().Lookup(id).(*types.Const); ok && types.Identical(c.Type(), n) {
+	scope := n.Obj().Pkg().Scope()
+	for _, id := range scope.Names() {
+		if c, ok := scope.Lookup(id).(*types.Const); ok && types.Identical(c.Type(), n) {
 			cs = append(cs, c)
 		}
 	}
@@ -293,10 +298,10 @@ func (t *tsGen) constants(n *types.Named) []string {
 
 // tsType is the TypeScript of a Go type.
 func (t *tsGen) tsType(typ types.Type) string {
-	if n, ok := typ.(*types.Named); ok {
+	if n, ok := types.Unalias(typ).(*types.Named); ok {
 		obj := n.Obj()
 		switch {
-		case obj.Pkg() == t.pkg && obj.Exported():
+		case t.ours(obj.Pkg()) && obj.Exported():
 			if _, ok := n.Underlying().(*types.Basic); ok && len(t.constants(n)) == 0 {
 				if _, own := directive(t.docs[obj.Name()], "ts"); !own {
 					return t.tsType(n.Underlying())
