@@ -23,12 +23,6 @@ func Sprintf(format string, args ...any) string {
 	return string(b)
 }
 
-// Append appends to dst what Sprintf would return.
-func Append(dst []byte, format string, args ...any) []byte {
-	b, _ := appendf(dst, format, args)
-	return b
-}
-
 // Errorf formats like fmt.Errorf: the error's message is what Sprintf writes
 // (%w prints its error as %v does), and it wraps the error of the first %w.
 func Errorf(format string, args ...any) error {

@@ -28,17 +28,6 @@ func newPairTable(n int) pairTable {
 	return t
 }
 
-// grown returns a table for up to n pairs holding t's.
-func (t *pairTable) grown(n int) pairTable {
-	g := newPairTable(n)
-	for i, k := range t.keys {
-		if k != emptyPair {
-			g.put(k, t.vals[i])
-		}
-	}
-	return g
-}
-
 // slot is where key is, or would go. It hashes as hash.go's seeds do, by
 // mum(key ^ s0, s1), written small enough that get is inlined where the
 // merger ranks each neighbour: called, it cost counting a few percent.

@@ -132,7 +132,7 @@ func Marshal(name string, p Pattern, tokens [][]byte, specials []Special) ([]byt
 // always and the checksum when verify is true (tables that arrive at run time
 // from a caller), so that a truncated or corrupted table is an error, never a
 // crash; the lengths are checked against the bytes by whoever reads them
-// (CheckLengths, or bpe.NewVocab in its own pass). Cost: O(len(data)) with
+// (bpe.NewVocab, in its own pass). Cost: O(len(data)) with
 // verify, O(specials) without.
 func Parse(data []byte, verify bool) (*Table, error) {
 	if len(data) < headerSize || string(data[:4]) != magic {
@@ -190,16 +190,4 @@ func putU32(b []byte, v uint32) {
 
 func appendU32(b []byte, v uint32) []byte {
 	return append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
-}
-
-// CheckLengths reports whether the lengths add up to the bytes. O(n).
-func (t *Table) CheckLengths() error {
-	sum := 0
-	for _, l := range t.Lengths {
-		sum += int(l)
-	}
-	if sum != len(t.Bytes) {
-		return bad("token lengths add to ", itoa(sum), ", the table holds ", itoa(len(t.Bytes)))
-	}
-	return nil
 }
