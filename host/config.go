@@ -81,9 +81,9 @@ func (c Config) WithLeanModule(wasm []byte) Config {
 }
 
 // WithCompilationCacheDir returns a copy that keeps compiled code in dir, so
-// that later processes skip compilation (a cold compilation takes one to
-// two seconds; loading compiled code about 50 ms, most of it wazero decoding
-// and validating the module). Hosts WithCloseOnContextDone keep theirs in
+// that later processes skip compilation (loading compiled code costs a
+// fraction of compiling it, most of it wazero decoding and validating the
+// module; make bench-host prints both). Hosts WithCloseOnContextDone keep theirs in
 // dir/stoppable (their code differs). An entry wazero cannot load is
 // compiled again and replaced (see WithLogger); processes may share dir
 // (an entry is written to a temporary file and renamed into place). dir ""
